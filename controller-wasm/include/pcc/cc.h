@@ -1,0 +1,130 @@
+/*
+ * pcc-stream rate-controller library: the public C API.
+ *
+ * One small interface for every algorithm (PCC Vivace, Vivace-loss, Allegro, PCP, CUBIC, BBR, fixed),
+ * in the spirit of Linux's tcp_congestion_ops and quinn's Controller trait. The caller reports what
+ * happens to packets (sent, acknowledged, lost) and asks for the pacing rate and congestion window.
+ *
+ * Conventions
+ *  - Time is microseconds on the caller's monotonic clock (int64, *_us). The library never reads a clock.
+ *  - Sizes are bytes (*_bytes); rates say their unit: pacing in bytes per second, telemetry in bits per second.
+ *  - Packet numbers (pn) increase with send order; gaps are allowed (the sender may skip numbers).
+ *  - Every output is finite: no NaN or infinity ever leaves the library. Rates stay within the
+ *    configured [min_rate_bps, max_rate_bps].
+ *  - Hostile or odd input (unknown/duplicate acks, zero or negative RTT, time going backwards,
+ *    losses reported after acks, ...) is counted in telemetry and otherwise ignored; it never crashes.
+ */
+#ifndef PCC_CC_H
+#define PCC_CC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define CC_API_VERSION 1
+
+/* Returned by cc_cwnd_bytes() for pure rate-based algorithms: "no window" but still finite. */
+#define CC_CWND_UNLIMITED_BYTES 1e15
+
+typedef struct cc_controller cc_controller;
+
+enum cc_status {
+    CC_OK = 0,
+    CC_ERR_INVALID = -1,   /* NaN, out of range, or otherwise unacceptable value */
+    CC_ERR_NO_MEMORY = -2,
+    CC_ERR_UNKNOWN = -3    /* unknown algorithm or parameter name */
+};
+
+/* A named, run-time tunable parameter (algorithm-specific or common to all algorithms). */
+typedef struct cc_param_desc {
+    const char *name;      /* e.g. "epsilon", "latency_coefficient", "min_rate_bps" */
+    double default_value;
+    double min_value;
+    double max_value;
+    const char *doc;       /* one line; cites the seed section where it comes from */
+} cc_param_desc;
+
+/* Statistics of one completed monitor interval (PCC algorithms); input to utility functions. */
+typedef struct cc_mi_stats {
+    double target_rate_bps;     /* rate the MI was meant to send at */
+    double send_rate_bps;       /* bits actually sent / MI send duration */
+    double throughput_bps;      /* bits acknowledged / MI send duration */
+    double loss_rate;           /* lost packets / packets sent, in [0, 1] */
+    double rtt_gradient;        /* d(RTT)/dt from linear regression, dimensionless (us per us) */
+    double avg_rtt_us;
+    double min_rtt_us;          /* lowest RTT sample of the connection so far */
+    double duration_us;         /* send duration of the MI */
+    uint32_t packets_sent;
+    uint32_t packets_acked;
+    uint32_t packets_lost;
+    uint32_t rtt_samples;
+} cc_mi_stats;
+
+/* A user-supplied utility function; replaces the algorithm's built-in one (PCC algorithms only). */
+typedef double (*cc_utility_fn)(const cc_mi_stats *mi, void *user_data);
+
+/* A snapshot for dashboards and logs. Fields an algorithm does not have are 0. */
+typedef struct cc_telemetry {
+    const char *algorithm;        /* static string */
+    const char *state;            /* static string: "slow_start", "probing", "moving", "startup", ... */
+    double pacing_rate_bps;       /* current pacing rate, bits per second */
+    double cwnd_bytes;            /* CC_CWND_UNLIMITED_BYTES when rate-based */
+    double mi_rate_bps;           /* rate of the monitor interval being sent now */
+    double last_mi_rate_bps;      /* target rate of the last completed MI */
+    double last_mi_utility;
+    double last_mi_loss_rate;
+    double last_mi_rtt_gradient;
+    double last_mi_throughput_bps;
+    double gradient;              /* last utility gradient (per Mbit/s) */
+    double srtt_us;
+    double min_rtt_us;
+    double latest_rtt_us;
+    uint64_t bytes_in_flight;
+    uint64_t mi_completed;        /* number of monitor intervals completed */
+    uint64_t packets_sent;
+    uint64_t packets_acked;
+    uint64_t packets_lost;
+    uint64_t events_ignored;      /* unknown/duplicate/invalid events dropped by the library */
+} cc_telemetry;
+
+/* Algorithms compiled into this library, by name ("vivace", "vivace-loss", "allegro", "pcp", "cubic", "bbr", "fixed"). */
+size_t cc_algorithm_count(void);
+const char *cc_algorithm_name_at(size_t index);
+
+/* Create a controller; NULL for an unknown name or no memory. `seed` drives all randomness (deterministic). */
+cc_controller *cc_create(const char *algorithm, uint64_t seed, int64_t now_us);
+void cc_destroy(cc_controller *cc);
+const char *cc_algorithm(const cc_controller *cc);
+
+/* Parameters: the common ones (min_rate_bps, max_rate_bps, initial_rate_bps, mss_bytes) then the algorithm's own. */
+size_t cc_param_count(const cc_controller *cc);
+const cc_param_desc *cc_param_at(const cc_controller *cc, size_t index);
+int cc_param_get(const cc_controller *cc, const char *name, double *value_out);
+int cc_param_set(cc_controller *cc, const char *name, double value);
+
+/* Events. `bytes` is the packet's size on the wire as the controller should count it. */
+void cc_on_packet_sent(cc_controller *cc, uint64_t pn, uint32_t bytes, int64_t now_us);
+/* rtt_us: the sender's RTT sample for this packet (ack delay already removed), or <= 0 to let the
+ * library use now_us - sent time. recv_time_us: the receiver's timestamp of arrival (receiver clock),
+ * or 0 when unknown. */
+void cc_on_ack(cc_controller *cc, uint64_t pn, int64_t rtt_us, int64_t recv_time_us, int64_t now_us);
+void cc_on_loss(cc_controller *cc, uint64_t pn, int64_t now_us);
+/* Timers (MI timeout, probe timers, BBR's probe_rtt...): call at least once per few ms while sending. */
+void cc_on_tick(cc_controller *cc, int64_t now_us);
+
+double cc_pacing_rate_bytes_per_s(const cc_controller *cc);
+double cc_cwnd_bytes(const cc_controller *cc);
+uint64_t cc_bytes_in_flight(const cc_controller *cc);
+
+void cc_get_telemetry(const cc_controller *cc, cc_telemetry *out);
+
+/* Install a custom utility (NULL restores the built-in one). Returns CC_ERR_INVALID for non-PCC algorithms. */
+int cc_set_utility(cc_controller *cc, cc_utility_fn fn, void *user_data);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* PCC_CC_H */

@@ -1,0 +1,95 @@
+/*
+ * The table of functions every algorithm implements (internal; see include/pcc/cc.h for the public API).
+ *
+ * Modelled on Linux's struct tcp_congestion_ops: one self-contained file per algorithm defines a
+ * `const cc_ops cc_ops_<name>` and nothing else is exported. The framework (controller.c) owns what
+ * every algorithm needs and must not get wrong on its own:
+ *  - the sent-packet ledger (pn -> bytes, send time, delivery-rate state), so unknown, duplicate and
+ *    late events are filtered out once, before any algorithm sees them;
+ *  - bytes in flight, smoothed/min/latest RTT, delivery-rate samples (as Linux tcp_rate.c);
+ *  - input sanitising (monotonic now, RTT fallback), output clamping to [min_rate, max_rate] and
+ *    finiteness, parameters by name, the seeded PRNG, and the custom-utility hook.
+ * PCC algorithms share monitor-interval bookkeeping through monitor_interval.h; no algorithm calls
+ * into another.
+ */
+#ifndef PCC_CC_ALGORITHM_H
+#define PCC_CC_ALGORITHM_H
+
+#include "pcc/cc.h"
+
+/* What the ledger remembers of a packet from the moment it was sent. */
+typedef struct cc_sent_packet {
+    uint64_t pn;
+    uint32_t bytes;
+    int64_t sent_time_us;
+    uint64_t bytes_in_flight_at_send;   /* including this packet */
+    uint64_t delivered_bytes_at_send;   /* delivery-rate bookkeeping (tcp_rate.c style) */
+    int64_t delivered_time_at_send_us;
+    int64_t first_sent_time_at_send_us;
+    int is_app_limited;
+} cc_sent_packet;
+
+/* Connection-wide RTT view maintained by the framework. */
+typedef struct cc_rtt_view {
+    int64_t latest_rtt_us;
+    int64_t smoothed_rtt_us;   /* RFC 9002 style EWMA; 0 before the first sample */
+    int64_t rtt_var_us;
+    int64_t min_rtt_us;        /* lowest sample of the connection; 0 before the first sample */
+} cc_rtt_view;
+
+typedef struct cc_ack_event {
+    const cc_sent_packet *packet;
+    int64_t rtt_us;                      /* sanitised sample, > 0 */
+    int64_t recv_time_us;                /* receiver's clock, 0 when unknown */
+    int64_t now_us;
+    uint64_t bytes_in_flight;            /* after removing this packet */
+    double delivery_rate_bytes_per_s;    /* sample for this ack, 0 when none */
+    int delivery_rate_app_limited;
+    uint64_t delivered_bytes;            /* total delivered so far, including this packet */
+    const cc_rtt_view *rtt;
+} cc_ack_event;
+
+typedef struct cc_loss_event {
+    const cc_sent_packet *packet;
+    int64_t now_us;
+    uint64_t bytes_in_flight;            /* after removing this packet */
+    const cc_rtt_view *rtt;
+} cc_loss_event;
+
+/* Services the framework offers an algorithm instance. Valid for the instance's whole life. */
+typedef struct cc_context {
+    const double *params;                /* the algorithm's own parameter values, in cc_ops.params order */
+    double min_rate_bytes_per_s;         /* common bounds; the framework also clamps outputs */
+    double max_rate_bytes_per_s;
+    double initial_rate_bytes_per_s;
+    uint32_t mss_bytes;
+    const cc_rtt_view *rtt;
+    uint64_t (*random_u64)(struct cc_context *ctx);   /* seeded, deterministic */
+    double (*random_unit)(struct cc_context *ctx);    /* uniform in [0, 1) */
+    /* Custom utility if the user installed one (else NULL): PCC algorithms call it instead of their own. */
+    cc_utility_fn custom_utility;
+    void *custom_utility_data;
+    void *framework;                     /* opaque, for the framework's own use */
+} cc_context;
+
+typedef struct cc_ops {
+    const char *name;
+    const char *description;
+    size_t state_size;                   /* bytes the framework allocates (zeroed) for the instance */
+    const cc_param_desc *params;
+    size_t param_count;
+    int accepts_custom_utility;          /* PCC family: 1 */
+
+    void (*init)(void *state, cc_context *ctx, int64_t now_us);
+    void (*release)(void *state);                                 /* optional */
+    void (*on_packet_sent)(void *state, const cc_sent_packet *packet);
+    void (*on_ack)(void *state, const cc_ack_event *event);
+    void (*on_loss)(void *state, const cc_loss_event *event);
+    void (*on_tick)(void *state, int64_t now_us);                 /* optional */
+    double (*pacing_rate_bytes_per_s)(const void *state);
+    double (*cwnd_bytes)(const void *state);
+    void (*get_telemetry)(const void *state, cc_telemetry *out);  /* fill state + algorithm fields */
+    void (*on_param_changed)(void *state, size_t index);          /* optional */
+} cc_ops;
+
+#endif /* PCC_CC_ALGORITHM_H */

@@ -92,4 +92,10 @@ typedef struct cc_ops {
     void (*on_param_changed)(void *state, size_t index);          /* optional */
 } cc_ops;
 
+/* on_param_changed index meaning "a common parameter changed": re-read the cc_context fields. */
+#define CC_COMMON_PARAMS_CHANGED ((size_t)-1)
+
+/* cc_create for an ops table that is not in the registry (tests use it to observe the framework). */
+cc_controller *cc_create_with_ops(const cc_ops *ops, uint64_t seed, int64_t now_us);
+
 #endif /* PCC_CC_ALGORITHM_H */

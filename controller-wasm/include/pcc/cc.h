@@ -112,6 +112,9 @@ void cc_on_packet_sent(cc_controller *cc, uint64_t pn, uint32_t bytes, int64_t n
  * or 0 when unknown. */
 void cc_on_ack(cc_controller *cc, uint64_t pn, int64_t rtt_us, int64_t recv_time_us, int64_t now_us);
 void cc_on_loss(cc_controller *cc, uint64_t pn, int64_t now_us);
+/* The sender ran out of data to send (tcp_rate.c's app-limited mark): delivery-rate samples taken until
+ * everything now in flight is acknowledged are flagged app-limited. Optional. */
+void cc_on_app_limited(cc_controller *cc, int64_t now_us);
 /* Timers (MI timeout, probe timers, BBR's probe_rtt...): call at least once per few ms while sending. */
 void cc_on_tick(cc_controller *cc, int64_t now_us);
 

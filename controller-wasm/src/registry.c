@@ -4,9 +4,11 @@
 #include <string.h>
 
 extern const cc_ops cc_ops_fixed;
+extern const cc_ops cc_ops_cubic;
 
 static const cc_ops *const registered_algorithms[] = {
     &cc_ops_fixed,
+    &cc_ops_cubic,
 };
 
 #define REGISTERED_COUNT (sizeof registered_algorithms / sizeof registered_algorithms[0])

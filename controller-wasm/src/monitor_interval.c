@@ -1,0 +1,169 @@
+#include "monitor_interval.h"
+
+#include <math.h>
+#include <string.h>
+
+static pcc_mi *at(pcc_mi_tracker *tracker, size_t age) {
+    return &tracker->ring[(tracker->head + age) % PCC_MI_CAPACITY];
+}
+
+void pcc_mi_tracker_init(pcc_mi_tracker *tracker) { memset(tracker, 0, sizeof *tracker); }
+
+size_t pcc_mi_count(const pcc_mi_tracker *tracker) { return tracker->count; }
+
+pcc_mi *pcc_mi_open(pcc_mi_tracker *tracker) {
+    if (tracker->count == 0) return NULL;
+    pcc_mi *newest = at(tracker, tracker->count - 1);
+    return newest->open ? newest : NULL;
+}
+
+void pcc_mi_close(pcc_mi_tracker *tracker, int64_t now_us) {
+    pcc_mi *mi = pcc_mi_open(tracker);
+    if (mi == NULL) return;
+    mi->open = 0;
+    /* An MI that never sent anything has no feedback to wait for and would only confuse the
+     * algorithm: it is dropped (only possible for the newest MI, so the ring stays contiguous). */
+    if (mi->packets_sent == 0) {
+        tracker->count--;
+        return;
+    }
+    mi->end_time_us = now_us > mi->start_time_us ? now_us : mi->start_time_us;
+}
+
+pcc_mi *pcc_mi_start(pcc_mi_tracker *tracker, double target_rate_bytes_per_s, int tag, uint64_t epoch,
+                     int64_t now_us) {
+    pcc_mi_close(tracker, now_us);
+    if (tracker->count == PCC_MI_CAPACITY) {
+        /* Re-open the newest MI rather than lose track of it: it simply lasts longer. */
+        pcc_mi *newest = at(tracker, tracker->count - 1);
+        newest->open = 1;
+        return NULL;
+    }
+    pcc_mi *mi = at(tracker, tracker->count);
+    memset(mi, 0, sizeof *mi);
+    mi->id = tracker->next_id++;
+    mi->tag = tag;
+    mi->epoch = epoch;
+    mi->target_rate_bytes_per_s = target_rate_bytes_per_s;
+    mi->start_time_us = now_us;
+    mi->end_time_us = now_us;
+    mi->open = 1;
+    tracker->count++;
+    return mi;
+}
+
+void pcc_mi_on_sent(pcc_mi_tracker *tracker, const cc_sent_packet *packet) {
+    pcc_mi *mi = pcc_mi_open(tracker);
+    if (mi == NULL) return;
+    if (mi->packets_sent == 0) {
+        mi->first_pn = packet->pn;
+        mi->start_time_us = packet->sent_time_us;
+    }
+    mi->last_pn = packet->pn;
+    mi->packets_sent++;
+    mi->bytes_sent += packet->bytes;
+    mi->end_time_us = packet->sent_time_us;
+}
+
+/* The MI owning pn, newest first (acks mostly concern recent MIs); NULL when none does. */
+static pcc_mi *owner(pcc_mi_tracker *tracker, uint64_t pn) {
+    for (size_t age = tracker->count; age-- > 0;) {
+        pcc_mi *mi = at(tracker, age);
+        if (mi->packets_sent == 0) continue;
+        if (pn >= mi->first_pn && pn <= mi->last_pn) {
+            /* A finished MI has stopped listening; a late event is not counted twice. */
+            if (mi->timed_out || mi->packets_acked + mi->packets_lost >= mi->packets_sent) return NULL;
+            return mi;
+        }
+        if (pn > mi->last_pn) return NULL; /* ranges are ordered: no older MI can own it */
+    }
+    return NULL;
+}
+
+void pcc_mi_on_ack(pcc_mi_tracker *tracker, const cc_sent_packet *packet, int64_t rtt_us) {
+    pcc_mi *mi = owner(tracker, packet->pn);
+    if (mi == NULL) return;
+    mi->packets_acked++;
+    mi->bytes_acked += packet->bytes;
+    /* Welford's online update of means and co-moments for the regression of RTT on send time. */
+    double x = (double)(packet->sent_time_us - mi->start_time_us);
+    double y = (double)rtt_us;
+    mi->rtt_samples++;
+    double n = (double)mi->rtt_samples;
+    double dx = x - mi->mean_send_time_us;
+    double dy = y - mi->mean_rtt_us;
+    mi->mean_send_time_us += dx / n;
+    mi->mean_rtt_us += dy / n;
+    mi->m2_send_time += dx * (x - mi->mean_send_time_us);
+    mi->m2_rtt += dy * (y - mi->mean_rtt_us);
+    mi->co_moment += dx * (y - mi->mean_rtt_us);
+}
+
+void pcc_mi_on_loss(pcc_mi_tracker *tracker, const cc_sent_packet *packet) {
+    pcc_mi *mi = owner(tracker, packet->pn);
+    if (mi == NULL) return;
+    mi->packets_lost++;
+    mi->bytes_lost += packet->bytes;
+}
+
+void pcc_mi_expire(pcc_mi_tracker *tracker, int64_t now_us, int64_t timeout_us) {
+    for (size_t age = 0; age < tracker->count; age++) {
+        pcc_mi *mi = at(tracker, age);
+        if (mi->open) break;
+        int complete = mi->packets_acked + mi->packets_lost >= mi->packets_sent;
+        if (!complete && !mi->timed_out && now_us - mi->end_time_us > timeout_us) mi->timed_out = 1;
+    }
+}
+
+void pcc_mi_compute_stats(const pcc_mi *mi, double min_rtt_us, cc_mi_stats *out, double *rtt_gradient_stderr) {
+    memset(out, 0, sizeof *out);
+    double duration_us = (double)(mi->end_time_us - mi->start_time_us);
+    out->target_rate_bps = mi->target_rate_bytes_per_s * 8.0;
+    out->duration_us = duration_us;
+    if (duration_us > 0) {
+        out->send_rate_bps = (double)mi->bytes_sent * 8e6 / duration_us;
+        out->throughput_bps = (double)mi->bytes_acked * 8e6 / duration_us;
+    } else {
+        /* A zero-length MI (one packet, or a burst in one microsecond) has no measurable rate of its
+         * own: it is taken to have been sent at its target rate. */
+        out->send_rate_bps = out->target_rate_bps;
+        out->throughput_bps = mi->packets_sent > 0
+                                  ? out->target_rate_bps * (double)mi->bytes_acked / (double)mi->bytes_sent
+                                  : 0.0;
+    }
+    out->loss_rate = mi->packets_sent > 0 ? (double)mi->packets_lost / (double)mi->packets_sent : 0.0;
+    out->avg_rtt_us = mi->rtt_samples > 0 ? mi->mean_rtt_us : 0.0;
+    out->min_rtt_us = min_rtt_us;
+    out->packets_sent = mi->packets_sent;
+    out->packets_acked = mi->packets_acked;
+    out->packets_lost = mi->packets_lost;
+    out->rtt_samples = mi->rtt_samples;
+    double gradient = 0.0, stderr_slope = 0.0;
+    /* Thesis §4.4.4: the RTT gradient is the least-squares slope of RTT over send time. */
+    if (mi->rtt_samples >= 2 && mi->m2_send_time > 0) {
+        gradient = mi->co_moment / mi->m2_send_time;
+        if (mi->rtt_samples >= 3) {
+            double residual = mi->m2_rtt - gradient * mi->co_moment;
+            if (residual < 0) residual = 0;
+            stderr_slope = sqrt(residual / ((double)mi->rtt_samples - 2) / mi->m2_send_time);
+        }
+    }
+    out->rtt_gradient = isfinite(gradient) ? gradient : 0.0;
+    if (rtt_gradient_stderr != NULL) *rtt_gradient_stderr = isfinite(stderr_slope) ? stderr_slope : 0.0;
+}
+
+int pcc_mi_pop_result(pcc_mi_tracker *tracker, double min_rtt_us, pcc_mi_result *out) {
+    if (tracker->count == 0) return 0;
+    pcc_mi *mi = at(tracker, 0);
+    if (mi->open) return 0;
+    int complete = mi->packets_acked + mi->packets_lost >= mi->packets_sent;
+    if (!complete && !mi->timed_out) return 0;
+    pcc_mi_compute_stats(mi, min_rtt_us, &out->stats, &out->rtt_gradient_stderr);
+    out->tag = mi->tag;
+    out->epoch = mi->epoch;
+    out->id = mi->id;
+    out->timed_out = !complete;
+    tracker->head = (tracker->head + 1) % PCC_MI_CAPACITY;
+    tracker->count--;
+    return 1;
+}

@@ -1,0 +1,89 @@
+/*
+ * Monitor-interval (MI) bookkeeping shared by the PCC algorithms (thesis §3.2.2).
+ *
+ * The sender's timeline is cut into MIs, each sent at one target rate. A packet belongs to the MI in
+ * which it was sent; because packet numbers increase with send order, an MI owns a contiguous range
+ * of packet numbers, so attributing an ack or a loss is a search over the few MIs in flight, never
+ * over packets. An MI completes when the fate of every packet it sent is known (acked or declared
+ * lost), or times out when that takes longer than the caller's timeout after it stopped sending
+ * (thesis §4.4.4 "MI timeout"). Completed MIs are handed back strictly in send order.
+ *
+ * Everything is O(1) per event (bounded by PCC_MI_CAPACITY) and allocation-free.
+ */
+#ifndef PCC_MONITOR_INTERVAL_H
+#define PCC_MONITOR_INTERVAL_H
+
+#include "cc_algorithm.h"
+
+/* MIs tracked at once (the open one plus those awaiting feedback). When full, the oldest is timed out. */
+#define PCC_MI_CAPACITY 32
+
+typedef struct pcc_mi {
+    uint64_t id;                  /* increases by one per MI */
+    int tag;                      /* the algorithm's label (probe up/down, slow start, ...) */
+    uint64_t epoch;               /* the algorithm's decision epoch when the MI was opened */
+    double target_rate_bytes_per_s;
+    int64_t start_time_us;        /* first send */
+    int64_t end_time_us;          /* when sending in it stopped (close time) */
+    int open;                     /* still accepting packets */
+    int timed_out;                /* finished by timeout with some packets' fate unknown */
+    uint64_t first_pn;
+    uint64_t last_pn;
+    uint32_t packets_sent, packets_acked, packets_lost;
+    uint64_t bytes_sent, bytes_acked, bytes_lost;
+    /* RTT vs send time, kept as running means and co-moments (Welford) for a stable regression. */
+    uint32_t rtt_samples;
+    double mean_send_time_us;     /* relative to start_time_us */
+    double mean_rtt_us;
+    double m2_send_time;          /* sum of squared deviations of send time */
+    double m2_rtt;
+    double co_moment;             /* sum of (send time dev) * (rtt dev) */
+} pcc_mi;
+
+typedef struct pcc_mi_tracker {
+    pcc_mi ring[PCC_MI_CAPACITY];
+    size_t head;                  /* oldest MI */
+    size_t count;
+    uint64_t next_id;
+} pcc_mi_tracker;
+
+/* What a finished MI reports. */
+typedef struct pcc_mi_result {
+    cc_mi_stats stats;
+    int tag;
+    uint64_t epoch;
+    uint64_t id;
+    int timed_out;                /* fate of some packets unknown when it was finished */
+    double rtt_gradient_stderr;   /* standard error of the regression slope (0 with < 3 samples) */
+} pcc_mi_result;
+
+void pcc_mi_tracker_init(pcc_mi_tracker *tracker);
+
+/* The MI packets are being sent in now, or NULL. */
+pcc_mi *pcc_mi_open(pcc_mi_tracker *tracker);
+/* Closes the open MI (if any) at now_us, so it only waits for feedback. */
+void pcc_mi_close(pcc_mi_tracker *tracker, int64_t now_us);
+/* Closes the open MI and opens a new one. Returns NULL (and leaves the open MI open, so it simply
+ * lasts longer) when PCC_MI_CAPACITY MIs are already tracked. */
+pcc_mi *pcc_mi_start(pcc_mi_tracker *tracker, double target_rate_bytes_per_s, int tag, uint64_t epoch,
+                     int64_t now_us);
+
+/* Packet events; packets outside every tracked MI are ignored. */
+void pcc_mi_on_sent(pcc_mi_tracker *tracker, const cc_sent_packet *packet);
+void pcc_mi_on_ack(pcc_mi_tracker *tracker, const cc_sent_packet *packet, int64_t rtt_us);
+void pcc_mi_on_loss(pcc_mi_tracker *tracker, const cc_sent_packet *packet);
+
+/* Finishes closed MIs whose feedback is overdue: closed more than timeout_us ago. */
+void pcc_mi_expire(pcc_mi_tracker *tracker, int64_t now_us, int64_t timeout_us);
+
+/* Pops the oldest MI if it is finished (complete or timed out); returns 1 and fills *out, else 0.
+ * min_rtt_us is copied into the stats for the utility function. */
+int pcc_mi_pop_result(pcc_mi_tracker *tracker, double min_rtt_us, pcc_mi_result *out);
+
+/* Statistics of an MI as they stand (used by pcc_mi_pop_result; exposed for tests and telemetry). */
+void pcc_mi_compute_stats(const pcc_mi *mi, double min_rtt_us, cc_mi_stats *out, double *rtt_gradient_stderr);
+
+/* Number of MIs tracked (open + awaiting feedback + finished but not popped). */
+size_t pcc_mi_count(const pcc_mi_tracker *tracker);
+
+#endif /* PCC_MONITOR_INTERVAL_H */

@@ -1,0 +1,153 @@
+/* Monitor-interval bookkeeping: association under reordering and loss, in-order completion,
+ * timeouts, the RTT-gradient regression and zero-length intervals. */
+#include <string.h>
+
+#include "check.h"
+#include "monitor_interval.h"
+
+static cc_sent_packet packet(uint64_t pn, int64_t sent_us) {
+    cc_sent_packet p;
+    memset(&p, 0, sizeof p);
+    p.pn = pn;
+    p.bytes = 1000;
+    p.sent_time_us = sent_us;
+    return p;
+}
+
+static void test_association_and_order(void) {
+    pcc_mi_tracker t;
+    pcc_mi_tracker_init(&t);
+    pcc_mi_result r;
+    /* MI 0: pn 0..9 at t = 0..9 ms; MI 1: pn 10..19 (with a gap: 10, 12, ..., 28). */
+    CHECK(pcc_mi_start(&t, 1e6, 7, 1, 0) != NULL);
+    for (uint64_t pn = 0; pn < 10; pn++) {
+        cc_sent_packet p = packet(pn, (int64_t)pn * 1000);
+        pcc_mi_on_sent(&t, &p);
+    }
+    CHECK(pcc_mi_start(&t, 2e6, 8, 1, 10000) != NULL);
+    for (uint64_t i = 0; i < 10; i++) {
+        cc_sent_packet p = packet(10 + 2 * i, 10000 + (int64_t)i * 500);
+        pcc_mi_on_sent(&t, &p);
+    }
+    pcc_mi_close(&t, 15000);
+    CHECK(pcc_mi_count(&t) == 2);
+    /* Feedback for MI 1 first (reordered): it completes but must wait for MI 0. */
+    for (uint64_t i = 0; i < 10; i++) {
+        cc_sent_packet p = packet(10 + 2 * i, 10000 + (int64_t)i * 500);
+        if (i == 3) pcc_mi_on_loss(&t, &p);
+        else pcc_mi_on_ack(&t, &p, 20000);
+    }
+    CHECK(pcc_mi_pop_result(&t, 20000, &r) == 0);
+    /* MI 0, acked in reverse order, with two losses. */
+    for (uint64_t pn = 10; pn-- > 0;) {
+        cc_sent_packet p = packet(pn, (int64_t)pn * 1000);
+        if (pn == 2 || pn == 5) pcc_mi_on_loss(&t, &p);
+        else pcc_mi_on_ack(&t, &p, 20000 + (int64_t)pn * 100);
+        if (pn > 0) CHECK(pcc_mi_pop_result(&t, 20000, &r) == 0);
+    }
+    CHECK(pcc_mi_pop_result(&t, 20000, &r) == 1);
+    CHECK(r.id == 0 && r.tag == 7 && r.epoch == 1 && !r.timed_out);
+    CHECK(r.stats.packets_sent == 10 && r.stats.packets_acked == 8 && r.stats.packets_lost == 2);
+    CHECK_NEAR(r.stats.loss_rate, 0.2, 1e-12);
+    /* 10000 bytes over 10 ms (closed when MI 1 started at 10 ms). */
+    CHECK_NEAR(r.stats.duration_us, 10000, 1e-9);
+    CHECK_NEAR(r.stats.send_rate_bps, 8e6, 1e-6);
+    CHECK_NEAR(r.stats.throughput_bps, 6.4e6, 1e-6);
+    CHECK_NEAR(r.stats.target_rate_bps, 8e6, 1e-6);
+    /* RTT = 20000 + 0.1 * send time: the slope is exactly 0.1, the fit perfect. */
+    CHECK_NEAR(r.stats.rtt_gradient, 0.1, 1e-12);
+    CHECK_NEAR(r.rtt_gradient_stderr, 0, 1e-9);
+    /* mean RTT of pn {0,1,3,4,6,7,8,9}: 20000 + 100 * 38 / 8 */
+    CHECK_NEAR(r.stats.avg_rtt_us, 20000 + 100.0 * 38 / 8, 1e-9);
+    CHECK(r.stats.min_rtt_us == 20000);
+    CHECK(pcc_mi_pop_result(&t, 20000, &r) == 1);
+    CHECK(r.id == 1 && r.tag == 8 && r.stats.packets_lost == 1 && r.stats.packets_acked == 9);
+    CHECK_NEAR(r.stats.rtt_gradient, 0, 1e-12);
+    CHECK_NEAR(r.stats.duration_us, 5000, 1e-9);
+    CHECK(pcc_mi_pop_result(&t, 20000, &r) == 0);
+    CHECK(pcc_mi_count(&t) == 0);
+    /* Late, duplicate and gap packet numbers are ignored. */
+    cc_sent_packet late = packet(11, 0);
+    pcc_mi_on_ack(&t, &late, 1000);
+    pcc_mi_on_loss(&t, &late);
+    CHECK(pcc_mi_count(&t) == 0);
+}
+
+static void test_regression_by_hand(void) {
+    /* Samples (send ms, rtt ms): (0,10) (1,12) (2,11) (3,15): slope = 1.4 ms/ms by least squares
+     * (x mean 1.5, y mean 12; Sxy = 7, Sxx = 5); residuals give stderr sqrt((SSres/2)/Sxx). */
+    pcc_mi_tracker t;
+    pcc_mi_tracker_init(&t);
+    pcc_mi_start(&t, 1e6, 0, 0, 0);
+    double rtt_ms[4] = {10, 12, 11, 15};
+    for (uint64_t i = 0; i < 4; i++) {
+        cc_sent_packet p = packet(i, (int64_t)i * 1000);
+        pcc_mi_on_sent(&t, &p);
+    }
+    pcc_mi_close(&t, 4000);
+    for (uint64_t i = 0; i < 4; i++) {
+        cc_sent_packet p = packet(i, (int64_t)i * 1000);
+        pcc_mi_on_ack(&t, &p, (int64_t)(rtt_ms[i] * 1000));
+    }
+    pcc_mi_result r;
+    CHECK(pcc_mi_pop_result(&t, 10000, &r) == 1);
+    CHECK_NEAR(r.stats.rtt_gradient, 1.4, 1e-12);
+    /* Syy = 14, SSres = Syy - slope * Sxy = 14 - 9.8 = 4.2; stderr = sqrt(4.2 / 2 / 5e6 us^2) */
+    CHECK_NEAR(r.rtt_gradient_stderr, sqrt(4.2e6 / 2 / 5e6), 1e-9);
+    CHECK_NEAR(r.stats.avg_rtt_us, 12000, 1e-9);
+}
+
+static void test_timeout_and_edge_cases(void) {
+    pcc_mi_tracker t;
+    pcc_mi_tracker_init(&t);
+    pcc_mi_result r;
+    /* An MI that sent nothing is dropped on close. */
+    pcc_mi_start(&t, 1e6, 0, 0, 0);
+    pcc_mi_close(&t, 10);
+    CHECK(pcc_mi_count(&t) == 0);
+    /* Zero-length MI: one packet; its rate falls back to the target. */
+    pcc_mi_start(&t, 1e6, 0, 0, 100);
+    cc_sent_packet p = packet(1, 100);
+    pcc_mi_on_sent(&t, &p);
+    pcc_mi_close(&t, 100);
+    pcc_mi_on_ack(&t, &p, 5000);
+    CHECK(pcc_mi_pop_result(&t, 5000, &r) == 1);
+    CHECK(r.stats.duration_us == 0 && r.stats.send_rate_bps == 8e6 && r.stats.throughput_bps == 8e6);
+    CHECK(r.stats.rtt_gradient == 0 && r.stats.rtt_samples == 1);
+    /* Timeout: two packets, one never answered. */
+    pcc_mi_start(&t, 1e6, 3, 0, 1000);
+    cc_sent_packet a = packet(2, 1000), b = packet(3, 2000);
+    pcc_mi_on_sent(&t, &a);
+    pcc_mi_on_sent(&t, &b);
+    pcc_mi_close(&t, 3000);
+    pcc_mi_on_ack(&t, &a, 4000);
+    pcc_mi_expire(&t, 3000 + 50000, 50000);
+    CHECK(pcc_mi_pop_result(&t, 4000, &r) == 0);
+    pcc_mi_expire(&t, 3000 + 50001, 50000);
+    CHECK(pcc_mi_pop_result(&t, 4000, &r) == 1);
+    CHECK(r.timed_out && r.tag == 3 && r.stats.packets_acked == 1 && r.stats.packets_lost == 0);
+    /* The open MI never times out. */
+    pcc_mi_start(&t, 1e6, 0, 0, 100000);
+    cc_sent_packet c = packet(4, 100000);
+    pcc_mi_on_sent(&t, &c);
+    pcc_mi_expire(&t, 10000000, 1000);
+    CHECK(pcc_mi_pop_result(&t, 4000, &r) == 0);
+    /* A full ring keeps the newest MI open instead of losing track of packets. */
+    pcc_mi_tracker_init(&t);
+    for (uint64_t i = 0; i < PCC_MI_CAPACITY + 5; i++) {
+        pcc_mi *mi = pcc_mi_start(&t, 1e6, 0, 0, (int64_t)i * 10);
+        if (i < PCC_MI_CAPACITY) CHECK(mi != NULL);
+        else CHECK(mi == NULL);
+        cc_sent_packet q = packet(i, (int64_t)i * 10);
+        pcc_mi_on_sent(&t, &q);
+    }
+    CHECK(pcc_mi_count(&t) == PCC_MI_CAPACITY && pcc_mi_open(&t) != NULL);
+    CHECK(pcc_mi_open(&t)->packets_sent == 6);
+}
+
+int main(void) {
+    test_association_and_order();
+    test_regression_by_hand();
+    test_timeout_and_edge_cases();
+    return check_summary("test_monitor_interval");
+}

@@ -5,10 +5,12 @@
 
 extern const cc_ops cc_ops_fixed;
 extern const cc_ops cc_ops_cubic;
+extern const cc_ops cc_ops_bbr;
 
 static const cc_ops *const registered_algorithms[] = {
     &cc_ops_fixed,
     &cc_ops_cubic,
+    &cc_ops_bbr,
 };
 
 #define REGISTERED_COUNT (sizeof registered_algorithms / sizeof registered_algorithms[0])

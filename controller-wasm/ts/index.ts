@@ -1,0 +1,11 @@
+// @pcc-stream/controller: the rate-controller library compiled to WebAssembly, for Node and the browser.
+export type {
+  AlgorithmName,
+  Controller,
+  ControllerModule,
+  ControllerTelemetry,
+  CreateOptions,
+  MiStats,
+  ParamDesc,
+} from './types.ts';
+export { loadControllerModule, type ModuleSource } from './load.ts';

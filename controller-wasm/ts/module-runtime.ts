@@ -1,0 +1,116 @@
+// One loaded WASM module and what all its controllers share: the algorithm list, parameter tables,
+// decoded static strings, and the routing of custom-utility calls from C back to the right controller.
+import type { AlgorithmName, Controller, ControllerModule, CreateOptions, ParamDesc } from './types.ts';
+import { readCString, type Pointer, type PccRawModule } from './raw-module.ts';
+import { WasmController } from './controller.ts';
+
+export interface ParamTable {
+  descs: ParamDesc[];
+  indexByName: Map<string, number>;
+}
+
+const DEFAULT_BATCH_CAPACITY = 256;
+const MAX_BATCH_CAPACITY = 65536;
+const MAX_SEED = 2 ** 53;
+
+export class ModuleRuntime implements ControllerModule {
+  readonly mod: PccRawModule;
+  readonly #algorithms: string[];
+  readonly #paramTables = new Map<string, ParamTable>();
+  readonly #strings = new Map<number, string>();
+  readonly #utilityOwners = new Map<Pointer, WasmController>();
+  // Frees the WASM side of controllers that were dropped without destroy().
+  readonly #finalizer = new FinalizationRegistry<Pointer>((handle) => this.mod._pccw_destroy(handle));
+
+  constructor(mod: PccRawModule) {
+    this.mod = mod;
+    const count = mod._pccw_algorithm_count();
+    this.#algorithms = Array.from({ length: count }, (_, i) => readCString(mod, mod._pccw_algorithm_name(i)));
+  }
+
+  algorithms(): string[] {
+    return [...this.#algorithms];
+  }
+
+  heapBytesInUse(): number {
+    return this.mod._pccw_heap_bytes_in_use();
+  }
+
+  create(algorithm: AlgorithmName, options: CreateOptions): Controller {
+    const index = this.#algorithms.indexOf(algorithm);
+    if (typeof algorithm !== 'string' || index < 0) {
+      throw new Error(`unknown congestion-control algorithm "${String(algorithm)}" (available: ${this.#algorithms.join(', ')})`);
+    }
+    if (options === null || typeof options !== 'object') throw new Error(`${algorithm}: create() needs options with nowUs`);
+    const { nowUs, seed = 1, params = {}, batchCapacity = DEFAULT_BATCH_CAPACITY } = options;
+    if (typeof nowUs !== 'number' || !Number.isFinite(nowUs) || Math.abs(nowUs) > Number.MAX_SAFE_INTEGER) {
+      throw new Error(`${algorithm}: nowUs must be a finite number of microseconds, got ${String(nowUs)}`);
+    }
+    if (!Number.isInteger(seed) || seed < 0 || seed > MAX_SEED) {
+      throw new Error(`${algorithm}: seed must be an integer in [0, 2^53], got ${String(seed)}`);
+    }
+    if (!Number.isInteger(batchCapacity) || batchCapacity < 1 || batchCapacity > MAX_BATCH_CAPACITY) {
+      throw new Error(`${algorithm}: batchCapacity must be an integer in [1, ${MAX_BATCH_CAPACITY}], got ${String(batchCapacity)}`);
+    }
+    const handle = this.mod._pccw_create(index, seed, nowUs, batchCapacity);
+    if (handle === 0) throw new Error(`${algorithm}: the library could not create the controller (out of WASM memory?)`);
+    const controller = new WasmController(this, algorithm, handle, batchCapacity, this.#paramTable(algorithm, handle));
+    this.#finalizer.register(controller, handle, controller);
+    try {
+      for (const [name, value] of Object.entries(params)) controller.setParam(name, value);
+    } catch (err) {
+      controller.destroy();
+      throw err;
+    }
+    return controller;
+  }
+
+  /** Decodes a pointer to a static C string (algorithm and state names), once per pointer. */
+  staticString(ptr: number): string {
+    let text = this.#strings.get(ptr);
+    if (text === undefined) {
+      text = readCString(this.mod, ptr);
+      this.#strings.set(ptr, text);
+    }
+    return text;
+  }
+
+  registerUtility(handle: Pointer, controller: WasmController): void {
+    this.#utilityOwners.set(handle, controller);
+  }
+
+  unregisterUtility(handle: Pointer): void {
+    this.#utilityOwners.delete(handle);
+  }
+
+  /** The import behind pccw_js_utility: C calls it once per monitor interval of a controller with a custom utility. */
+  dispatchUtility(handle: Pointer, miStatsPtr: Pointer): number {
+    const owner = this.#utilityOwners.get(handle);
+    return owner === undefined ? Number.NaN : owner.runUtility(miStatsPtr);
+  }
+
+  forget(controller: WasmController): void {
+    this.#finalizer.unregister(controller);
+  }
+
+  #paramTable(algorithm: string, handle: Pointer): ParamTable {
+    let table = this.#paramTables.get(algorithm);
+    if (table === undefined) {
+      const m = this.mod;
+      const descs: ParamDesc[] = [];
+      const count = m._pccw_param_count(handle);
+      for (let i = 0; i < count; i++) {
+        descs.push({
+          name: readCString(m, m._pccw_param_name(handle, i)),
+          defaultValue: m._pccw_param_default(handle, i),
+          minValue: m._pccw_param_min(handle, i),
+          maxValue: m._pccw_param_max(handle, i),
+          doc: readCString(m, m._pccw_param_doc(handle, i)),
+        });
+      }
+      table = { descs, indexByName: new Map(descs.map((d, i) => [d.name, i])) };
+      this.#paramTables.set(algorithm, table);
+    }
+    return table;
+  }
+}

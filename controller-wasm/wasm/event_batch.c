@@ -1,0 +1,76 @@
+#include "event_batch.h"
+
+#include <math.h>
+
+/* 2^53: beyond it doubles no longer hold every integer, so a value there may not be what JS meant. */
+#define PCCW_MAX_EXACT_INTEGER 9007199254740992.0
+
+int pccw_double_to_i64(double value, int64_t *out) {
+    if (!isfinite(value) || value != floor(value)) return 0;
+    if (value > PCCW_MAX_EXACT_INTEGER || value < -PCCW_MAX_EXACT_INTEGER) return 0;
+    *out = (int64_t)value;
+    return 1;
+}
+
+int pccw_time_to_i64(double value_us, int64_t *out) {
+    /* Callers often have fractional microseconds (performance.now() * 1000); the library counts whole ones. */
+    return isfinite(value_us) && pccw_double_to_i64(floor(value_us), out);
+}
+
+int pccw_double_to_u64(double value, uint64_t *out) {
+    if (!isfinite(value) || value != floor(value)) return 0;
+    if (value < 0.0 || value > PCCW_MAX_EXACT_INTEGER) return 0;
+    *out = (uint64_t)value;
+    return 1;
+}
+
+static int to_u32(double value, uint32_t *out) {
+    uint64_t wide;
+    if (!pccw_double_to_u64(value, &wide) || wide > UINT32_MAX) return 0;
+    *out = (uint32_t)wide;
+    return 1;
+}
+
+int pccw_apply_event(cc_controller *cc, const double event[PCCW_EVENT_FIELDS]) {
+    int64_t now_us;
+    if (!pccw_time_to_i64(event[PCCW_FIELD_NOW_US], &now_us)) return 0;
+    uint64_t pn, type;
+    if (!pccw_double_to_u64(event[PCCW_FIELD_TYPE], &type)) return 0;
+    switch (type) {
+    case PCCW_EVENT_SENT: {
+        uint32_t bytes;
+        if (!pccw_double_to_u64(event[PCCW_FIELD_PN], &pn) || !to_u32(event[PCCW_FIELD_BYTES], &bytes)) return 0;
+        cc_on_packet_sent(cc, pn, bytes, now_us);
+        return 1;
+    }
+    case PCCW_EVENT_ACK: {
+        int64_t rtt_us, recv_time_us;
+        if (!pccw_double_to_u64(event[PCCW_FIELD_PN], &pn) || !pccw_time_to_i64(event[PCCW_FIELD_RTT_US], &rtt_us) ||
+            !pccw_time_to_i64(event[PCCW_FIELD_RECV_TIME_US], &recv_time_us)) {
+            return 0;
+        }
+        cc_on_ack(cc, pn, rtt_us, recv_time_us, now_us);
+        return 1;
+    }
+    case PCCW_EVENT_LOSS:
+        if (!pccw_double_to_u64(event[PCCW_FIELD_PN], &pn)) return 0;
+        cc_on_loss(cc, pn, now_us);
+        return 1;
+    case PCCW_EVENT_TICK:
+        cc_on_tick(cc, now_us);
+        return 1;
+    case PCCW_EVENT_APP_LIMITED:
+        cc_on_app_limited(cc, now_us);
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+uint32_t pccw_apply_events(cc_controller *cc, const double *events, uint32_t count) {
+    uint32_t refused = 0;
+    for (uint32_t i = 0; i < count; i++) {
+        if (!pccw_apply_event(cc, events + (uint64_t)i * PCCW_EVENT_FIELDS)) refused++;
+    }
+    return refused;
+}

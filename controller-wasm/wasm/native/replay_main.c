@@ -1,0 +1,171 @@
+/*
+ * pcc-replay: applies an event script to one controller and prints the controller's outputs after every
+ * line, as JSON lines. The TypeScript equivalence tests run the same script through the WASM Controller
+ * and compare line by line. Events go through pccw_apply_event, the code the WASM batch path uses, so
+ * both sides convert numbers identically.
+ *
+ * Script (one command per line; blank lines and '#' comments skipped; numbers may be any strtod form):
+ *   create ALGORITHM SEED NOW_US          must come first
+ *   param NAME VALUE
+ *   sent PN BYTES NOW_US
+ *   ack PN RTT_US RECV_TIME_US NOW_US
+ *   loss PN NOW_US
+ *   tick NOW_US
+ *   app_limited NOW_US
+ * Output per command: {"line":N,"pacingRateBytesPerSec":..,"cwndBytes":..,"bytesInFlight":..,"telemetry":{..}}
+ * with telemetry keys named as in ts/types.ts ControllerTelemetry; numbers printed with 17 significant digits.
+ *
+ * usage: pcc-replay [SCRIPT]   (stdin when omitted)
+ */
+#define _POSIX_C_SOURCE 200809L /* strtok_r, clock_gettime under -std=c11 */
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../event_batch.h"
+#include "pcc/cc.h"
+
+#define MAX_LINE_BYTES 512
+#define MAX_FIELDS 6
+
+static void print_number(const char *key, double value, int last) {
+    if (isfinite(value)) printf("\"%s\":%.17g%s", key, value, last ? "" : ",");
+    else printf("\"%s\":null%s", key, last ? "" : ","); /* the library promised finite: make the test fail loudly */
+}
+
+static void print_outputs(long line_no, const cc_controller *cc, uint64_t events_refused) {
+    cc_telemetry t = {0};
+    cc_get_telemetry(cc, &t);
+    printf("{\"line\":%ld,", line_no);
+    print_number("pacingRateBytesPerSec", cc_pacing_rate_bytes_per_s(cc), 0);
+    print_number("cwndBytes", cc_cwnd_bytes(cc), 0);
+    print_number("bytesInFlight", (double)cc_bytes_in_flight(cc), 0);
+    printf("\"telemetry\":{\"algorithm\":\"%s\",\"state\":\"%s\",", t.algorithm ? t.algorithm : "", t.state ? t.state : "");
+    print_number("pacingRateBps", t.pacing_rate_bps, 0);
+    print_number("cwndBytes", t.cwnd_bytes, 0);
+    print_number("miRateBps", t.mi_rate_bps, 0);
+    print_number("lastMiRateBps", t.last_mi_rate_bps, 0);
+    print_number("lastMiUtility", t.last_mi_utility, 0);
+    print_number("lastMiLossRate", t.last_mi_loss_rate, 0);
+    print_number("lastMiRttGradient", t.last_mi_rtt_gradient, 0);
+    print_number("lastMiThroughputBps", t.last_mi_throughput_bps, 0);
+    print_number("gradient", t.gradient, 0);
+    print_number("srttUs", t.srtt_us, 0);
+    print_number("minRttUs", t.min_rtt_us, 0);
+    print_number("latestRttUs", t.latest_rtt_us, 0);
+    print_number("bytesInFlight", (double)t.bytes_in_flight, 0);
+    print_number("miCompleted", (double)t.mi_completed, 0);
+    print_number("packetsSent", (double)t.packets_sent, 0);
+    print_number("packetsAcked", (double)t.packets_acked, 0);
+    print_number("packetsLost", (double)t.packets_lost, 0);
+    print_number("eventsIgnored", (double)(t.events_ignored + events_refused), 0);
+    print_number("utilityErrors", 0.0, 0);
+    print_number("eventsRefused", (double)events_refused, 1);
+    printf("}}\n");
+}
+
+static int fail(long line_no, const char *message, const char *detail) {
+    fprintf(stderr, "{\"component\":\"pcc-replay\",\"level\":\"error\",\"line\":%ld,\"message\":\"%s\",\"detail\":\"%s\"}\n",
+            line_no, message, detail);
+    return 2;
+}
+
+static int run(FILE *in) {
+    char line[MAX_LINE_BYTES];
+    cc_controller *cc = NULL;
+    uint64_t events_refused = 0;
+    long line_no = 0;
+    int status = 0;
+    while (status == 0 && fgets(line, sizeof line, in) != NULL) {
+        line_no++;
+        if (strchr(line, '\n') == NULL && !feof(in)) { status = fail(line_no, "line too long", ""); break; }
+        char *save = NULL;
+        char *command = strtok_r(line, " \t\r\n", &save);
+        if (command == NULL || command[0] == '#') continue;
+        char *words[MAX_FIELDS] = {0};
+        int word_count = 0;
+        char *word;
+        while ((word = strtok_r(NULL, " \t\r\n", &save)) != NULL) {
+            if (word_count == MAX_FIELDS) { status = fail(line_no, "too many fields", command); break; }
+            words[word_count++] = word;
+        }
+        if (status != 0) break;
+        double v[MAX_FIELDS] = {0};
+        int first_number = strcmp(command, "create") == 0 || strcmp(command, "param") == 0 ? 1 : 0;
+        for (int i = first_number; i < word_count; i++) {
+            char *end = NULL;
+            v[i] = strtod(words[i], &end);
+            if (end == words[i] || *end != '\0') { status = fail(line_no, "not a number", words[i]); break; }
+        }
+        if (status != 0) break;
+
+        struct { const char *name; int type; int fields; } const events[] = {
+            {"sent", PCCW_EVENT_SENT, 3}, {"ack", PCCW_EVENT_ACK, 4}, {"loss", PCCW_EVENT_LOSS, 2},
+            {"tick", PCCW_EVENT_TICK, 1}, {"app_limited", PCCW_EVENT_APP_LIMITED, 1},
+        };
+        if (strcmp(command, "create") == 0) {
+            uint64_t seed;
+            int64_t now_us;
+            if (cc != NULL) { status = fail(line_no, "create given twice", ""); break; }
+            if (word_count != 3) { status = fail(line_no, "usage: create ALGORITHM SEED NOW_US", ""); break; }
+            if (!pccw_double_to_u64(v[1], &seed) || !pccw_time_to_i64(v[2], &now_us)) {
+                status = fail(line_no, "bad seed or time", words[1]);
+                break;
+            }
+            cc = cc_create(words[0], seed, now_us);
+            if (cc == NULL) { status = fail(line_no, "unknown algorithm", words[0]); break; }
+        } else if (cc == NULL) {
+            status = fail(line_no, "the script must start with create", command);
+            break;
+        } else if (strcmp(command, "param") == 0) {
+            if (word_count != 2) { status = fail(line_no, "usage: param NAME VALUE", ""); break; }
+            if (cc_param_set(cc, words[0], v[1]) != CC_OK) { status = fail(line_no, "parameter refused", words[0]); break; }
+        } else {
+            size_t i = 0;
+            while (i < sizeof events / sizeof events[0] && strcmp(events[i].name, command) != 0) i++;
+            if (i == sizeof events / sizeof events[0]) { status = fail(line_no, "unknown command", command); break; }
+            if (word_count != events[i].fields) { status = fail(line_no, "wrong number of fields", command); break; }
+            double event[PCCW_EVENT_FIELDS] = {0};
+            event[PCCW_FIELD_TYPE] = events[i].type;
+            switch (events[i].type) {
+            case PCCW_EVENT_SENT:
+                event[PCCW_FIELD_PN] = v[0];
+                event[PCCW_FIELD_BYTES] = v[1];
+                event[PCCW_FIELD_NOW_US] = v[2];
+                break;
+            case PCCW_EVENT_ACK:
+                event[PCCW_FIELD_PN] = v[0];
+                event[PCCW_FIELD_RTT_US] = v[1];
+                event[PCCW_FIELD_RECV_TIME_US] = v[2];
+                event[PCCW_FIELD_NOW_US] = v[3];
+                break;
+            case PCCW_EVENT_LOSS:
+                event[PCCW_FIELD_PN] = v[0];
+                event[PCCW_FIELD_NOW_US] = v[1];
+                break;
+            default:
+                event[PCCW_FIELD_NOW_US] = v[0];
+                break;
+            }
+            if (!pccw_apply_event(cc, event)) events_refused++;
+        }
+        print_outputs(line_no, cc, events_refused);
+    }
+    if (cc != NULL) cc_destroy(cc);
+    return status;
+}
+
+int main(int argc, char **argv) {
+    if (argc > 2) {
+        fprintf(stderr, "usage: pcc-replay [SCRIPT]\n");
+        return 2;
+    }
+    FILE *in = argc == 2 ? fopen(argv[1], "r") : stdin;
+    if (in == NULL) return fail(0, "cannot open script", argv[1]);
+    int status = run(in);
+    if (in != stdin) fclose(in);
+    return status;
+}

@@ -11,9 +11,9 @@ void pcc_mi_tracker_init(pcc_mi_tracker *tracker) { memset(tracker, 0, sizeof *t
 
 size_t pcc_mi_count(const pcc_mi_tracker *tracker) { return tracker->count; }
 
-pcc_mi *pcc_mi_open(pcc_mi_tracker *tracker) {
+pcc_mi *pcc_mi_open(const pcc_mi_tracker *tracker) {
     if (tracker->count == 0) return NULL;
-    pcc_mi *newest = at(tracker, tracker->count - 1);
+    pcc_mi *newest = at((pcc_mi_tracker *)tracker, tracker->count - 1); /* like strchr: caller decides */
     return newest->open ? newest : NULL;
 }
 

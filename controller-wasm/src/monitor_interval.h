@@ -60,7 +60,7 @@ typedef struct pcc_mi_result {
 void pcc_mi_tracker_init(pcc_mi_tracker *tracker);
 
 /* The MI packets are being sent in now, or NULL. */
-pcc_mi *pcc_mi_open(pcc_mi_tracker *tracker);
+pcc_mi *pcc_mi_open(const pcc_mi_tracker *tracker);
 /* Closes the open MI (if any) at now_us, so it only waits for feedback. */
 void pcc_mi_close(pcc_mi_tracker *tracker, int64_t now_us);
 /* Closes the open MI and opens a new one. Returns NULL (and leaves the open MI open, so it simply

@@ -3,11 +3,16 @@
 
 #include <string.h>
 
+extern const cc_ops cc_ops_vivace;
+extern const cc_ops cc_ops_vivace_loss;
 extern const cc_ops cc_ops_fixed;
 extern const cc_ops cc_ops_cubic;
 extern const cc_ops cc_ops_bbr;
 
+/* The first entry is the default algorithm. */
 static const cc_ops *const registered_algorithms[] = {
+    &cc_ops_vivace,
+    &cc_ops_vivace_loss,
     &cc_ops_fixed,
     &cc_ops_cubic,
     &cc_ops_bbr,

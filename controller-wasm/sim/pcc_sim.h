@@ -1,0 +1,126 @@
+/*
+ * pcc-sim: a deterministic, seeded, discrete-event packet-level simulator of a dumbbell bottleneck.
+ *
+ * N flows, each driven by a controller of the library (include/pcc/cc.h), share one droptail bottleneck:
+ *
+ *   sender_i --(random loss)--> [droptail queue, bytes] --link (constant rate or mahimahi trace)-->
+ *       --(one-way delay)--> receiver_i --(one-way delay, no loss, no queue)--> sender_i (acks)
+ *
+ * Time is integer microseconds, every random draw comes from `seed`, and simultaneous events are processed
+ * in insertion order, so the same config gives the same result, bit for bit. The API reads no files and
+ * prints nothing (the CLI in sim_main.c does), so it compiles unchanged to WebAssembly.
+ */
+#ifndef PCC_SIM_H
+#define PCC_SIM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define PCC_SIM_MAX_FLOWS 64
+#define PCC_SIM_NAME_BYTES 32
+/* mahimahi: each trace line is one delivery opportunity of this many bytes. */
+#define PCC_SIM_TRACE_OPPORTUNITY_BYTES 1504
+
+/* A value redrawn uniformly in [min, max] at t = 0, period, 2·period, ... (seeded). period_us = 0: off. */
+typedef struct pcc_sim_schedule {
+    double min_value;
+    double max_value;
+    int64_t period_us;
+} pcc_sim_schedule;
+
+typedef struct pcc_sim_flow_config {
+    const char *cc;            /* algorithm name, e.g. "vivace" (see cc_algorithm_name_at) */
+    const char *cc_params;     /* optional "name=value,name=value" set with cc_param_set; NULL or "" for none */
+    int64_t start_us;          /* when the flow starts sending (bulk, always backlogged) */
+    int64_t base_rtt_us;       /* two-way propagation delay, split evenly between the two directions */
+    uint32_t packet_bytes;     /* size of every packet on the wire; 0 = 1500 */
+} pcc_sim_flow_config;
+
+/* Called once per flow at the end of every sample interval (default 100 ms). */
+typedef struct pcc_sim_sample {
+    int64_t time_us;               /* end of the interval */
+    uint32_t flow;                 /* flow index */
+    const char *cc;
+    double pacing_rate_bps;        /* controller's pacing rate at time_us */
+    double cwnd_bytes;             /* controller's window (CC_CWND_UNLIMITED_BYTES when rate-based) */
+    double send_rate_bps;          /* bits sent in the interval / interval */
+    double throughput_bps;         /* bits received by the receiver in the interval / interval */
+    double rtt_us;                 /* mean RTT sample of acks in the interval, 0 when none */
+    uint64_t packets_lost;         /* dropped in the network during the interval (queue + random) */
+    uint64_t queue_bytes;          /* bottleneck queue occupancy at time_us (all flows) */
+    double queue_delay_us;         /* queueing delay of the last packet that left the bottleneck */
+    double capacity_bps;           /* bottleneck capacity offered in the interval */
+} pcc_sim_sample;
+
+typedef void (*pcc_sim_sample_fn)(const pcc_sim_sample *sample, void *user_data);
+
+typedef struct pcc_sim_config {
+    uint64_t seed;
+    int64_t duration_us;
+    /* Bottleneck: a constant rate, or a mahimahi trace (millisecond timestamps, non-decreasing) when
+     * trace_ms_count > 0. rate_schedule_bps, when on, redraws the constant rate every period. */
+    double rate_bps;
+    const uint32_t *trace_ms;
+    size_t trace_ms_count;
+    pcc_sim_schedule rate_schedule_bps;
+    uint64_t buffer_bytes;          /* droptail limit on bytes waiting (the packet being sent is not counted) */
+    double loss_rate;               /* random loss of data packets before the queue, in [0, 1) */
+    pcc_sim_schedule loss_schedule; /* when on, replaces loss_rate every period */
+    pcc_sim_schedule rtt_schedule_us; /* when on, replaces every flow's base RTT every period */
+    size_t flow_count;
+    const pcc_sim_flow_config *flows;
+    int64_t sample_interval_us;     /* time series interval; 0 = 100 ms */
+    pcc_sim_sample_fn on_sample;    /* optional */
+    void *user_data;
+} pcc_sim_config;
+
+typedef struct pcc_sim_flow_result {
+    char cc[PCC_SIM_NAME_BYTES];
+    int64_t start_us;
+    double throughput_bps;           /* bits received / time from start to end of run */
+    double throughput_last_half_bps; /* bits received in the last half of the run / that half */
+    double p95_rtt_us;               /* 95th percentile of per-packet RTT samples */
+    double mean_rtt_us;
+    double min_rtt_us;
+    double base_rtt_us;              /* the flow's configured propagation RTT (mean when scheduled) */
+    double loss_rate;                /* packets dropped in the network / packets sent */
+    double detected_loss_rate;       /* packets the sender declared lost (RFC 9002) / packets sent */
+    uint64_t packets_sent;
+    uint64_t packets_received;
+    uint64_t packets_dropped_queue;
+    uint64_t packets_dropped_random;
+    uint64_t packets_declared_lost;
+    uint64_t spurious_losses;        /* declared lost, then acknowledged */
+} pcc_sim_flow_result;
+
+typedef struct pcc_sim_result {
+    size_t flow_count;
+    pcc_sim_flow_result flows[PCC_SIM_MAX_FLOWS];
+    double jain_index;               /* Jain's fairness index of the flows' last-half throughputs */
+    double link_utilization;         /* bytes delivered by the bottleneck / bytes it could deliver */
+    double capacity_bps;             /* mean bottleneck capacity over the run */
+    uint64_t events_processed;
+    uint64_t packets_simulated;      /* data packets sent by all flows */
+} pcc_sim_result;
+
+enum pcc_sim_status {
+    PCC_SIM_OK = 0,
+    PCC_SIM_ERR_INVALID = -1,   /* bad configuration; the error text says which field */
+    PCC_SIM_ERR_NO_MEMORY = -2
+};
+
+/* Fills a config with the defaults (100 Mbit/s, 30 ms, 75 KB, no loss, 60 s, seed 1, no flows). */
+void pcc_sim_config_init(pcc_sim_config *config);
+
+/* Runs one simulation. On error returns a negative pcc_sim_status and writes a one-line reason into
+ * error (if error_bytes > 0); nothing is leaked either way. */
+int pcc_sim_run(const pcc_sim_config *config, pcc_sim_result *result, char *error, size_t error_bytes);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* PCC_SIM_H */

@@ -1,0 +1,22 @@
+// @pcc-stream/protocol: wire format v1 (PROTOCOL.md) and the state machines both ends share.
+// Browser-safe: Uint8Array/DataView only, no Node APIs.
+export * from './constants.ts';
+export * from './errors.ts';
+export { RangeSet, type Interval } from './range-set.ts';
+export { readU48, writeU48, isU48 } from './wire/bytes.ts';
+export {
+  DATA_HEADER_BYTES, MAX_DATA_PAYLOAD_BYTES, decodeDataDatagram, encodeDataDatagram, writeDataHeader, type DataDatagram,
+} from './wire/data-datagram.ts';
+export {
+  ACK_FIXED_BYTES, ackDatagramBytes, decodeAckDatagram, encodeAckDatagram, type AckDatagram, type PacketRange,
+} from './wire/ack-datagram.ts';
+export {
+  FRAME_PREFIX_BYTES, StreamFrameReader, encodeStreamFrame, type ByteRange, type CancelFrame, type DoneFrame,
+  type RequestFrame, type ResponseFrame, type StreamFrame,
+} from './wire/stream-frames.ts';
+export { AckBuilder, DEFAULT_ACK_POLICY, type AckPolicy } from './receiver/ack-builder.ts';
+export { BodyReassembly } from './receiver/body-reassembly.ts';
+export { DatagramReceiver, type DatagramReceiverOptions, type ReceivedData } from './receiver/datagram-receiver.ts';
+export { RttEstimator } from './sender/rtt-estimator.ts';
+export { SentPacketTracker, type AckOutcome, type SentPacket, type TrackerOptions } from './sender/sent-packet-tracker.ts';
+export { DATAGRAM_CONTROLLERS, STREAM_CONTROLLERS, parseSessionUrl, type SessionParams, type Transport } from './session-url.ts';

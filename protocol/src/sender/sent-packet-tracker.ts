@@ -1,0 +1,279 @@
+// Sender-side packet accounting for one session (PROTOCOL.md §4, §7): packet number allocation with
+// unpredictable skips (optimistic-ACK defence, RFC 9000 §21.4), ACK processing, loss detection with packet and
+// time thresholds (RFC 9002 §6.1) and a probe timeout (§6.2). Pure: the caller supplies time and randomness.
+import { fail, ok, type Result } from '../errors.ts';
+import type { AckDatagram } from '../wire/ack-datagram.ts';
+import { RttEstimator } from './rtt-estimator.ts';
+
+export interface SentPacket {
+  packetNumber: number;
+  sentTimeUs: number;
+  /** Datagram size, header included (what counts against cwnd and the receive window). */
+  bytes: number;
+  requestId: number;
+  offset: number;
+  length: number;
+  retransmission: boolean;
+  state: 'in-flight' | 'acked' | 'lost';
+}
+
+export interface AckOutcome {
+  newlyAcked: SentPacket[];
+  lost: SentPacket[];
+  /** Adjusted RTT sample from this ACK's largest packet if it was newly acked, else null. */
+  rttSampleUs: number | null;
+}
+
+export interface TrackerOptions {
+  /** Uniform in [0, 1). Use a cryptographic source in production: the skips must be unguessable. */
+  random: () => number;
+  /** Average packets between skipped numbers (default 128). */
+  meanSkipIntervalPackets?: number;
+  /** Largest ack delay the receiver may claim (µs); also part of the probe timeout (default 5 ms). */
+  maxAckDelayUs?: number;
+  packetThreshold?: number;
+  timeThreshold?: number;
+  granularityUs?: number;
+  /** Packets declared lost per probe timeout (default 2). */
+  probePackets?: number;
+}
+
+export class SentPacketTracker {
+  readonly rtt: RttEstimator;
+  private readonly random: () => number;
+  private readonly skipProbability: number;
+  private readonly maxAckDelayUs: number;
+  private readonly packetThreshold: number;
+  private readonly timeThreshold: number;
+  private readonly granularityUs: number;
+  private readonly probePackets: number;
+
+  /** Unresolved-or-recent packets in packet-number order; entries before `head` are gone. */
+  private queue: SentPacket[] = [];
+  private head = 0;
+  /** Skipped packet numbers still within the tracked window, ascending. */
+  private skipped: number[] = [];
+  private nextNumber = 0;
+  private largestSentNumber = -1;
+  private largestAckedNumber = -1;
+  private lastSentTimeUs = 0;
+  private lossTimeUs: number | null = null;
+  private ptoCount = 0;
+
+  bytesInFlight = 0;
+  packetsInFlight = 0;
+  packetsSent = 0;
+  packetsAcked = 0;
+  packetsLost = 0;
+  skippedNumbers = 0;
+
+  constructor(options: TrackerOptions) {
+    this.random = options.random;
+    this.skipProbability = 1 / Math.max(2, options.meanSkipIntervalPackets ?? 128);
+    this.maxAckDelayUs = options.maxAckDelayUs ?? 5000;
+    this.packetThreshold = options.packetThreshold ?? 3;
+    this.timeThreshold = options.timeThreshold ?? 9 / 8;
+    this.granularityUs = options.granularityUs ?? 1000;
+    this.probePackets = options.probePackets ?? 2;
+    this.rtt = new RttEstimator(this.maxAckDelayUs);
+  }
+
+  /** Allocates the next packet number; now and then one number is skipped and remembered. */
+  allocatePacketNumber(): number {
+    if (this.random() < this.skipProbability) {
+      this.skipped.push(this.nextNumber);
+      this.skippedNumbers++;
+      this.nextNumber++;
+    }
+    return this.nextNumber++;
+  }
+
+  /**
+   * Records a packet as sent. Numbers must be recorded in allocation order; an allocated number that is never
+   * recorded (the datagram could not be sent) is treated like a skipped one.
+   */
+  onPacketSent(packet: Omit<SentPacket, 'state'>): void {
+    for (let pn = this.largestSentNumber + 1; pn < packet.packetNumber; pn++) {
+      if (!this.isSkipped(pn)) this.insertSkipped(pn);
+    }
+    const p = packet as SentPacket;
+    p.state = 'in-flight';
+    this.queue.push(p);
+    this.largestSentNumber = packet.packetNumber;
+    this.lastSentTimeUs = packet.sentTimeUs;
+    this.bytesInFlight += packet.bytes;
+    this.packetsInFlight++;
+    this.packetsSent++;
+  }
+
+  private insertSkipped(pn: number): void {
+    let i = this.skipped.length;
+    while (i > 0 && this.skipped[i - 1]! > pn) i--;
+    this.skipped.splice(i, 0, pn);
+  }
+
+  private isSkipped(pn: number): boolean {
+    for (let i = this.skipped.length - 1; i >= 0; i--) {
+      const s = this.skipped[i]!;
+      if (s === pn) return true;
+      if (s < pn) return false;
+    }
+    return false;
+  }
+
+  get largestSent(): number {
+    return this.largestSentNumber;
+  }
+
+  get largestAcked(): number {
+    return this.largestAckedNumber;
+  }
+
+  /** Index in `queue` of the first entry with packetNumber ≥ pn. */
+  private lowerBound(pn: number): number {
+    let lo = this.head;
+    let hi = this.queue.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.queue[mid]!.packetNumber < pn) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  /**
+   * Applies an ACK. An ACK for a number never sent or deliberately skipped is an error the caller must treat
+   * as fatal for the session (nothing is applied in that case).
+   */
+  onAck(ack: AckDatagram, nowUs: number): Result<AckOutcome> {
+    const largest = ack.ranges[0]!.largest;
+    if (largest > this.largestSentNumber) {
+      return fail('ack-of-unsent', `ACK for packet ${largest}, but the largest sent is ${this.largestSentNumber}`);
+    }
+    let previousSmallest = Infinity;
+    for (const r of ack.ranges) {
+      if (r.smallest < 0 || r.smallest > r.largest || r.largest >= previousSmallest - 1) return fail('bad-ack-range', 'ACK ranges not descending and separated');
+      previousSmallest = r.smallest;
+    }
+    for (const r of ack.ranges) {
+      for (const s of this.skipped) {
+        if (s >= r.smallest && s <= r.largest) return fail('optimistic-ack', `ACK covers packet ${s}, which was never sent`);
+      }
+    }
+
+    const newlyAcked: SentPacket[] = [];
+    let largestNewly: SentPacket | null = null;
+    for (const r of ack.ranges) {
+      for (let i = this.lowerBound(r.smallest); i < this.queue.length; i++) {
+        const p = this.queue[i]!;
+        if (p.packetNumber > r.largest) break;
+        if (p.state !== 'in-flight') continue;
+        p.state = 'acked';
+        this.bytesInFlight -= p.bytes;
+        this.packetsInFlight--;
+        this.packetsAcked++;
+        newlyAcked.push(p);
+        if (largestNewly === null || p.packetNumber > largestNewly.packetNumber) largestNewly = p;
+      }
+    }
+    if (ack.ranges.length > 1) newlyAcked.sort((a, b) => a.packetNumber - b.packetNumber); // ascending for the caller
+
+    let rttSampleUs: number | null = null;
+    if (largestNewly !== null && largestNewly.packetNumber === largest) {
+      rttSampleUs = this.rtt.update(nowUs - largestNewly.sentTimeUs, ack.ackDelayUs);
+    }
+    if (largest > this.largestAckedNumber) this.largestAckedNumber = largest;
+    if (newlyAcked.length > 0) this.ptoCount = 0;
+    const lost = this.detectLosses(nowUs);
+    this.trim();
+    return ok({ newlyAcked, lost, rttSampleUs });
+  }
+
+  private lossDelayUs(): number {
+    const base = this.rtt.samples === 0 ? 0 : Math.max(this.rtt.smoothedUs, this.rtt.latestUs);
+    return Math.max(this.timeThreshold * base, this.granularityUs);
+  }
+
+  /** RFC 9002 §6.1: lost when `packetThreshold` newer packets were acked, or sent more than the loss delay ago. */
+  private detectLosses(nowUs: number): SentPacket[] {
+    const lost: SentPacket[] = [];
+    this.lossTimeUs = null;
+    if (this.largestAckedNumber < 0) return lost;
+    const lossDelay = this.lossDelayUs();
+    const lostSentBeforeUs = nowUs - lossDelay;
+    for (let i = this.head; i < this.queue.length; i++) {
+      const p = this.queue[i]!;
+      if (p.packetNumber > this.largestAckedNumber) break;
+      if (p.state !== 'in-flight') continue;
+      if (p.sentTimeUs <= lostSentBeforeUs || this.largestAckedNumber - p.packetNumber >= this.packetThreshold) {
+        this.markLost(p);
+        lost.push(p);
+      } else {
+        // Later packets were sent later and are closer to the largest acked: none of them is lost yet.
+        this.lossTimeUs = p.sentTimeUs + lossDelay;
+        break;
+      }
+    }
+    return lost;
+  }
+
+  private markLost(p: SentPacket): void {
+    p.state = 'lost';
+    this.bytesInFlight -= p.bytes;
+    this.packetsInFlight--;
+    this.packetsLost++;
+  }
+
+  /** Drops resolved packets from the front, and skipped numbers that can no longer be acknowledged. */
+  private trim(): void {
+    while (this.head < this.queue.length && this.queue[this.head]!.state !== 'in-flight') this.head++;
+    if (this.head > 1024 && this.head * 2 > this.queue.length) {
+      this.queue = this.queue.slice(this.head);
+      this.head = 0;
+    }
+    const oldest = this.head < this.queue.length ? this.queue[this.head]!.packetNumber : this.largestSentNumber + 1;
+    let drop = 0;
+    while (drop < this.skipped.length && this.skipped[drop]! < oldest) drop++;
+    if (drop > 0) this.skipped.splice(0, drop);
+  }
+
+  private ptoDurationUs(): number {
+    const srtt = this.rtt.samples === 0 ? 100_000 : this.rtt.smoothedUs;
+    const variance = this.rtt.samples === 0 ? 50_000 : this.rtt.varianceUs;
+    return (srtt + Math.max(4 * variance, this.granularityUs) + this.maxAckDelayUs) * 2 ** Math.min(this.ptoCount, 10);
+  }
+
+  /** The next time `onTimeout` has work (loss by time threshold, or probe timeout), or null. */
+  nextTimeoutUs(): number | null {
+    if (this.lossTimeUs !== null) return this.lossTimeUs;
+    if (this.packetsInFlight === 0) return null;
+    return this.lastSentTimeUs + this.ptoDurationUs();
+  }
+
+  /** Handles an expired timer: returns packets now considered lost (time threshold, or the oldest on PTO). */
+  onTimeout(nowUs: number): SentPacket[] {
+    const deadline = this.nextTimeoutUs();
+    if (deadline === null || nowUs < deadline) return [];
+    let lost: SentPacket[];
+    if (this.lossTimeUs !== null) {
+      lost = this.detectLosses(nowUs);
+    } else {
+      // Probe timeout: no ACK for too long. The oldest packets are resent under new numbers (the probes).
+      lost = [];
+      for (let i = this.head; i < this.queue.length && lost.length < this.probePackets; i++) {
+        const p = this.queue[i]!;
+        if (p.state !== 'in-flight') continue;
+        this.markLost(p);
+        lost.push(p);
+      }
+      this.ptoCount++;
+    }
+    this.trim();
+    return lost;
+  }
+
+  /** Packets still tracked (memory bound check). */
+  get trackedPackets(): number {
+    return this.queue.length - this.head;
+  }
+}

@@ -1,0 +1,187 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import {
+  DatagramReceiver, MAX_DATA_PAYLOAD_BYTES, RangeSet, SentPacketTracker, decodeAckDatagram, decodeDataDatagram,
+  encodeDataDatagram, type AckDatagram,
+} from '../src/index.ts';
+import { seededRandom } from './random.ts';
+
+function send(tracker: SentPacketTracker, nowUs: number, bytes = 1200): number {
+  const pn = tracker.allocatePacketNumber();
+  tracker.onPacketSent({ packetNumber: pn, sentTimeUs: nowUs, bytes, requestId: 1, offset: 0, length: 10, retransmission: false });
+  return pn;
+}
+
+function ack(ranges: Array<[number, number]>, ackDelayUs = 0): AckDatagram {
+  return { ranges: ranges.map(([smallest, largest]) => ({ smallest, largest })), ackDelayUs, largestRecvTimeUs: 0, windowBytes: 1e6 };
+}
+
+test('packet numbers are skipped unpredictably and an ACK covering a skipped one is an optimistic ACK', () => {
+  const tracker = new SentPacketTracker({ random: seededRandom(6), meanSkipIntervalPackets: 16 });
+  const sent: number[] = [];
+  for (let i = 0; i < 400; i++) sent.push(send(tracker, i));
+  assert.ok(tracker.skippedNumbers >= 10, `skipped ${tracker.skippedNumbers}`);
+  const sentSet = new Set(sent);
+  const skipped = [...Array(tracker.largestSent + 1).keys()].filter((pn) => !sentSet.has(pn));
+  assert.equal(skipped.length, tracker.skippedNumbers);
+  // Gaps differ: not a fixed stride.
+  const strides = new Set(skipped.slice(1).map((s, i) => s - skipped[i]!));
+  assert.ok(strides.size > 3);
+  const r = tracker.onAck(ack([[0, tracker.largestSent]]), 1000);
+  assert.ok(!r.ok && r.error.code === 'optimistic-ack');
+  assert.equal(tracker.packetsAcked, 0, 'nothing applied from a hostile ACK');
+});
+
+test('an ACK above the largest sent number is rejected; legit SACKs that avoid skips are applied', () => {
+  const tracker = new SentPacketTracker({ random: seededRandom(7), meanSkipIntervalPackets: 16 });
+  const sent: number[] = [];
+  for (let i = 0; i < 50; i++) sent.push(send(tracker, i * 10));
+  const above = tracker.onAck(ack([[tracker.largestSent + 1, tracker.largestSent + 1]]), 1000);
+  assert.ok(!above.ok && above.error.code === 'ack-of-unsent');
+  const reversed = tracker.onAck(ack([[1, 2], [5, 6]]), 1000);
+  assert.ok(!reversed.ok && reversed.error.code === 'bad-ack-range');
+  // Ack exactly the sent packets as contiguous runs between skips.
+  const runs: Array<[number, number]> = [];
+  for (const pn of sent) {
+    const last = runs[runs.length - 1];
+    if (last && last[1] === pn - 1) last[1] = pn;
+    else runs.push([pn, pn]);
+  }
+  const ok = tracker.onAck(ack(runs.reverse(), 0), 600);
+  assert.ok(ok.ok, ok.ok ? '' : ok.error.message);
+  assert.equal(ok.value.newlyAcked.length, 50);
+  assert.deepEqual(ok.value.newlyAcked.map((p) => p.packetNumber), sent);
+  assert.equal(tracker.bytesInFlight, 0);
+  assert.equal(tracker.trackedPackets, 0);
+  assert.equal(ok.value.rttSampleUs, 600 - 490);
+});
+
+test('packet-threshold and time-threshold losses, RTT with ack delay (RFC 9002)', () => {
+  const tracker = new SentPacketTracker({ random: () => 0.99, granularityUs: 1000 });
+  for (let i = 0; i < 10; i++) send(tracker, i * 100); // pns 0..9, sent at 0..900 µs
+  // Ack 4..5 at 10_000 µs: 0,1 are ≥ 3 below → lost; 2,3 wait for the time threshold.
+  const r = tracker.onAck(ack([[4, 5]], 1000), 10_000);
+  assert.ok(r.ok);
+  // First sample: min RTT = latest, so the ack delay is not subtracted (RFC 9002 §5.3); loss delay 9/8 · 9.5 ms.
+  assert.equal(r.value.rttSampleUs, 10_000 - 500);
+  assert.deepEqual(r.value.lost.map((p) => p.packetNumber), [0, 1, 2]);
+  assert.equal(tracker.rtt.minUs, 9500);
+  // A second ACK with a short RTT: losses by packet threshold only.
+  const t2 = new SentPacketTracker({ random: () => 0.99 });
+  for (let i = 0; i < 6; i++) send(t2, i * 10);
+  const a = t2.onAck(ack([[4, 4]]), 100);
+  assert.ok(a.ok);
+  assert.deepEqual(a.value.lost.map((p) => p.packetNumber), [0, 1]);
+  const due = t2.nextTimeoutUs();
+  assert.ok(due !== null && due > 100, 'loss timer armed for 2 and 3');
+  assert.deepEqual(t2.onTimeout(due - 1), []);
+  assert.deepEqual(t2.onTimeout(due).map((p) => p.packetNumber), [2]);
+  const due3 = t2.nextTimeoutUs();
+  assert.equal(due3, due + 10);
+  assert.deepEqual(t2.onTimeout(due3!).map((p) => p.packetNumber), [3]);
+  assert.equal(t2.packetsInFlight, 1);
+  assert.equal(t2.packetsLost, 4);
+});
+
+test('probe timeout declares the oldest packets lost with exponential backoff', () => {
+  const tracker = new SentPacketTracker({ random: () => 0.99, probePackets: 2 });
+  for (let i = 0; i < 5; i++) send(tracker, 0);
+  const first = tracker.nextTimeoutUs();
+  assert.ok(first !== null);
+  assert.deepEqual(tracker.onTimeout(first).map((p) => p.packetNumber), [0, 1]);
+  const second = tracker.nextTimeoutUs();
+  assert.ok(second !== null && second - 0 >= 2 * (first - 0) - 1);
+  assert.deepEqual(tracker.onTimeout(second).map((p) => p.packetNumber), [2, 3]);
+  // Late ACK for a packet declared lost is harmless.
+  const late = tracker.onAck(ack([[0, 1]]), second + 1);
+  assert.ok(late.ok && late.value.newlyAcked.length === 0);
+});
+
+test('an allocated number that was never sent counts as skipped', () => {
+  const tracker = new SentPacketTracker({ random: () => 0.99 });
+  send(tracker, 0); // 0
+  tracker.allocatePacketNumber(); // 1 never sent (backpressure)
+  send(tracker, 1); // 2
+  const r = tracker.onAck(ack([[0, 2]]), 10);
+  assert.ok(!r.ok && r.error.code === 'optimistic-ack');
+});
+
+test('sender and receiver deliver a body bit-exact over a lossy, reordering channel', () => {
+  for (const lossRate of [0, 0.05, 0.3]) {
+    const random = seededRandom(100 + lossRate * 100);
+    const body = new Uint8Array(300_000).map(() => Math.floor(random() * 256));
+    const tracker = new SentPacketTracker({ random, meanSkipIntervalPackets: 32 });
+    const rx = new DatagramReceiver({ ackEveryPackets: 2, maxAckDelayUs: 1000 });
+    rx.open(1);
+    assert.ok(rx.setBodyLength(1, body.byteLength).ok);
+    const acked = new RangeSet();
+    const retransmit: Array<[number, number]> = [];
+    let nextOffset = 0;
+    let retransmittedBytes = 0;
+    const toClient: Array<{ at: number; bytes: Uint8Array }> = [];
+    const toServer: Array<{ at: number; bytes: Uint8Array }> = [];
+    const received: Uint8Array[] = [];
+    let now = 0;
+    const oneWayUs = 5000;
+    const windowPackets = 40;
+    for (let step = 0; step < 200_000 && !(acked.covers(0, body.byteLength)); step++) {
+      now += 100;
+      // Server: send one packet per step while under the window.
+      if (tracker.packetsInFlight < windowPackets) {
+        let range: [number, number] | undefined;
+        while (retransmit.length > 0 && !range) {
+          const [s, e] = retransmit.shift()!;
+          const gap = acked.firstGap(s, e);
+          if (gap) {
+            range = [gap.start, gap.end];
+            if (gap.end < e) retransmit.unshift([gap.end, e]);
+            retransmittedBytes += gap.end - gap.start;
+          }
+        }
+        if (!range && nextOffset < body.byteLength) {
+          range = [nextOffset, Math.min(body.byteLength, nextOffset + MAX_DATA_PAYLOAD_BYTES)];
+          nextOffset = range[1];
+        }
+        if (range) {
+          const pn = tracker.allocatePacketNumber();
+          const bytes = encodeDataDatagram({ requestId: 1, packetNumber: pn, offset: range[0], payload: body.subarray(range[0], range[1]) });
+          tracker.onPacketSent({ packetNumber: pn, sentTimeUs: now, bytes: bytes.byteLength, requestId: 1, offset: range[0], length: range[1] - range[0], retransmission: false });
+          if (random() >= lossRate) toClient.push({ at: now + oneWayUs + (lossRate > 0 ? Math.floor(random() * 2000) : 0), bytes });
+        }
+      }
+      const lostNow = tracker.onTimeout(now);
+      for (const p of lostNow) retransmit.push([p.offset, p.offset + p.length]);
+      // Deliver datagrams (reordered by random jitter).
+      toClient.sort((a, b) => a.at - b.at);
+      while (toClient.length > 0 && toClient[0]!.at <= now) {
+        const d = toClient.shift()!;
+        assert.ok(decodeDataDatagram(d.bytes).ok);
+        assert.ok(rx.onDatagram(d.bytes, now).ok);
+        received.push(...rx.take(1, now));
+      }
+      const ackBytes = rx.poll(now);
+      if (ackBytes && random() >= lossRate) toServer.push({ at: now + oneWayUs, bytes: ackBytes });
+      while (toServer.length > 0 && toServer[0]!.at <= now) {
+        const a = decodeAckDatagram(toServer.shift()!.bytes);
+        assert.ok(a.ok);
+        const outcome = tracker.onAck(a.value, now);
+        assert.ok(outcome.ok, outcome.ok ? '' : outcome.error.message);
+        for (const p of outcome.value.newlyAcked) acked.add(p.offset, p.offset + p.length);
+        for (const p of outcome.value.lost) retransmit.push([p.offset, p.offset + p.length]);
+      }
+    }
+    assert.ok(acked.covers(0, body.byteLength), `all acked at loss ${lossRate}`);
+    assert.ok(rx.isComplete(1));
+    const joined = new Uint8Array(body.byteLength);
+    let at = 0;
+    for (const c of received) {
+      joined.set(c, at);
+      at += c.byteLength;
+    }
+    assert.equal(at, body.byteLength);
+    assert.deepEqual(joined, body);
+    if (lossRate === 0) assert.equal(retransmittedBytes, 0);
+    else assert.ok(retransmittedBytes > 0);
+    assert.ok(tracker.trackedPackets < 200, 'tracker memory stays bounded');
+  }
+});

@@ -1,0 +1,117 @@
+// The page's URL parameters, validated up front so a bad value becomes a clear on-page message instead of a
+// session that silently never starts.
+
+export const datagramControllers = ['vivace', 'vivace-loss', 'allegro', 'pcp', 'cubic', 'bbr'] as const;
+export const streamControllers = ['cubic', 'bbr'] as const;
+export const transports = ['datagram', 'quic-stream', 'tcp'] as const;
+
+export type Transport = (typeof transports)[number];
+export type Controller = (typeof datagramControllers)[number];
+
+export interface ServerAddress {
+  host: string;
+  /** UDP port of the WebTransport (QUIC) endpoint. */
+  webTransportPort: number;
+  /** Plain HTTP port (certificate hash, and the page itself when the origin serves it). */
+  httpPort: number;
+  /** HTTPS port over kernel TCP, used by transport=tcp. */
+  httpsPort: number;
+}
+
+export interface SessionParams {
+  transport: Transport;
+  cc: Controller;
+  /** Media set folder: "abr" or "fixed-<kbps>k". */
+  content: string;
+  abr: boolean;
+  /** Pinned video bitrate when abr=off; null lets the player start wherever dash.js chooses. */
+  pinnedBitrateKbps: number | null;
+  server: ServerAddress;
+  /** Short label for charts and panels, e.g. "vivace · datagrams". */
+  label: string;
+}
+
+export interface PageParams {
+  sessions: SessionParams[];
+  compare: boolean;
+}
+
+export class ParamError extends Error {
+  override readonly name = 'ParamError';
+}
+
+const contentPattern = /^(abr|fixed-[1-9][0-9]{0,6}k)$/;
+const hostPattern = /^[A-Za-z0-9.\-]{1,253}$|^\[[0-9A-Fa-f:.]{2,45}\]$/;
+
+function parsePort(raw: string | null, fallback: number, name: string): number {
+  if (raw === null || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 1 || value > 65535) throw new ParamError(`${name}="${raw}" is not a port number (1–65535)`);
+  return value;
+}
+
+function transportLabel(t: Transport): string {
+  return t === 'datagram' ? 'datagrams' : t === 'quic-stream' ? 'QUIC stream' : 'TCP';
+}
+
+function parseOne(query: URLSearchParams, ccRaw: string, server: ServerAddress): SessionParams {
+  const transportRaw = query.get('transport') ?? 'datagram';
+  if (!(transports as readonly string[]).includes(transportRaw)) {
+    throw new ParamError(`transport="${transportRaw}" is not supported; use one of: ${transports.join(', ')}`);
+  }
+  const transport = transportRaw as Transport;
+  const allowed: readonly string[] = transport === 'datagram' ? datagramControllers : streamControllers;
+  if (!allowed.includes(ccRaw)) {
+    throw new ParamError(`cc="${ccRaw}" is not a congestion controller for transport=${transport}; use one of: ${allowed.join(', ')}`);
+  }
+  const content = query.get('content') ?? 'abr';
+  if (!contentPattern.test(content)) throw new ParamError(`content="${content}" is not a media set; use "abr" or "fixed-<kbps>k", e.g. fixed-8000k`);
+  const abrRaw = query.get('abr') ?? 'on';
+  if (abrRaw !== 'on' && abrRaw !== 'off') throw new ParamError(`abr="${abrRaw}" must be "on" or "off"`);
+  const bitrateRaw = query.get('bitrate');
+  let pinnedBitrateKbps: number | null = null;
+  if (bitrateRaw !== null && bitrateRaw !== '') {
+    const value = Number(bitrateRaw);
+    if (!Number.isFinite(value) || value <= 0 || value > 1e6) throw new ParamError(`bitrate="${bitrateRaw}" must be a positive number of kbit/s`);
+    pinnedBitrateKbps = value;
+  }
+  if (abrRaw === 'off' && pinnedBitrateKbps === null && !content.startsWith('fixed-')) {
+    throw new ParamError('abr=off needs bitrate=K (kbit/s) to choose the rendition to pin');
+  }
+  return {
+    transport,
+    cc: ccRaw as Controller,
+    content,
+    abr: abrRaw === 'on',
+    pinnedBitrateKbps: abrRaw === 'off' ? pinnedBitrateKbps : null,
+    server,
+    label: `${ccRaw} · ${transportLabel(transport)}`,
+  };
+}
+
+/** Parses the page query. `defaultHost` is the page's own host, so the origin serving the page is the default server. */
+export function parsePageParams(search: string, defaultHost: string): PageParams {
+  const query = new URLSearchParams(search);
+  const host = query.get('host') ?? query.get('server') ?? defaultHost;
+  if (!hostPattern.test(host)) throw new ParamError(`host="${host}" is not a host name or address`);
+  const server: ServerAddress = {
+    host,
+    webTransportPort: parsePort(query.get('port') ?? query.get('wtPort'), 4433, 'port'),
+    httpPort: parsePort(query.get('httpPort'), 8080, 'httpPort'),
+    httpsPort: parsePort(query.get('httpsPort'), 8443, 'httpsPort'),
+  };
+  const compareRaw = query.get('compare');
+  if (compareRaw !== null) {
+    const ccs = compareRaw.split(',').map((s) => s.trim()).filter((s) => s !== '');
+    if (ccs.length < 2 || ccs.length > 4) throw new ParamError(`compare="${compareRaw}" needs 2 to 4 comma-separated controllers, e.g. compare=vivace,cubic`);
+    // A compare entry may name a transport too: "cubic@tcp", "bbr@quic-stream"; plain names use the page's transport.
+    const sessions = ccs.map((entry) => {
+      const [cc, transport] = entry.split('@') as [string, string | undefined];
+      const perSession = new URLSearchParams(query);
+      if (transport !== undefined) perSession.set('transport', transport);
+      return parseOne(perSession, cc, server);
+    });
+    return { sessions, compare: true };
+  }
+  return { sessions: [parseOne(query, query.get('cc') ?? 'vivace', server)], compare: false };
+}

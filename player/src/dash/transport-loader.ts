@@ -1,0 +1,131 @@
+// Replaces dash.js's internal XHRLoader (player.extend('XHRLoader', ...), FIELD-NOTES "dash.js 5.2.x") so manifests
+// and segments travel over our MediaFetcher. dash.js's HTTPLoader keeps doing retries, timeouts and throughput
+// traces; for that it needs ≥ 2 progress events per request (the first one is taken as latency), a failed
+// request reported as onloadend with a non-2xx status (so it retries), and abort() wired through customData.
+import { parseRangeHeader, type MediaFetcher } from '../transport/media-fetcher.ts';
+
+/** The subset of dash.js's CommonMediaRequest / CommonMediaResponse the loader touches. */
+interface LoaderRequest {
+  url: string;
+  method?: string;
+  headers?: Record<string, string>;
+  responseType?: string;
+  timeout?: number;
+  customData: {
+    onprogress?: (e: { loaded: number; total: number; lengthComputable: boolean }) => void;
+    onloadend?: () => void;
+    onabort?: () => void;
+    ontimeout?: () => void;
+    abort?: () => void;
+  };
+}
+
+interface LoaderResponse {
+  url?: string;
+  status?: number;
+  statusText?: string;
+  headers?: Record<string, string>;
+  data?: unknown;
+}
+
+export interface LoaderHooks {
+  onBytes?: (bytes: number) => void;
+  onError?: (url: string, message: string) => void;
+}
+
+function headerValue(headers: Record<string, string> | undefined, name: string): string | undefined {
+  if (!headers) return undefined;
+  for (const [k, v] of Object.entries(headers)) if (k.toLowerCase() === name) return v;
+  return undefined;
+}
+
+function decodeBody(body: ArrayBuffer, responseType: string | undefined): unknown {
+  if (responseType === 'arraybuffer') return body;
+  const text = new TextDecoder().decode(body);
+  return responseType === 'json' ? JSON.parse(text) : text;
+}
+
+/** A dash.js factory function; `__dashjs_factory_name` makes player.extend() swap it in for XHRLoader. */
+export interface DashLoaderFactory {
+  (): { load: (req: LoaderRequest, res: LoaderResponse) => boolean; abort: () => void; reset: () => void; resetInitialSettings: () => void; getXhr: () => null };
+  __dashjs_factory_name: string;
+}
+
+export function createTransportLoader(fetcher: MediaFetcher, hooks: LoaderHooks = {}): DashLoaderFactory {
+  const factory = function TransportLoader() {
+    let inFlight: { controller: AbortController; req: LoaderRequest } | null = null;
+
+    const abortOne = (controller: AbortController, req: LoaderRequest): void => {
+      if (controller.signal.aborted) return;
+      controller.abort();
+      req.customData.onabort?.();
+    };
+
+    const load = (req: LoaderRequest, res: LoaderResponse): boolean => {
+      const controller = new AbortController();
+      inFlight = { controller, req };
+      req.customData.abort = () => abortOne(controller, req);
+      let finished = false;
+      const timer = req.timeout && req.timeout > 0
+        ? setTimeout(() => {
+          if (finished) return;
+          finished = true;
+          controller.abort();
+          req.customData.ontimeout?.();
+          res.status = 0;
+          res.statusText = 'timeout';
+          req.customData.onloadend?.();
+        }, req.timeout)
+        : null;
+      const url = new URL(req.url);
+      const range = parseRangeHeader(headerValue(req.headers, 'range'));
+      let progressEvents = 0;
+      const onProgress = (loaded: number, total: number): void => {
+        if (finished) return;
+        progressEvents++;
+        req.customData.onprogress?.({ loaded, total, lengthComputable: total > 0 });
+      };
+      fetcher.fetch(url.pathname + url.search, range, onProgress, controller.signal)
+        .then((response) => {
+          if (finished || controller.signal.aborted) return;
+          // Guarantee the two samples dash.js's throughput estimator needs even for tiny one-datagram bodies.
+          while (progressEvents < 2) onProgress(response.body.byteLength, response.body.byteLength);
+          finished = true;
+          res.url = req.url;
+          res.status = response.status;
+          res.statusText = response.statusText;
+          res.headers = { 'content-type': response.contentType, 'content-length': String(response.body.byteLength) };
+          if (response.status >= 200 && response.status < 300) {
+            hooks.onBytes?.(response.body.byteLength);
+            res.data = decodeBody(response.body, req.responseType);
+          } else {
+            hooks.onError?.(req.url, `${response.status} ${response.statusText}`);
+          }
+          req.customData.onloadend?.();
+        })
+        .catch((err: unknown) => {
+          if (finished || controller.signal.aborted) return;
+          finished = true;
+          // status 0 makes HTTPLoader treat it as a network error and retry per its settings.
+          res.url = req.url;
+          res.status = 0;
+          res.statusText = err instanceof Error ? err.message : String(err);
+          hooks.onError?.(req.url, res.statusText);
+          req.customData.onloadend?.();
+        })
+        .finally(() => {
+          if (timer) clearTimeout(timer);
+          if (inFlight?.controller === controller) inFlight = null;
+        });
+      return true;
+    };
+
+    const abort = (): void => {
+      if (inFlight) abortOne(inFlight.controller, inFlight.req);
+      inFlight = null;
+    };
+    return { load, abort, reset: abort, resetInitialSettings: abort, getXhr: () => null };
+  } as DashLoaderFactory;
+  factory.__dashjs_factory_name = 'XHRLoader';
+  return factory;
+}

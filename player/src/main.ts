@@ -1,0 +1,55 @@
+// Page entry: validates the URL parameters, starts one session (or several side by side with ?compare=...),
+// and exposes window.pccPlayer for the benchmark harness, the e2e tests and curious users.
+import { ParamError, parsePageParams } from './config/session-params.ts';
+import { PlaybackSession, type SessionReport } from './session/playback-session.ts';
+import { SessionPane } from './ui/session-pane.ts';
+import './ui/styles.css';
+
+export interface PccPlayerApi {
+  /** Metrics of session `index` (0 unless comparing). */
+  metrics(index?: number): SessionReport | null;
+  /** Metrics of every session on the page. */
+  allMetrics(): SessionReport[];
+  /** Messages shown in the page's error banner. */
+  errors(): string[];
+}
+
+declare global {
+  interface Window {
+    pccPlayer: PccPlayerApi;
+  }
+}
+
+const errorBanner = document.getElementById('page-error') as HTMLElement;
+const container = document.getElementById('sessions') as HTMLElement;
+const pageErrors: string[] = [];
+const sessions: PlaybackSession[] = [];
+
+function showPageError(message: string): void {
+  pageErrors.push(message);
+  errorBanner.textContent = pageErrors.join('\n');
+  errorBanner.hidden = false;
+}
+
+window.pccPlayer = {
+  metrics: (index = 0) => sessions[index]?.report() ?? null,
+  allMetrics: () => sessions.map((s) => s.report()),
+  errors: () => pageErrors.slice(),
+};
+
+window.addEventListener('unhandledrejection', (ev) => showPageError(`Unexpected error: ${String(ev.reason)}`));
+
+try {
+  const params = parsePageParams(location.search, location.hostname || '127.0.0.1');
+  if (params.compare) container.classList.add('compare');
+  document.title = `pcc-stream · ${params.sessions.map((s) => s.label).join(' vs ')}`;
+  params.sessions.forEach((sessionParams, index) => {
+    const pane = new SessionPane(container, sessionParams, index);
+    const session = new PlaybackSession(sessionParams, pane, showPageError);
+    sessions.push(session);
+    void session.start();
+  });
+  window.addEventListener('pagehide', () => sessions.forEach((s) => s.stop()));
+} catch (err) {
+  showPageError(err instanceof ParamError ? `Bad URL parameter: ${err.message}.` : `Cannot start: ${String(err)}`);
+}

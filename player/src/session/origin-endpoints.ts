@@ -1,0 +1,46 @@
+// Where one session's bytes come from, derived from the validated page parameters.
+import type { SessionParams } from '../config/session-params.ts';
+
+export interface OriginEndpoints {
+  /** Plain-HTTP URL returning the origin certificate's SHA-256 (hex). */
+  certHashUrl: string;
+  /** WebTransport session URL (datagram and quic-stream transports). */
+  sessionUrl: string;
+  /** Manifest URL given to dash.js. For WebTransport transports only its path matters (the loader sends it). */
+  manifestUrl: string;
+}
+
+export function originEndpoints(p: SessionParams): OriginEndpoints {
+  const host = p.server.host;
+  const certHashUrl = `http://${host}:${p.server.httpPort}/cert-hash`;
+  const query = p.transport === 'quic-stream'
+    ? `transport=quic-stream&cc=${encodeURIComponent(p.cc)}`
+    : `cc=${encodeURIComponent(p.cc)}`;
+  const sessionUrl = `https://${host}:${p.server.webTransportPort}/pcc?${query}`;
+  const manifestUrl = p.transport === 'tcp'
+    ? `https://${host}:${p.server.httpsPort}/${p.content}/manifest.mpd?cc=${encodeURIComponent(p.cc)}`
+    : `https://${host}:${p.server.webTransportPort}/${p.content}/manifest.mpd`;
+  return { certHashUrl, sessionUrl, manifestUrl };
+}
+
+/** Adds ?cc= to every TCP request so the origin picks the kernel controller per connection (segments resolve
+ *  relative to the manifest and would otherwise lose the query). */
+export function withControllerQuery(url: string, cc: string): string {
+  const u = new URL(url);
+  u.searchParams.set('cc', cc);
+  return u.toString();
+}
+
+export async function fetchCertHash(url: string, timeoutMs: number): Promise<string> {
+  let response: Response;
+  try {
+    response = await fetch(url, { signal: AbortSignal.timeout(timeoutMs), cache: 'no-store' });
+  } catch (err) {
+    const why = err instanceof Error && err.name === 'TimeoutError' ? `no answer within ${timeoutMs / 1000} s` : 'connection failed';
+    throw new Error(`Cannot reach the origin at ${url} (${why}). Is it running? Start it with \`npm start\` or \`npm run origin\`.`);
+  }
+  if (!response.ok) throw new Error(`The origin answered ${response.status} for ${url}; expected its certificate hash.`);
+  const text = (await response.text()).trim();
+  if (!/^[0-9a-fA-F]{64}$/.test(text)) throw new Error(`The origin's certificate hash from ${url} is not 64 hex digits.`);
+  return text;
+}

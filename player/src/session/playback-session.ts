@@ -1,0 +1,254 @@
+// One playback session: a dash.js player fed by the chosen transport, its metrics, and its pane of charts/stats.
+import { MediaPlayer, type MediaPlayerClass, type Representation } from 'dashjs';
+import type { SessionParams } from '../config/session-params.ts';
+import { createTransportLoader } from '../dash/transport-loader.ts';
+import { PlaybackMetrics, type MetricsSnapshot } from '../metrics/playback-metrics.ts';
+import { WorkerFetcher } from '../transport/worker-fetcher.ts';
+import type { TelemetryPoint, TransportCounters } from '../transport/worker-messages.ts';
+import type { SessionPane } from '../ui/session-pane.ts';
+import { fetchCertHash, originEndpoints, withControllerQuery } from './origin-endpoints.ts';
+
+const connectTimeoutMs = 10_000;
+const startupWatchdogMs = 30_000;
+
+export interface SessionReport extends MetricsSnapshot {
+  label: string;
+  cc: string;
+  transport: string;
+  content: string;
+  state: string;
+  /** Highest video bitrate the manifest offers. */
+  topBitrateKbps: number;
+  errors: string[];
+}
+
+function errorText(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+export class PlaybackSession {
+  readonly params: SessionParams;
+  private readonly pane: SessionPane;
+  private readonly onFatal: (message: string) => void;
+  private readonly metrics: PlaybackMetrics;
+  private player: MediaPlayerClass | null = null;
+  private fetcher: WorkerFetcher | null = null;
+  private readonly errors: string[] = [];
+  private state = 'connecting';
+  private counters: TransportCounters | null = null;
+  private telemetryWindow: TelemetryPoint[] = [];
+  private lastTelemetry: TelemetryPoint | null = null;
+  private tcpBytes = 0;
+  private lastSampleBytes = 0;
+  private lastSampleMs: number;
+  private readonly startedMs: number;
+  private sampler: ReturnType<typeof setInterval> | null = null;
+  private watchdog: ReturnType<typeof setTimeout> | null = null;
+  private topKbps = 0;
+
+  constructor(params: SessionParams, pane: SessionPane, onFatal: (message: string) => void) {
+    this.params = params;
+    this.pane = pane;
+    this.onFatal = onFatal;
+    this.startedMs = performance.now();
+    this.lastSampleMs = this.startedMs;
+    this.metrics = new PlaybackMetrics(this.startedMs);
+  }
+
+  async start(): Promise<void> {
+    try {
+      const endpoints = originEndpoints(this.params);
+      if (this.params.transport !== 'tcp') {
+        const certHashHex = await fetchCertHash(endpoints.certHashUrl, connectTimeoutMs);
+        this.fetcher = new WorkerFetcher({ sessionUrl: endpoints.sessionUrl, certHashHex, telemetry: true }, {
+          onTelemetry: (p) => { this.telemetryWindow.push(p); this.lastTelemetry = p; },
+          onCounters: (c) => { this.counters = c; },
+          onClosed: (reason) => { if (this.state !== 'ended') this.fail(`The WebTransport session ${reason}.`); },
+        });
+        await Promise.race([
+          this.fetcher.ready(),
+          new Promise((_, reject) => setTimeout(() => reject(new Error(`no WebTransport session with ${endpoints.sessionUrl} after ${connectTimeoutMs / 1000} s`)), connectTimeoutMs)),
+        ]);
+      }
+      this.setState('loading');
+      this.startPlayer(endpoints.manifestUrl);
+    } catch (err) {
+      this.fail(errorText(err));
+    }
+  }
+
+  private startPlayer(manifestUrl: string): void {
+    const player = MediaPlayer().create();
+    this.player = player;
+    if (this.fetcher) {
+      // Must precede initialize(): dash.js instantiates its loaders then.
+      player.extend('XHRLoader', createTransportLoader(this.fetcher, {
+        onError: (url, message) => this.note(`request ${new URL(url).pathname} failed: ${message}`),
+      }), false);
+    } else {
+      const cc = this.params.cc;
+      player.addRequestInterceptor((request) => {
+        request.url = withControllerQuery(request.url, cc);
+        return Promise.resolve(request);
+      });
+    }
+    const pinned = !this.params.abr;
+    // dash.js's settings type marks every nested group as complete; updateSettings merges partial ones.
+    player.updateSettings(({
+      debug: { logLevel: 1 },
+      streaming: {
+        abr: {
+          autoSwitchBitrate: { video: !pinned, audio: true },
+          throughput: { useResourceTimingApi: false },
+          ...(this.params.pinnedBitrateKbps !== null ? { initialBitrate: { video: this.params.pinnedBitrateKbps } } : {}),
+        },
+        retryAttempts: { MPD: 3, MediaSegment: 3, InitializationSegment: 3 },
+      },
+    }) as unknown as Parameters<MediaPlayerClass['updateSettings']>[0]);
+    const events = MediaPlayer.events;
+    player.on(events.ERROR, (e: { error?: { code?: number; message?: string } }) => {
+      const message = `dash.js error ${e.error?.code ?? ''}: ${e.error?.message ?? 'unknown'}`;
+      if (!this.metrics.hasStarted) this.fail(`Playback could not start. ${message}. Is the origin running and serving ${this.params.content}?`);
+      else this.note(message);
+    });
+    player.on(events.STREAM_INITIALIZED, () => {
+      const reps: Representation[] = player.getRepresentationsByType('video');
+      this.topKbps = Math.max(0, ...reps.map((r) => r.bandwidth / 1000));
+      if (pinned && this.params.pinnedBitrateKbps !== null && reps.length > 0) {
+        const target = this.params.pinnedBitrateKbps;
+        const best = reps.reduce((a, b) => (Math.abs(b.bandwidth / 1000 - target) < Math.abs(a.bandwidth / 1000 - target) ? b : a));
+        player.setRepresentationForTypeById('video', best.id, true);
+      }
+    });
+    player.on(events.QUALITY_CHANGE_RENDERED, (e: { mediaType: string; newRepresentation?: Representation }) => {
+      if (e.mediaType === 'video' && e.newRepresentation) this.metrics.onRenditionRendered(performance.now(), e.newRepresentation.bandwidth / 1000);
+    });
+    player.on(events.FRAGMENT_LOADING_COMPLETED, (e: { request?: unknown }) => {
+      const req = e.request as { mediaType?: string; type?: string; bytesLoaded?: number; bandwidth?: number; representation?: { bandwidth?: number } } | undefined;
+      if (!req) return;
+      this.tcpBytes += req.bytesLoaded ?? 0;
+      if (req.mediaType === 'video' && req.type === 'MediaSegment') {
+        const bandwidth = req.representation?.bandwidth ?? req.bandwidth ?? 0;
+        if (bandwidth > 0) this.metrics.onSegmentLoaded(bandwidth / 1000);
+      }
+    });
+    const video = this.pane.video;
+    video.addEventListener('playing', () => {
+      if (!this.metrics.hasStarted) {
+        const rep = player.getCurrentRepresentationForType('video');
+        if (rep) this.metrics.onRenditionRendered(performance.now(), rep.bandwidth / 1000);
+        if (this.watchdog) clearTimeout(this.watchdog);
+      }
+      this.metrics.onPlaying(performance.now());
+      this.setState('playing');
+    });
+    video.addEventListener('waiting', () => {
+      this.metrics.onWaiting(performance.now());
+      if (this.metrics.isStalled) this.setState('stalled');
+    });
+    video.addEventListener('ended', () => {
+      this.metrics.onEnded(performance.now());
+      this.setState('ended');
+    });
+    video.addEventListener('error', () => this.note(`video element error: ${video.error?.message ?? video.error?.code ?? 'unknown'}`));
+    this.watchdog = setTimeout(() => {
+      if (!this.metrics.hasStarted && this.state !== 'error') {
+        this.fail(`No playback after ${startupWatchdogMs / 1000} s. ${this.errors.at(-1) ?? 'The origin sent nothing usable.'}`);
+      }
+    }, startupWatchdogMs);
+    player.initialize(video, manifestUrl, true);
+    this.sampler = setInterval(() => this.sample(), 1000);
+  }
+
+  private sample(): void {
+    const player = this.player;
+    if (!player) return;
+    const now = performance.now();
+    const video = this.pane.video;
+    this.metrics.setPosition(video.currentTime);
+    const bytes = this.counters ? this.counters.bytesReceived : this.tcpBytes;
+    const dtS = Math.max(0.001, (now - this.lastSampleMs) / 1000);
+    const goodputBps = ((bytes - this.lastSampleBytes) * 8) / dtS;
+    this.lastSampleBytes = bytes;
+    this.lastSampleMs = now;
+    const window = this.telemetryWindow;
+    this.telemetryWindow = [];
+    const mean = (xs: (number | null)[]): number | null => {
+      const v = xs.filter((x): x is number => x !== null);
+      return v.length > 0 ? v.reduce((a, b) => a + b, 0) / v.length : null;
+    };
+    const recent = window.length > 0 ? window : this.lastTelemetry ? [this.lastTelemetry] : [];
+    const sendRateBps = mean(recent.map((p) => p.sendRateBps));
+    const rttUs = mean(recent.map((p) => p.rttUs));
+    const lossRate = mean(recent.map((p) => p.lossRate));
+    const bufferS = player.getBufferLength('video') || 0;
+    const rep = player.getCurrentRepresentationForType('video');
+    const bitrateKbps = rep ? rep.bandwidth / 1000 : 0;
+    if (this.counters) this.metrics.setDatagramCounts(this.counters.datagramsReceived, this.counters.datagramsMissing);
+    this.metrics.onBytesTotal(bytes);
+    const tS = (now - this.startedMs) / 1000;
+    this.metrics.addSecondSample({ tS, currentTimeS: video.currentTime, bufferS, bitrateKbps, goodputBps, sendRateBps, rttUs, lossRate });
+    const snap = this.metrics.snapshot(now);
+    this.pane.charts.push({
+      tS,
+      sendRateMbps: sendRateBps !== null ? sendRateBps / 1e6 : null,
+      goodputMbps: goodputBps / 1e6,
+      bitrateMbps: bitrateKbps / 1000,
+      rttMs: rttUs !== null ? rttUs / 1000 : null,
+      lossPercent: lossRate !== null ? lossRate * 100 : null,
+      bufferS,
+    });
+    this.pane.stats.update({
+      bitrateKbps, bufferS, goodputMbps: goodputBps / 1e6,
+      sendRateMbps: sendRateBps !== null ? sendRateBps / 1e6 : null,
+      rttMs: rttUs !== null ? rttUs / 1000 : null,
+      lossPercent: lossRate !== null ? lossRate * 100 : null,
+      startupDelayS: snap.startupDelayS, stallCount: snap.stallCount, totalStallS: snap.totalStallS,
+      bufferingRatio: snap.bufferingRatio, switchCount: snap.switchCount, bytesReceived: snap.bytesReceived,
+      datagramsReceived: this.counters ? snap.datagramsReceived : null,
+      datagramsDropped: this.counters ? snap.datagramsDropped : null,
+      positionS: video.currentTime,
+    });
+  }
+
+  report(): SessionReport {
+    const now = performance.now();
+    this.metrics.setPosition(this.pane.video.currentTime);
+    return {
+      ...this.metrics.snapshot(now),
+      label: this.params.label,
+      cc: this.params.cc,
+      transport: this.params.transport,
+      content: this.params.content,
+      state: this.state,
+      topBitrateKbps: this.topKbps,
+      errors: this.errors.slice(),
+    };
+  }
+
+  stop(): void {
+    if (this.sampler) clearInterval(this.sampler);
+    if (this.watchdog) clearTimeout(this.watchdog);
+    this.player?.reset();
+    this.fetcher?.close();
+  }
+
+  private setState(state: 'loading' | 'playing' | 'stalled' | 'ended' | 'error'): void {
+    if (this.state === 'error') return;
+    this.state = state;
+    this.pane.setState(state);
+  }
+
+  private note(message: string): void {
+    this.errors.push(message);
+    if (this.errors.length > 50) this.errors.shift();
+  }
+
+  private fail(message: string): void {
+    if (this.state === 'error') return;
+    this.note(message);
+    this.pane.showError(message);
+    this.state = 'error';
+    this.onFatal(`${this.params.label}: ${message}`);
+  }
+}

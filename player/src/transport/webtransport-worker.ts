@@ -1,0 +1,339 @@
+/// <reference lib="webworker" />
+// Dedicated worker owning the WebTransport session: it reads every datagram, reassembles bodies and sends ACKs
+// (protocol/PROTOCOL.md, via @pcc-stream/protocol's DatagramReceiver), so ACK timing does not jitter with the page's
+// rendering and the datagram queue is drained even while the main thread is busy decoding video.
+import {
+  DELIVERY_DATAGRAMS, DatagramReceiver, RESET_CANCELLED, StreamFrameReader, TELEMETRY_PATH, U48_MAX,
+  encodeStreamFrame, type ResponseFrame,
+} from '@pcc-stream/protocol';
+import type { ByteRange } from './media-fetcher.ts';
+import type { ConnectOptions, FromWorker, TelemetryPoint, ToWorker } from './worker-messages.ts';
+import { telemetryPointFrom } from './telemetry-point.ts';
+
+declare const self: DedicatedWorkerGlobalScope;
+
+// Chromium's default incoming datagram queue is small; at 50 Mbit/s (≈ 5k datagrams/s) a render hiccup would
+// overflow it and the browser would drop datagrams silently (FIELD-NOTES "WebTransport").
+const incomingHighWaterMarkDatagrams = 8192;
+const progressIntervalMs = 25;
+const countersIntervalMs = 250;
+
+interface ActiveRequest {
+  id: number;
+  stream: WebTransportBidirectionalStream | null;
+  response: ResponseFrame | null;
+  body: Uint8Array | null;
+  filled: number;
+  lastProgressMs: number;
+  done: boolean;
+}
+
+let transport: WebTransport | null = null;
+let datagramWriter: WritableStreamDefaultWriter<Uint8Array> | null = null;
+const receiver = new DatagramReceiver();
+const requests = new Map<number, ActiveRequest>();
+let ackTimer: ReturnType<typeof setTimeout> | null = null;
+let ackTimerDueUs = Infinity;
+let acksSent = 0;
+let closed = false;
+
+const nowUs = (): number => performance.now() * 1000;
+const post = (msg: FromWorker, transfer: Transferable[] = []): void => self.postMessage(msg, transfer);
+
+function describe(err: unknown): string {
+  if (err instanceof Error) return err.message || err.name;
+  return String(err);
+}
+
+function hexToBytes(hex: string): Uint8Array<ArrayBuffer> {
+  const clean = hex.trim().toLowerCase();
+  if (!/^[0-9a-f]{64}$/.test(clean)) throw new Error(`certificate hash "${clean.slice(0, 80)}" is not 64 hex digits`);
+  const out = new Uint8Array(32);
+  for (let i = 0; i < 32; i++) out[i] = parseInt(clean.slice(i * 2, i * 2 + 2), 16);
+  return out;
+}
+
+async function connect(options: ConnectOptions): Promise<void> {
+  const init: WebTransportOptions = {};
+  if (options.certHashHex) init.serverCertificateHashes = [{ algorithm: 'sha-256', value: hexToBytes(options.certHashHex) }];
+  try {
+    transport = new WebTransport(options.sessionUrl, init);
+  } catch (err) {
+    throw new Error(`cannot open a WebTransport session to ${options.sessionUrl}: ${describe(err)}`);
+  }
+  transport.datagrams.incomingHighWaterMark = incomingHighWaterMarkDatagrams;
+  try {
+    await transport.ready;
+  } catch (err) {
+    throw new Error(`the WebTransport session to ${options.sessionUrl} failed to open (${describe(err)}); is the origin running?`);
+  }
+  datagramWriter = transport.datagrams.writable.getWriter();
+  transport.closed.then(
+    (info) => onClosed(`closed by the server (code ${info.closeCode ?? 0}${info.reason ? `: ${info.reason}` : ''})`),
+    (err: unknown) => onClosed(`lost: ${describe(err)}`),
+  );
+  void readDatagrams(transport);
+  setInterval(postCounters, countersIntervalMs);
+  if (options.telemetry) void readTelemetry();
+}
+
+function onClosed(reason: string): void {
+  if (closed) return;
+  closed = true;
+  for (const r of requests.values()) if (!r.done) post({ type: 'failed', id: r.id, message: `session ${reason}` });
+  requests.clear();
+  post({ type: 'closed', reason });
+}
+
+function postCounters(): void {
+  const largest = receiverLargest();
+  post({
+    type: 'counters',
+    counters: {
+      datagramsReceived: receiver.datagramsReceived,
+      datagramsMissing: Math.max(0, largest + 1 - receiver.datagramsReceived),
+      datagramsDroppedByBrowser: 0,
+      bytesReceived: receiver.bytesReceived + streamBytesReceived,
+      acksSent,
+    },
+  });
+}
+
+let largestPacketSeen = -1;
+let streamBytesReceived = 0;
+function receiverLargest(): number {
+  return largestPacketSeen;
+}
+
+async function readDatagrams(wt: WebTransport): Promise<void> {
+  const reader = wt.datagrams.readable.getReader();
+  for (;;) {
+    let result: ReadableStreamReadResult<Uint8Array>;
+    try {
+      result = await reader.read();
+    } catch {
+      return; // the session closed; onClosed reports it
+    }
+    if (result.done) return;
+    const t = nowUs();
+    const outcome = receiver.onDatagram(result.value, t);
+    if (outcome.ok) {
+      largestPacketSeen = Math.max(largestPacketSeen, outcome.value.packetNumber);
+      const active = requests.get(outcome.value.requestId);
+      if (active && outcome.value.newBytes > 0) drainBody(active);
+    }
+    flushAck();
+  }
+}
+
+/** Sends an ACK if one is due now, else arms a timer for when it will be. */
+function flushAck(): void {
+  const t = nowUs();
+  const ack = receiver.poll(t);
+  if (ack && datagramWriter) {
+    acksSent++;
+    datagramWriter.write(ack).catch(() => { /* session closing */ });
+  }
+  const due = receiver.ackDueAtUs();
+  if (due === null) return;
+  if (ackTimer !== null && due >= ackTimerDueUs) return;
+  if (ackTimer !== null) clearTimeout(ackTimer);
+  ackTimerDueUs = due;
+  ackTimer = setTimeout(() => {
+    ackTimer = null;
+    ackTimerDueUs = Infinity;
+    flushAck();
+  }, Math.max(0, (due - t) / 1000));
+}
+
+function drainBody(r: ActiveRequest): void {
+  if (r.done || !r.body) return;
+  for (const chunk of receiver.take(r.id, nowUs())) {
+    r.body.set(chunk, r.filled);
+    r.filled += chunk.byteLength;
+  }
+  maybeProgress(r);
+  if (r.filled === r.body.byteLength) finish(r);
+}
+
+function maybeProgress(r: ActiveRequest): void {
+  const now = performance.now();
+  if (r.filled === r.body?.byteLength || now - r.lastProgressMs >= progressIntervalMs) {
+    r.lastProgressMs = now;
+    post({ type: 'progress', id: r.id, loaded: r.filled, total: r.body?.byteLength ?? 0 });
+  }
+}
+
+function finish(r: ActiveRequest): void {
+  if (r.done || !r.response || !r.body) return;
+  r.done = true;
+  requests.delete(r.id);
+  receiver.close(r.id);
+  const body = r.body.buffer as ArrayBuffer;
+  post({ type: 'response', id: r.id, status: r.response.status, statusText: r.response.reason, contentType: r.response.contentType, body }, [body]);
+}
+
+function failRequest(r: ActiveRequest, message: string): void {
+  if (r.done) return;
+  r.done = true;
+  requests.delete(r.id);
+  receiver.close(r.id);
+  post({ type: 'failed', id: r.id, message });
+}
+
+/** Opens a request stream, writes REQUEST, and reads frames (and a stream-delivered body) until the end. */
+async function runRequest(id: number, path: string, range: ByteRange | null): Promise<void> {
+  const wt = transport;
+  if (!wt || closed) {
+    post({ type: 'failed', id, message: 'no WebTransport session' });
+    return;
+  }
+  const r: ActiveRequest = { id, stream: null, response: null, body: null, filled: 0, lastProgressMs: 0, done: false };
+  requests.set(id, r);
+  receiver.open(id); // before REQUEST: datagrams may overtake the RESPONSE frame
+  try {
+    const stream = await wt.createBidirectionalStream();
+    r.stream = stream;
+    const writer = stream.writable.getWriter();
+    await writer.write(encodeStreamFrame({
+      type: 'request', requestId: id, path, windowBytes: receiver.windowBytes(),
+      ...(range ? { range: range.lastByte === null ? { start: range.firstByte } : { start: range.firstByte, end: range.lastByte } } : {}),
+    }));
+    await writer.close();
+    await readResponseStream(r, stream.readable);
+  } catch (err) {
+    if (!r.done) failRequest(r, `request ${path} failed: ${describe(err)}`);
+  }
+}
+
+async function readResponseStream(r: ActiveRequest, readable: ReadableStream<Uint8Array>): Promise<void> {
+  const reader = readable.getReader();
+  const frames = new StreamFrameReader();
+  let streamBody = false;
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    if (r.done) { reader.cancel().catch(() => {}); return; }
+    if (streamBody) {
+      appendStreamBody(r, value);
+      continue;
+    }
+    frames.push(value);
+    for (;;) {
+      const next = frames.next();
+      if (!next.ok) throw new Error(`bad frame from server: ${next.error.message}`);
+      const frame = next.value;
+      if (frame === null) break;
+      if (frame.type === 'response') {
+        r.response = frame;
+        const length = frame.bodyLength === U48_MAX ? null : frame.bodyLength;
+        if (length === null) throw new Error('response without a body length');
+        r.body = new Uint8Array(length);
+        if (frame.delivery === DELIVERY_DATAGRAMS) {
+          const set = receiver.setBodyLength(r.id, length);
+          if (!set.ok) throw new Error(set.error.message);
+          drainBody(r);
+          if (length === 0) finish(r);
+        } else {
+          streamBody = true;
+          receiver.close(r.id);
+          if (length === 0) finish(r);
+          const rest = frames.takeRaw();
+          if (rest.byteLength > 0) appendStreamBody(r, rest);
+          break;
+        }
+      }
+      // DONE carries the sender's statistics; the body is complete only when every byte has arrived.
+    }
+  }
+  if (!r.done) {
+    if (!r.response) throw new Error('the server closed the request stream without a response');
+    // Datagram delivery: bytes may still be arriving after the stream ended; drainBody finishes the request.
+    if (r.response.delivery !== DELIVERY_DATAGRAMS) throw new Error(`stream body ended after ${r.filled} of ${r.body?.byteLength} bytes`);
+  }
+}
+
+function appendStreamBody(r: ActiveRequest, chunk: Uint8Array): void {
+  if (!r.body) return;
+  const room = r.body.byteLength - r.filled;
+  if (chunk.byteLength > room) throw new Error('stream body longer than announced');
+  r.body.set(chunk, r.filled);
+  r.filled += chunk.byteLength;
+  streamBytesReceived += chunk.byteLength;
+  maybeProgress(r);
+  if (r.filled === r.body.byteLength) finish(r);
+}
+
+function cancel(id: number): void {
+  const r = requests.get(id);
+  if (!r) return;
+  r.done = true;
+  requests.delete(id);
+  receiver.close(id);
+  // Resetting the request stream tells the server to stop sending this body (PROTOCOL.md: client cancel).
+  r.stream?.writable.abort(RESET_CANCELLED).catch(() => {});
+  r.stream?.readable.cancel(RESET_CANCELLED).catch(() => {});
+}
+
+/** Reads the session's JSONL telemetry stream (one object per monitor interval) and forwards chart points. */
+async function readTelemetry(): Promise<void> {
+  const wt = transport;
+  if (!wt) return;
+  try {
+    const stream = await wt.createBidirectionalStream();
+    const writer = stream.writable.getWriter();
+    await writer.write(encodeStreamFrame({ type: 'request', requestId: 0xffff_fff0, path: TELEMETRY_PATH, windowBytes: 0 }));
+    await writer.close();
+    const reader = stream.readable.getReader();
+    const frames = new StreamFrameReader();
+    const decoder = new TextDecoder();
+    let text = '';
+    let inBody = false;
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return;
+      let chunk = value;
+      if (!inBody) {
+        frames.push(value);
+        const next = frames.next();
+        if (!next.ok) return;
+        if (next.value === null) continue;
+        if (next.value.type !== 'response' || next.value.status !== 200) return;
+        inBody = true;
+        chunk = frames.takeRaw();
+      }
+      text += decoder.decode(chunk, { stream: true });
+      let nl: number;
+      while ((nl = text.indexOf('\n')) >= 0) {
+        const line = text.slice(0, nl).trim();
+        text = text.slice(nl + 1);
+        if (line === '') continue;
+        try {
+          const point: TelemetryPoint | null = telemetryPointFrom(JSON.parse(line) as unknown, performance.now());
+          if (point) post({ type: 'telemetry', point });
+        } catch { /* a malformed line is skipped, the feed goes on */ }
+      }
+    }
+  } catch {
+    // Telemetry is optional (e.g. quic-stream sessions may not offer it): the charts show only player data.
+  }
+}
+
+self.onmessage = (ev: MessageEvent<ToWorker>) => {
+  const msg = ev.data;
+  switch (msg.type) {
+    case 'connect':
+      connect(msg.options).then(() => post({ type: 'ready' }), (err: unknown) => post({ type: 'fatal', message: describe(err) }));
+      break;
+    case 'fetch':
+      void runRequest(msg.id, msg.path, msg.range);
+      break;
+    case 'cancel':
+      cancel(msg.id);
+      break;
+    case 'close':
+      closed = true;
+      transport?.close({ closeCode: 0, reason: 'player closed' });
+      break;
+  }
+};

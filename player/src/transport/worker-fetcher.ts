@@ -1,0 +1,92 @@
+// Page-side handle of the WebTransport worker: a MediaFetcher whose requests run in the worker.
+import type { ByteRange, MediaFetcher, MediaResponse, ProgressCallback } from './media-fetcher.ts';
+import type { ConnectOptions, FromWorker, TelemetryPoint, ToWorker, TransportCounters } from './worker-messages.ts';
+
+interface Pending {
+  resolve: (r: MediaResponse) => void;
+  reject: (e: Error) => void;
+  onProgress: ProgressCallback;
+}
+
+export interface WorkerFetcherEvents {
+  onTelemetry?: (point: TelemetryPoint) => void;
+  onCounters?: (counters: TransportCounters) => void;
+  onClosed?: (reason: string) => void;
+}
+
+export class WorkerFetcher implements MediaFetcher {
+  private readonly worker: Worker;
+  private readonly pending = new Map<number, Pending>();
+  private nextId = 1;
+  private readonly readyPromise: Promise<void>;
+  private failure: Error | null = null;
+
+  constructor(options: ConnectOptions, events: WorkerFetcherEvents = {}) {
+    this.worker = new Worker(new URL('./webtransport-worker.ts', import.meta.url), { type: 'module', name: 'webtransport' });
+    let settle: { resolve: () => void; reject: (e: Error) => void } | null = null;
+    this.readyPromise = new Promise<void>((resolve, reject) => { settle = { resolve, reject }; });
+    this.worker.onmessage = (ev: MessageEvent<FromWorker>) => {
+      const msg = ev.data;
+      switch (msg.type) {
+        case 'ready': settle?.resolve(); break;
+        case 'fatal': this.fail(new Error(msg.message)); settle?.reject(new Error(msg.message)); break;
+        case 'closed': this.fail(new Error(`session closed: ${msg.reason}`)); events.onClosed?.(msg.reason); break;
+        case 'progress': this.pending.get(msg.id)?.onProgress(msg.loaded, msg.total); break;
+        case 'response': {
+          const p = this.pending.get(msg.id);
+          this.pending.delete(msg.id);
+          p?.resolve({ status: msg.status, statusText: msg.statusText, contentType: msg.contentType, body: msg.body });
+          break;
+        }
+        case 'failed': {
+          const p = this.pending.get(msg.id);
+          this.pending.delete(msg.id);
+          p?.reject(new Error(msg.message));
+          break;
+        }
+        case 'telemetry': events.onTelemetry?.(msg.point); break;
+        case 'counters': events.onCounters?.(msg.counters); break;
+      }
+    };
+    this.worker.onerror = (ev) => {
+      const err = new Error(`transport worker crashed: ${ev.message}`);
+      this.fail(err);
+      settle?.reject(err);
+    };
+    this.post({ type: 'connect', options });
+  }
+
+  /** Resolves once the WebTransport session is up; rejects with a readable reason otherwise. */
+  ready(): Promise<void> {
+    return this.readyPromise;
+  }
+
+  fetch(path: string, range: ByteRange | null, onProgress: ProgressCallback, signal: AbortSignal): Promise<MediaResponse> {
+    if (this.failure) return Promise.reject(this.failure);
+    const id = this.nextId++;
+    return new Promise<MediaResponse>((resolve, reject) => {
+      this.pending.set(id, { resolve, reject, onProgress });
+      signal.addEventListener('abort', () => {
+        if (!this.pending.delete(id)) return;
+        this.post({ type: 'cancel', id });
+        reject(new Error('aborted'));
+      }, { once: true });
+      this.post({ type: 'fetch', id, path, range });
+    });
+  }
+
+  close(): void {
+    this.post({ type: 'close' });
+    setTimeout(() => this.worker.terminate(), 500);
+  }
+
+  private fail(err: Error): void {
+    this.failure ??= err;
+    for (const p of this.pending.values()) p.reject(err);
+    this.pending.clear();
+  }
+
+  private post(msg: ToWorker): void {
+    this.worker.postMessage(msg);
+  }
+}

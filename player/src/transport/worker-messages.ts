@@ -1,0 +1,47 @@
+// Messages between the page and the WebTransport worker (which owns the session, datagram receipt and ACKs).
+import type { ByteRange } from './media-fetcher.ts';
+
+export interface ConnectOptions {
+  /** https://host:port/path?cc=... of the WebTransport session. */
+  sessionUrl: string;
+  /** SHA-256 of the origin's self-signed certificate (DER), hex; null to rely on normal certificate checks. */
+  certHashHex: string | null;
+  /** Ask the server for its per-interval controller telemetry. */
+  telemetry: boolean;
+}
+
+export type ToWorker =
+  | { type: 'connect'; options: ConnectOptions }
+  | { type: 'fetch'; id: number; path: string; range: ByteRange | null }
+  | { type: 'cancel'; id: number }
+  | { type: 'close' };
+
+/** Server-side controller state for one monitor interval, as the page charts it. */
+export interface TelemetryPoint {
+  /** Wall-clock-free: milliseconds on the worker's performance.now() clock when received. */
+  receivedAtMs: number;
+  sendRateBps: number | null;
+  rttUs: number | null;
+  lossRate: number | null;
+  raw: Record<string, unknown>;
+}
+
+export interface TransportCounters {
+  datagramsReceived: number;
+  /** Packet numbers never received (gaps below the largest seen): the browser or the network dropped them. */
+  datagramsMissing: number;
+  /** Datagrams the browser discarded before we read them (incoming queue overflow), when it tells us. */
+  datagramsDroppedByBrowser: number;
+  bytesReceived: number;
+  acksSent: number;
+}
+
+export type FromWorker =
+  | { type: 'ready' }
+  | { type: 'fatal'; message: string }
+  | { type: 'progress'; id: number; loaded: number; total: number }
+  | { type: 'response'; id: number; status: number; statusText: string; contentType: string; body: ArrayBuffer }
+  | { type: 'failed'; id: number; message: string }
+  | { type: 'telemetry'; point: TelemetryPoint }
+  | { type: 'counters'; counters: TransportCounters }
+  | { type: 'closed'; reason: string };

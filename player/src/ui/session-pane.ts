@@ -1,0 +1,70 @@
+// DOM of one session: title, state badge, video, error overlay, stats grid and charts.
+import type { SessionParams } from '../config/session-params.ts';
+import { LiveCharts } from './live-charts.ts';
+import { StatsPanel } from './stats-panel.ts';
+
+export type PaneState = 'connecting' | 'loading' | 'playing' | 'stalled' | 'ended' | 'error';
+
+export class SessionPane {
+  readonly root: HTMLElement;
+  readonly video: HTMLVideoElement;
+  readonly stats: StatsPanel;
+  readonly charts: LiveCharts;
+  private readonly badge: HTMLElement;
+  private readonly errorBox: HTMLElement;
+
+  constructor(parent: HTMLElement, params: SessionParams, index: number) {
+    this.root = document.createElement('section');
+    this.root.className = 'pane';
+    this.root.dataset.session = String(index);
+    const head = document.createElement('div');
+    head.className = 'pane-head';
+    const title = document.createElement('div');
+    title.className = 'pane-title';
+    const cc = document.createElement('span');
+    cc.className = 'cc';
+    cc.textContent = params.cc;
+    const transport = document.createElement('span');
+    transport.className = 'transport';
+    const via = params.transport === 'datagram' ? 'WebTransport datagrams, paced by the controller'
+      : params.transport === 'quic-stream' ? "WebTransport stream, quinn's controller" : 'HTTPS over kernel TCP';
+    transport.textContent = `${via} · ${params.content}${params.abr ? '' : ` · pinned ${params.pinnedBitrateKbps ?? ''} kbit/s`}`;
+    title.append(cc, transport);
+    this.badge = document.createElement('span');
+    this.badge.className = 'badge';
+    head.append(title, this.badge);
+
+    const wrap = document.createElement('div');
+    wrap.className = 'video-wrap';
+    this.video = document.createElement('video');
+    this.video.muted = true; // autoplay without a user gesture
+    this.video.playsInline = true;
+    this.video.controls = false;
+    this.errorBox = document.createElement('div');
+    this.errorBox.className = 'session-error';
+    this.errorBox.setAttribute('role', 'alert');
+    this.errorBox.hidden = true;
+    wrap.append(this.video, this.errorBox);
+
+    const statsBox = document.createElement('div');
+    const chartsBox = document.createElement('div');
+    chartsBox.className = 'charts';
+    this.root.append(head, wrap, statsBox, chartsBox);
+    parent.append(this.root);
+    this.stats = new StatsPanel(statsBox);
+    this.charts = new LiveCharts(chartsBox);
+    this.setState('connecting');
+  }
+
+  setState(state: PaneState): void {
+    this.badge.textContent = state;
+    this.badge.className = `badge ${state}`;
+    this.root.dataset.state = state;
+  }
+
+  showError(message: string): void {
+    this.errorBox.textContent = message;
+    this.errorBox.hidden = false;
+    this.setState('error');
+  }
+}

@@ -1,0 +1,38 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { ParamError, parsePageParams } from '../src/config/session-params.ts';
+
+test('defaults: vivace over datagrams, ABR content, the page host and the documented ports', () => {
+  const p = parsePageParams('', '127.0.0.1');
+  assert.equal(p.compare, false);
+  const s = p.sessions[0]!;
+  assert.equal(s.transport, 'datagram');
+  assert.equal(s.cc, 'vivace');
+  assert.equal(s.content, 'abr');
+  assert.deepEqual(s.server, { host: '127.0.0.1', webTransportPort: 4433, httpPort: 8080, httpsPort: 8443 });
+});
+
+test('tcp and quic-stream accept only cubic and bbr', () => {
+  assert.equal(parsePageParams('?transport=tcp&cc=bbr', 'h').sessions[0]!.transport, 'tcp');
+  assert.throws(() => parsePageParams('?transport=tcp&cc=vivace', 'h'), ParamError);
+  assert.throws(() => parsePageParams('?transport=quic-stream&cc=pcp', 'h'), /cc="pcp"/);
+});
+
+test('hostile values are rejected with a message naming the parameter', () => {
+  assert.throws(() => parsePageParams('?cc=reno', 'h'), /cc="reno" is not a congestion controller/);
+  assert.throws(() => parsePageParams('?cc=%3Cscript%3E', 'h'), ParamError);
+  assert.throws(() => parsePageParams('?content=../../etc/passwd', 'h'), /content=/);
+  assert.throws(() => parsePageParams('?port=70000', 'h'), /port/);
+  assert.throws(() => parsePageParams('?host=a%20b', 'h'), /host/);
+  assert.throws(() => parsePageParams('?abr=off', 'h'), /bitrate/);
+  assert.throws(() => parsePageParams('?compare=vivace', 'h'), /compare/);
+});
+
+test('abr=off pins a bitrate; compare builds one session per controller, with optional transports', () => {
+  const pinned = parsePageParams('?abr=off&bitrate=4000', 'h').sessions[0]!;
+  assert.equal(pinned.abr, false);
+  assert.equal(pinned.pinnedBitrateKbps, 4000);
+  const cmp = parsePageParams('?compare=vivace,cubic@tcp&content=fixed-8000k', 'h');
+  assert.equal(cmp.compare, true);
+  assert.deepEqual(cmp.sessions.map((s) => [s.cc, s.transport, s.content]), [['vivace', 'datagram', 'fixed-8000k'], ['cubic', 'tcp', 'fixed-8000k']]);
+});

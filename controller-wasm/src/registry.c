@@ -8,6 +8,7 @@ extern const cc_ops cc_ops_vivace_loss;
 extern const cc_ops cc_ops_fixed;
 extern const cc_ops cc_ops_cubic;
 extern const cc_ops cc_ops_bbr;
+extern const cc_ops cc_ops_pcp;
 
 /* The first entry is the default algorithm. */
 static const cc_ops *const registered_algorithms[] = {
@@ -16,6 +17,7 @@ static const cc_ops *const registered_algorithms[] = {
     &cc_ops_fixed,
     &cc_ops_cubic,
     &cc_ops_bbr,
+    &cc_ops_pcp,
 };
 
 #define REGISTERED_COUNT (sizeof registered_algorithms / sizeof registered_algorithms[0])

@@ -1,0 +1,149 @@
+// Public API of @pcc-stream/quic (hand-written: the contract the origin codes against).
+// `npm run build` also emits native-generated.d.ts from the Rust source, for comparison.
+
+/** 'none' = permissive controller (constant 2^40 window: quinn neither windows nor paces
+ * datagrams; the application's pacer is in sole charge). */
+export type QuicCongestion = 'none' | 'cubic' | 'bbr' | 'newreno';
+
+export interface EndpointOptions {
+  /** Default controller for new connections (default 'none'). */
+  congestion?: QuicCongestion;
+  /** Initial QUIC MTU in bytes of UDP payload (default 1452, 1200..65527); the minimum MTU is set
+   * equal to it so black-hole detection never shrinks datagrams below what the app sends. */
+  initialMtu?: number;
+  /** quinn's datagram send buffer (default 1 MiB); sendDatagram returns false when it is full. */
+  datagramSendBufferBytes?: number;
+  /** quinn's datagram receive buffer (default 4 MiB); the oldest unread datagrams are dropped beyond it. */
+  datagramRecvBufferBytes?: number;
+  /** Default 30000. */
+  idleTimeoutMs?: number;
+  /** Default min(5000, idleTimeoutMs / 2); 0 disables keep-alives. */
+  keepAliveMs?: number;
+}
+
+export interface ServerOptions extends EndpointOptions {
+  host: string;
+  /** 0 = any free port (read it back from QuicServer.port). */
+  port: number;
+  certPem: string;
+  keyPem: string;
+}
+
+export interface ClientOptions extends EndpointOptions {
+  /** SHA-256 (hex) of the server certificate's DER; required: the client trusts only this certificate. */
+  certSha256Hex?: string;
+  /** QUIC handshake plus WebTransport CONNECT deadline (default 10000). */
+  connectTimeoutMs?: number;
+}
+
+export interface SelfSignedCert {
+  certPem: string;
+  keyPem: string;
+  /** SHA-256 of the certificate DER, lowercase hex (WebTransport serverCertificateHashes). */
+  certSha256Hex: string;
+  /** base64 SHA-256 of the SubjectPublicKeyInfo (Chromium --ignore-certificate-errors-spki-list). */
+  spkiSha256Base64: string;
+}
+
+/** ECDSA P-256, self-signed; validDays 1..14 (total validity stays under 14 days for Chromium). */
+export function generateSelfSignedCert(names: string[], validDays: number): SelfSignedCert;
+/** setsockopt(TCP_CONGESTION) on a TCP socket's fd; throws an Error with the errno text. */
+export function setTcpCongestion(fd: number, algorithm: string): void;
+export function getTcpCongestion(fd: number): string;
+
+export class QuicServer {
+  private constructor();
+  static bind(options: ServerOptions): Promise<QuicServer>;
+  readonly port: number;
+  /** The next WebTransport session (after its HTTP/3 CONNECT was answered 200); null after close(). */
+  accept(): Promise<Session | null>;
+  /** Stops accepting and closes every connection of the endpoint. */
+  close(): void;
+}
+
+export class QuicClient {
+  private constructor();
+  /** url: https://host:port/path?query */
+  static connect(url: string, options: ClientOptions): Promise<Session>;
+}
+
+export interface SessionStats {
+  /** Smoothed RTT. */
+  rttUs: number;
+  minRttUs: number;
+  cwndBytes: number;
+  /** Current path MTU (UDP payload bytes). */
+  mtu: number;
+  lostPackets: number;
+  sentPackets: number;
+  lostBytes: number;
+  congestionEvents: number;
+  udpTxBytes: number;
+  udpRxBytes: number;
+  udpTxDatagrams: number;
+  udpRxDatagrams: number;
+  /** QUIC DATAGRAM frames sent / received. */
+  datagramFramesSent: number;
+  datagramFramesReceived: number;
+  /** Payload bytes sendDatagram can queue now without being refused. */
+  datagramSendBufferSpace: number;
+  /** The controller in effect (a setCongestion switch shows once applied). */
+  congestion: QuicCongestion;
+}
+
+export interface CloseInfo {
+  code: number;
+  reason: string;
+}
+
+export class Session {
+  private constructor();
+  /** Process-unique id. */
+  readonly id: number;
+  /** Path and query of the CONNECT request, e.g. "/media?transport=quic-stream&cc=bbr". */
+  readonly url: string;
+  /** "ip:port" of the peer. */
+  readonly remoteAddress: string;
+  /** Largest payload sendDatagram accepts now (0 if the peer refuses datagrams). */
+  maxDatagramSize(): number;
+  /** Switch this connection's controller: allowed once (repeating the active choice is a no-op),
+   * applied at the next packet sent or acknowledged; the new controller starts from its initial
+   * window, so call it right after accept/connect, before application data. Throws on a bad name,
+   * a second switch, or a closed session. */
+  setCongestion(algorithm: QuicCongestion): void;
+  /** Synchronous; copies payload. false = the send buffer is full: NOT queued and nothing older dropped.
+   * Throws if the session is closed or payload.length > maxDatagramSize(). */
+  sendDatagram(payload: Uint8Array): boolean;
+  /** count datagrams packed back to back in payloads (datagram i is lengths[i] bytes); one copy and
+   * one native call per batch. Returns how many were queued, in order (stops at the first that does
+   * not fit). Throws before sending anything if a length exceeds maxDatagramSize() or the lengths
+   * overrun payloads. */
+  sendDatagramBatch(payloads: Uint8Array, lengths: Uint32Array, count: number): number;
+  /** Resolves with 1..max datagrams once at least one is available; [] after close. */
+  recvDatagrams(max: number): Promise<Buffer[]>;
+  /** The next stream the peer opens; null after close. */
+  acceptBi(): Promise<BiStream | null>;
+  /** Rejects if the session is closed. */
+  openBi(): Promise<BiStream>;
+  stats(): SessionStats;
+  /** reason ≤ 1024 bytes; the peer sees code and reason. Pending receives resolve []/null, opens
+   * and writes reject. */
+  close(code: number, reason: string): void;
+  /** Resolves when the session ended, with the code and reason of whichever side closed it
+   * (code 0 and a description for transport-level ends such as "idle timeout"). */
+  closed(): Promise<CloseInfo>;
+}
+
+export class BiStream {
+  private constructor();
+  /** Up to maxBytes (1..16 MiB) of the next data; null = the peer finished the stream. */
+  read(maxBytes: number): Promise<Buffer | null>;
+  /** Copies data at once; resolves when QUIC took it (flow control permitting). */
+  write(data: Uint8Array): Promise<void>;
+  /** Sends FIN after the data already written. */
+  finish(): Promise<void>;
+  /** Abort sending: the peer's reads fail with code; a pending write rejects. */
+  reset(code: number): void;
+  /** Abort receiving: asks the peer to stop sending; a pending read rejects. */
+  stop(code: number): void;
+}

@@ -1,0 +1,26 @@
+// Loader for the native addon built by `npm run build -w server/native` (napi build --platform).
+import { createRequire } from 'node:module';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+const require = createRequire(import.meta.url);
+
+function triple() {
+  if (process.platform !== 'linux') return `${process.platform}-${process.arch}`;
+  // musl has no glibcVersionRuntime in its report header.
+  const header = process.report?.getReport()?.header;
+  const libc = header && header.glibcVersionRuntime ? 'gnu' : 'musl';
+  return `linux-${process.arch}-${libc}`;
+}
+
+const file = `pcc-stream-quic.${triple()}.node`;
+const path = fileURLToPath(new URL(`./${file}`, import.meta.url));
+if (!existsSync(path)) {
+  throw new Error(
+    `@pcc-stream/quic: native addon ${file} is not built; run \`npm run build -w server/native\` (needs Rust and cargo)`,
+  );
+}
+const native = require(path);
+
+export const { QuicServer, QuicClient, Session, BiStream, generateSelfSignedCert, setTcpCongestion, getTcpCongestion } =
+  native;

@@ -1,0 +1,179 @@
+//! The WebTransport client endpoint (Node client and tests). Each session gets its own UDP socket.
+
+use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr, ToSocketAddrs};
+use std::sync::Arc;
+use std::time::Duration;
+
+use napi_derive::napi;
+use rustls::client::danger::{HandshakeSignatureValid, ServerCertVerified, ServerCertVerifier};
+use rustls::crypto::CryptoProvider;
+use rustls::pki_types::{CertificateDer, ServerName, UnixTime};
+use rustls::{DigitallySignedStruct, SignatureScheme};
+use sha2::{Digest, Sha256};
+
+use crate::certificate::parse_sha256_hex;
+use crate::endpoint_options::EndpointOptions;
+use crate::errors::{failure, invalid_arg, with_context};
+use crate::server::path_and_query;
+use crate::session::Session;
+use crate::udp_socket::endpoint_on;
+
+const DEFAULT_CONNECT_TIMEOUT_MS: u32 = 10_000;
+
+#[napi(object)]
+pub struct ClientOptions {
+    pub congestion: Option<String>,
+    pub initial_mtu: Option<u32>,
+    pub datagram_send_buffer_bytes: Option<u32>,
+    pub datagram_recv_buffer_bytes: Option<u32>,
+    pub idle_timeout_ms: Option<u32>,
+    pub keep_alive_ms: Option<u32>,
+    /// SHA-256 (hex) of the server's certificate DER; the only certificate accepted.
+    pub cert_sha256_hex: Option<String>,
+    /// Handshake plus CONNECT must finish within this time (default 10000).
+    pub connect_timeout_ms: Option<u32>,
+}
+
+impl ClientOptions {
+    fn endpoint_options(&self) -> EndpointOptions {
+        EndpointOptions {
+            congestion: self.congestion.clone(),
+            initial_mtu: self.initial_mtu,
+            datagram_send_buffer_bytes: self.datagram_send_buffer_bytes,
+            datagram_recv_buffer_bytes: self.datagram_recv_buffer_bytes,
+            idle_timeout_ms: self.idle_timeout_ms,
+            keep_alive_ms: self.keep_alive_ms,
+        }
+    }
+}
+
+/// Accepts exactly the certificate whose DER hashes to the pinned SHA-256, as browsers do for
+/// `serverCertificateHashes`; handshake signatures are still verified with that certificate.
+#[derive(Debug)]
+struct PinnedCertificate {
+    sha256: [u8; 32],
+    provider: Arc<CryptoProvider>,
+}
+
+impl ServerCertVerifier for PinnedCertificate {
+    fn verify_server_cert(
+        &self,
+        end_entity: &CertificateDer<'_>,
+        _intermediates: &[CertificateDer<'_>],
+        _server_name: &ServerName<'_>,
+        _ocsp_response: &[u8],
+        _now: UnixTime,
+    ) -> Result<ServerCertVerified, rustls::Error> {
+        if Sha256::digest(end_entity.as_ref()).as_slice() == self.sha256 {
+            Ok(ServerCertVerified::assertion())
+        } else {
+            Err(rustls::Error::General("the server certificate's SHA-256 does not match certSha256Hex".into()))
+        }
+    }
+
+    fn verify_tls12_signature(
+        &self,
+        message: &[u8],
+        cert: &CertificateDer<'_>,
+        dss: &DigitallySignedStruct,
+    ) -> Result<HandshakeSignatureValid, rustls::Error> {
+        rustls::crypto::verify_tls12_signature(message, cert, dss, &self.provider.signature_verification_algorithms)
+    }
+
+    fn verify_tls13_signature(
+        &self,
+        message: &[u8],
+        cert: &CertificateDer<'_>,
+        dss: &DigitallySignedStruct,
+    ) -> Result<HandshakeSignatureValid, rustls::Error> {
+        rustls::crypto::verify_tls13_signature(message, cert, dss, &self.provider.signature_verification_algorithms)
+    }
+
+    fn supported_verify_schemes(&self) -> Vec<SignatureScheme> {
+        self.provider.signature_verification_algorithms.supported_schemes()
+    }
+}
+
+fn parse_url(url: &str) -> napi::Result<(url::Url, SocketAddr)> {
+    let parsed = url::Url::parse(url).map_err(|e| invalid_arg(format!("bad URL {url:?}: {e}")))?;
+    if parsed.scheme() != "https" {
+        return Err(invalid_arg(format!("URL must start with https:// (WebTransport), got {url:?}")));
+    }
+    let host = parsed.host_str().ok_or_else(|| invalid_arg(format!("URL {url:?} has no host")))?;
+    let port = parsed.port().unwrap_or(443);
+    // IPv6 literals come bracketed from host_str().
+    let host = host.trim_start_matches('[').trim_end_matches(']');
+    let remote = (host, port)
+        .to_socket_addrs()
+        .map_err(|e| failure(format!("cannot resolve {host:?}: {e}")))?
+        .next()
+        .ok_or_else(|| failure(format!("{host:?} resolves to no address")))?;
+    Ok((parsed, remote))
+}
+
+fn client_config(options: &ClientOptions) -> napi::Result<quinn::ClientConfig> {
+    let transport = options.endpoint_options().validate()?.transport;
+    let hex = options
+        .cert_sha256_hex
+        .as_deref()
+        .ok_or_else(|| invalid_arg("certSha256Hex is required: this client trusts only a pinned certificate"))?;
+    let provider = Arc::new(rustls::crypto::ring::default_provider());
+    let verifier = Arc::new(PinnedCertificate { sha256: parse_sha256_hex(hex)?, provider: provider.clone() });
+    let mut tls = rustls::ClientConfig::builder_with_provider(provider)
+        .with_protocol_versions(&[&rustls::version::TLS13])
+        .map_err(with_context("configuring TLS 1.3 failed"))?
+        .dangerous()
+        .with_custom_certificate_verifier(verifier)
+        .with_no_client_auth();
+    tls.alpn_protocols = vec![web_transport_quinn::ALPN.as_bytes().to_vec()];
+    let quic_tls = quinn::crypto::rustls::QuicClientConfig::try_from(tls)
+        .map_err(with_context("the TLS configuration is unusable for QUIC"))?;
+    let mut config = quinn::ClientConfig::new(Arc::new(quic_tls));
+    config.transport_config(transport);
+    Ok(config)
+}
+
+#[napi]
+pub struct QuicClient {}
+
+#[napi]
+impl QuicClient {
+    /// Open a WebTransport session to `https://host:port/path?query`.
+    #[napi]
+    pub async fn connect(url: String, options: Option<ClientOptions>) -> napi::Result<Session> {
+        let options = options.unwrap_or(ClientOptions {
+            congestion: None,
+            initial_mtu: None,
+            datagram_send_buffer_bytes: None,
+            datagram_recv_buffer_bytes: None,
+            idle_timeout_ms: None,
+            keep_alive_ms: None,
+            cert_sha256_hex: None,
+            connect_timeout_ms: None,
+        });
+        let (parsed, remote) = parse_url(&url)?;
+        let config = client_config(&options)?;
+        let timeout_ms = options.connect_timeout_ms.unwrap_or(DEFAULT_CONNECT_TIMEOUT_MS);
+        let local: SocketAddr = match remote.ip() {
+            IpAddr::V4(_) => (Ipv4Addr::UNSPECIFIED, 0).into(),
+            IpAddr::V6(_) => (Ipv6Addr::UNSPECIFIED, 0).into(),
+        };
+        let endpoint = endpoint_on(local, None)?;
+        let client = web_transport_quinn::Client::new(endpoint.clone(), config);
+        let path = path_and_query(&parsed);
+        let connecting = client.connect(parsed);
+        let outcome = tokio::time::timeout(Duration::from_millis(timeout_ms.into()), connecting).await;
+        let session = match outcome {
+            Ok(Ok(session)) => session,
+            Ok(Err(error)) => {
+                endpoint.close(0u32.into(), b"");
+                return Err(failure(format!("connecting to {url} failed: {error}")));
+            }
+            Err(_) => {
+                endpoint.close(0u32.into(), b"");
+                return Err(failure(format!("connecting to {url} timed out after {timeout_ms} ms")));
+            }
+        };
+        Ok(Session::new(session, path, Some(endpoint)))
+    }
+}

@@ -1,0 +1,31 @@
+//! How a session ended, as `{ code, reason }` for JS.
+
+use napi_derive::napi;
+use web_transport_quinn::{SessionError, WebTransportError};
+
+#[napi(object)]
+#[derive(Clone, Debug)]
+pub struct CloseInfo {
+    /// The WebTransport application error code (0 when the session ended without one).
+    pub code: u32,
+    pub reason: String,
+}
+
+/// Map the session's terminal error; `local` is what this side passed to `close()`, if anything.
+pub fn close_info_from(error: &SessionError, local: Option<&CloseInfo>) -> CloseInfo {
+    use quinn::ConnectionError as Conn;
+    match error {
+        SessionError::WebTransportError(WebTransportError::Closed(code, reason)) => {
+            CloseInfo { code: *code, reason: reason.clone() }
+        }
+        SessionError::ConnectionError(Conn::LocallyClosed) => {
+            local.cloned().unwrap_or_else(|| CloseInfo { code: 0, reason: "closed locally".into() })
+        }
+        SessionError::ConnectionError(Conn::ApplicationClosed(close)) => CloseInfo {
+            code: u32::try_from(close.error_code.into_inner()).unwrap_or(u32::MAX),
+            reason: String::from_utf8_lossy(&close.reason).into_owned(),
+        },
+        SessionError::ConnectionError(Conn::TimedOut) => CloseInfo { code: 0, reason: "idle timeout".into() },
+        other => CloseInfo { code: 0, reason: other.to_string() },
+    }
+}

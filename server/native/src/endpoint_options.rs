@@ -1,0 +1,83 @@
+//! Options shared by server and client endpoints, validated and turned into a quinn TransportConfig.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use napi_derive::napi;
+
+use crate::congestion::{CongestionKind, SwitchableControllerFactory};
+use crate::errors::invalid_arg;
+
+/// 1452 B UDP payload fits a 1500 B Ethernet MTU with IPv6 headers; quinn's own upper bound.
+const DEFAULT_INITIAL_MTU: u32 = 1452;
+/// RFC 9000 §14: QUIC needs 1200 B datagrams.
+const MIN_MTU: u32 = 1200;
+const MAX_MTU: u32 = 65527;
+const DEFAULT_DATAGRAM_SEND_BUFFER_BYTES: u32 = 1 << 20;
+/// Large enough for ~30 ms at 1 Gbit/s, so a Node receiver that stalls for a GC pause keeps up.
+const DEFAULT_DATAGRAM_RECV_BUFFER_BYTES: u32 = 4 << 20;
+const MAX_BUFFER_BYTES: u32 = 256 << 20;
+const DEFAULT_IDLE_TIMEOUT_MS: u32 = 30_000;
+const DEFAULT_KEEP_ALIVE_MS: u32 = 5_000;
+
+#[napi(object)]
+#[derive(Clone, Default)]
+pub struct EndpointOptions {
+    pub congestion: Option<String>,
+    pub initial_mtu: Option<u32>,
+    pub datagram_send_buffer_bytes: Option<u32>,
+    pub datagram_recv_buffer_bytes: Option<u32>,
+    pub idle_timeout_ms: Option<u32>,
+    pub keep_alive_ms: Option<u32>,
+}
+
+pub struct ValidatedOptions {
+    pub transport: Arc<quinn::TransportConfig>,
+}
+
+fn check_range(name: &str, value: u32, min: u32, max: u32) -> napi::Result<u32> {
+    if value < min || value > max {
+        return Err(invalid_arg(format!("{name} must be between {min} and {max}, got {value}")));
+    }
+    Ok(value)
+}
+
+impl EndpointOptions {
+    pub fn validate(&self) -> napi::Result<ValidatedOptions> {
+        let congestion = CongestionKind::parse(self.congestion.as_deref().unwrap_or("none")).map_err(invalid_arg)?;
+        let initial_mtu = check_range("initialMtu", self.initial_mtu.unwrap_or(DEFAULT_INITIAL_MTU), MIN_MTU, MAX_MTU)?;
+        let send_buffer = check_range(
+            "datagramSendBufferBytes",
+            self.datagram_send_buffer_bytes.unwrap_or(DEFAULT_DATAGRAM_SEND_BUFFER_BYTES),
+            4096,
+            MAX_BUFFER_BYTES,
+        )?;
+        let recv_buffer = check_range(
+            "datagramRecvBufferBytes",
+            self.datagram_recv_buffer_bytes.unwrap_or(DEFAULT_DATAGRAM_RECV_BUFFER_BYTES),
+            4096,
+            MAX_BUFFER_BYTES,
+        )?;
+        let idle_timeout_ms =
+            check_range("idleTimeoutMs", self.idle_timeout_ms.unwrap_or(DEFAULT_IDLE_TIMEOUT_MS), 1, 3_600_000)?;
+        let keep_alive_ms = self.keep_alive_ms.unwrap_or(DEFAULT_KEEP_ALIVE_MS.min(idle_timeout_ms / 2));
+        if keep_alive_ms >= idle_timeout_ms {
+            return Err(invalid_arg(format!(
+                "keepAliveMs ({keep_alive_ms}) must be shorter than idleTimeoutMs ({idle_timeout_ms})"
+            )));
+        }
+
+        let mut transport = quinn::TransportConfig::default();
+        transport.congestion_controller_factory(Arc::new(SwitchableControllerFactory { initial: congestion }));
+        transport.initial_mtu(initial_mtu as u16);
+        // Black-hole detection falls back to min_mtu after a burst of loss; below the initial MTU
+        // the application's full-size datagrams would no longer fit (FIELD-NOTES), so pin it.
+        transport.min_mtu(initial_mtu as u16);
+        transport.datagram_send_buffer_size(send_buffer as usize);
+        transport.datagram_receive_buffer_size(Some(recv_buffer as usize));
+        transport.max_idle_timeout(Some(quinn::IdleTimeout::from(quinn::VarInt::from_u32(idle_timeout_ms))));
+        // 0 disables keep-alives.
+        transport.keep_alive_interval((keep_alive_ms > 0).then(|| Duration::from_millis(keep_alive_ms.into())));
+        Ok(ValidatedOptions { transport: Arc::new(transport) })
+    }
+}

@@ -1,0 +1,19 @@
+//! pcc-stream's QUIC/WebTransport addon for Node: quinn + web-transport-quinn behind napi-rs.
+//!
+//! Datagrams never vanish silently (a full send buffer is reported, not resolved by dropping
+//! queued datagrams), congestion control is chosen per connection after the CONNECT (including a
+//! permissive "none" that leaves pacing to the application), and bad input is a JS Error, never
+//! a panic across the FFI boundary.
+
+mod bi_stream;
+mod certificate;
+mod client;
+mod close_info;
+mod congestion;
+mod endpoint_options;
+mod errors;
+mod poll_once;
+mod server;
+mod session;
+mod tcp_congestion;
+mod udp_socket;

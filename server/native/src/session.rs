@@ -1,0 +1,286 @@
+//! A WebTransport session: datagrams with backpressure, bidirectional streams, stats, close.
+
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::{Arc, OnceLock};
+
+use bytes::Bytes;
+use napi::bindgen_prelude::Buffer;
+use napi_derive::napi;
+use web_transport_quinn::{SessionError, WebTransportError};
+
+use crate::bi_stream::BiStream;
+use crate::close_info::{close_info_from, CloseInfo};
+use crate::congestion::{CongestionHandle, CongestionKind};
+use crate::errors::{failure, invalid_arg};
+use crate::poll_once::poll_once;
+
+/// Browsers cap the close reason at 1024 bytes (WebTransport spec, `WebTransportCloseInfo`).
+const MAX_CLOSE_REASON_BYTES: usize = 1024;
+const MAX_RECV_BATCH: u32 = 65_536;
+
+static NEXT_SESSION_ID: AtomicU32 = AtomicU32::new(1);
+
+#[napi(object)]
+pub struct SessionStats {
+    /// Smoothed RTT.
+    pub rtt_us: f64,
+    pub min_rtt_us: f64,
+    pub cwnd_bytes: f64,
+    pub mtu: u32,
+    pub lost_packets: f64,
+    pub sent_packets: f64,
+    pub lost_bytes: f64,
+    pub congestion_events: f64,
+    pub udp_tx_bytes: f64,
+    pub udp_rx_bytes: f64,
+    pub udp_tx_datagrams: f64,
+    pub udp_rx_datagrams: f64,
+    /// QUIC DATAGRAM frames sent / received on this connection.
+    pub datagram_frames_sent: f64,
+    pub datagram_frames_received: f64,
+    /// Payload bytes `sendDatagram` can queue right now without being refused.
+    pub datagram_send_buffer_space: u32,
+    /// The controller in effect (a `setCongestion` switch shows here once applied).
+    pub congestion: String,
+}
+
+#[napi]
+pub struct Session {
+    inner: web_transport_quinn::Session,
+    id: u32,
+    url: String,
+    remote_address: String,
+    congestion: Option<CongestionHandle>,
+    local_close: Arc<OnceLock<CloseInfo>>,
+    // A client session owns its endpoint; the endpoint must outlive the connection.
+    _endpoint: Option<quinn::Endpoint>,
+}
+
+fn session_closed(error: &SessionError) -> napi::Error {
+    failure(format!("session closed: {error}"))
+}
+
+/// Datagrams carrying another session's id are dropped (read_datagram reports them as errors).
+fn is_foreign_datagram(error: &SessionError) -> bool {
+    matches!(error, SessionError::WebTransportError(WebTransportError::UnknownSession))
+}
+
+impl Session {
+    pub fn new(inner: web_transport_quinn::Session, url: String, endpoint: Option<quinn::Endpoint>) -> Self {
+        let conn: &quinn::Connection = &inner;
+        Self {
+            id: NEXT_SESSION_ID.fetch_add(1, Ordering::Relaxed),
+            remote_address: conn.remote_address().to_string(),
+            congestion: CongestionHandle::of(conn),
+            url,
+            inner,
+            local_close: Arc::new(OnceLock::new()),
+            _endpoint: endpoint,
+        }
+    }
+
+    fn ensure_open(&self) -> napi::Result<()> {
+        match self.inner.close_reason() {
+            Some(error) => Err(session_closed(&error)),
+            None => Ok(()),
+        }
+    }
+
+    /// Queue one datagram unless it would need quinn to drop an older one: `Ok(false)` then.
+    fn try_queue(&self, payload: Bytes) -> napi::Result<bool> {
+        let len = payload.len();
+        match poll_once(self.inner.send_datagram_wait(payload)) {
+            None => Ok(false),
+            Some(Ok(())) => Ok(true),
+            Some(Err(SessionError::SendDatagramError(quinn::SendDatagramError::TooLarge))) => Err(invalid_arg(
+                format!("datagram of {len} bytes exceeds maxDatagramSize() = {}", self.inner.max_datagram_size()),
+            )),
+            Some(Err(SessionError::SendDatagramError(quinn::SendDatagramError::UnsupportedByPeer))) => {
+                Err(failure("the peer does not accept datagrams"))
+            }
+            Some(Err(error)) => Err(session_closed(&error)),
+        }
+    }
+}
+
+#[napi]
+impl Session {
+    #[napi(getter)]
+    pub fn id(&self) -> u32 {
+        self.id
+    }
+
+    /// Path and query of the WebTransport CONNECT request, e.g. "/media?cc=bbr".
+    #[napi(getter)]
+    pub fn url(&self) -> String {
+        self.url.clone()
+    }
+
+    /// "ip:port" of the peer.
+    #[napi(getter)]
+    pub fn remote_address(&self) -> String {
+        self.remote_address.clone()
+    }
+
+    /// Largest payload `sendDatagram` accepts now (follows the path MTU; 0 if the peer refuses datagrams).
+    #[napi(catch_unwind)]
+    pub fn max_datagram_size(&self) -> u32 {
+        self.inner.max_datagram_size() as u32
+    }
+
+    /// Switch this connection's congestion controller. Allowed once per connection (repeating the
+    /// active choice is a no-op); applied at the connection's next packet sent or acknowledged; the
+    /// new controller starts from its initial window, so call it right after accept/connect.
+    #[napi(catch_unwind)]
+    pub fn set_congestion(&self, algorithm: String) -> napi::Result<()> {
+        let kind = CongestionKind::parse(&algorithm).map_err(invalid_arg)?;
+        self.ensure_open()?;
+        let handle = self.congestion.as_ref().ok_or_else(|| failure("this connection's controller is not switchable"))?;
+        handle.request(kind).map_err(failure)
+    }
+
+    /// Queue one datagram (copied). `false` = the send buffer is full: nothing was queued and
+    /// nothing older was dropped; retry after quinn drains it. Throws if the session is closed or
+    /// the payload exceeds `maxDatagramSize()`.
+    #[napi(catch_unwind)]
+    pub fn send_datagram(&self, payload: &[u8]) -> napi::Result<bool> {
+        self.try_queue(Bytes::copy_from_slice(payload))
+    }
+
+    /// Queue `count` datagrams packed back to back in `payloads` (datagram i is `lengths[i]` bytes).
+    /// Returns how many were queued, in order, stopping at the first that does not fit the send
+    /// buffer. Lengths are validated up front, so a bad batch throws before anything is sent.
+    #[napi(catch_unwind)]
+    pub fn send_datagram_batch(&self, payloads: &[u8], lengths: &[u32], count: u32) -> napi::Result<u32> {
+        let count = count as usize;
+        if count > lengths.len() {
+            return Err(invalid_arg(format!("count {count} exceeds lengths.length {}", lengths.len())));
+        }
+        let lengths = &lengths[..count];
+        let max_size = self.inner.max_datagram_size();
+        let mut total: usize = 0;
+        for (index, &len) in lengths.iter().enumerate() {
+            if len as usize > max_size {
+                return Err(invalid_arg(format!(
+                    "datagram {index} of {len} bytes exceeds maxDatagramSize() = {max_size}"
+                )));
+            }
+            total += len as usize;
+        }
+        if total > payloads.len() {
+            return Err(invalid_arg(format!(
+                "lengths add up to {total} bytes but payloads holds only {}",
+                payloads.len()
+            )));
+        }
+        self.ensure_open()?;
+        // One copy for the whole batch; each datagram is a reference-counted slice of it.
+        let packed = Bytes::copy_from_slice(&payloads[..total]);
+        let mut offset = 0;
+        let mut queued = 0u32;
+        for &len in lengths {
+            let end = offset + len as usize;
+            match self.try_queue(packed.slice(offset..end)) {
+                Ok(true) => {}
+                Ok(false) => break,
+                // Report what was queued; the next call surfaces the error (e.g. closed).
+                Err(_) if queued > 0 => break,
+                Err(error) => return Err(error),
+            }
+            offset = end;
+            queued += 1;
+        }
+        Ok(queued)
+    }
+
+    /// Resolves with 1..max datagrams as soon as at least one is available; [] once the session is closed.
+    #[napi(ts_return_type = "Promise<Buffer[]>")]
+    pub async fn recv_datagrams(&self, max: u32) -> napi::Result<Vec<Buffer>> {
+        if max == 0 || max > MAX_RECV_BATCH {
+            return Err(invalid_arg(format!("max must be between 1 and {MAX_RECV_BATCH}, got {max}")));
+        }
+        let session = self.inner.clone();
+        let mut received = Vec::new();
+        loop {
+            match session.read_datagram().await {
+                Ok(datagram) => {
+                    received.push(Buffer::from(Vec::from(datagram)));
+                    break;
+                }
+                Err(error) if is_foreign_datagram(&error) => continue,
+                Err(_) => return Ok(received),
+            }
+        }
+        while received.len() < max as usize {
+            match poll_once(session.read_datagram()) {
+                Some(Ok(datagram)) => received.push(Buffer::from(Vec::from(datagram))),
+                Some(Err(error)) if is_foreign_datagram(&error) => continue,
+                _ => break,
+            }
+        }
+        Ok(received)
+    }
+
+    /// The next stream the peer opens; null once the session is closed.
+    #[napi]
+    pub async fn accept_bi(&self) -> napi::Result<Option<BiStream>> {
+        match self.inner.accept_bi().await {
+            Ok((send, recv)) => Ok(Some(BiStream::new(send, recv))),
+            Err(_) => Ok(None),
+        }
+    }
+
+    #[napi]
+    pub async fn open_bi(&self) -> napi::Result<BiStream> {
+        let (send, recv) = self.inner.open_bi().await.map_err(|e| session_closed(&e))?;
+        Ok(BiStream::new(send, recv))
+    }
+
+    #[napi(catch_unwind)]
+    pub fn stats(&self) -> SessionStats {
+        let conn: &quinn::Connection = &self.inner;
+        let stats = conn.stats();
+        SessionStats {
+            rtt_us: stats.path.rtt.as_micros() as f64,
+            min_rtt_us: conn.min_rtt().as_micros() as f64,
+            cwnd_bytes: stats.path.cwnd as f64,
+            mtu: stats.path.current_mtu.into(),
+            lost_packets: stats.path.lost_packets as f64,
+            sent_packets: stats.path.sent_packets as f64,
+            lost_bytes: stats.path.lost_bytes as f64,
+            congestion_events: stats.path.congestion_events as f64,
+            udp_tx_bytes: stats.udp_tx.bytes as f64,
+            udp_rx_bytes: stats.udp_rx.bytes as f64,
+            udp_tx_datagrams: stats.udp_tx.datagrams as f64,
+            udp_rx_datagrams: stats.udp_rx.datagrams as f64,
+            datagram_frames_sent: stats.frame_tx.datagram as f64,
+            datagram_frames_received: stats.frame_rx.datagram as f64,
+            datagram_send_buffer_space: self.inner.datagram_send_buffer_space().min(u32::MAX as usize) as u32,
+            congestion: self.congestion.as_ref().map_or("none", |c| c.active().name()).to_string(),
+        }
+    }
+
+    /// Close with an application code and reason (≤ 1024 bytes); pending calls settle: receives
+    /// resolve []/null, opens and writes reject. The peer sees the code and reason.
+    #[napi(catch_unwind)]
+    pub fn close(&self, code: u32, reason: String) -> napi::Result<()> {
+        if reason.len() > MAX_CLOSE_REASON_BYTES {
+            return Err(invalid_arg(format!(
+                "close reason is {} bytes; at most {MAX_CLOSE_REASON_BYTES} are allowed",
+                reason.len()
+            )));
+        }
+        let _ = self.local_close.set(CloseInfo { code, reason: reason.clone() });
+        // Inside the runtime the CLOSE_WEBTRANSPORT_SESSION capsule is written before the QUIC
+        // close, so browsers see the code and reason.
+        napi::bindgen_prelude::within_runtime_if_available(|| self.inner.close(code, reason.as_bytes()));
+        Ok(())
+    }
+
+    /// Resolves when the session has ended, with the code and reason of whichever side closed it.
+    #[napi]
+    pub async fn closed(&self) -> CloseInfo {
+        let error = self.inner.closed().await;
+        close_info_from(&error, self.local_close.get())
+    }
+}

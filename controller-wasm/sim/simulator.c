@@ -460,6 +460,8 @@ int pcc_sim_run(const pcc_sim_config *config, pcc_sim_result *result, char *erro
     sim_event event;
     while (world.status == PCC_SIM_OK && sim_event_queue_pop(&world.events, &event)) {
         if (event.time_us > config->duration_us) break;
+        /* The run covers [0, duration): only the last time-series sample happens at duration itself. */
+        if (event.time_us == config->duration_us && event.type != SIM_EVENT_SAMPLE) continue;
         world.now_us = event.time_us;
         world.events_processed++;
         dispatch(&world, &event);

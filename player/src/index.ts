@@ -4,3 +4,4 @@ export { abrLadder, allSets, fixedSetName, fixedSets, type MediaSet, type Rendit
 export { parsePageParams, ParamError, datagramControllers, streamControllers, type PageParams, type SessionParams } from './config/session-params.ts';
 export type { MetricsSnapshot, SecondSample } from './metrics/playback-metrics.ts';
 export type { SessionReport } from './session/playback-session.ts';
+export type { PccPlayerApi } from './pcc-player-api.ts';

@@ -1,24 +1,10 @@
 // Page entry: validates the URL parameters, starts one session (or several side by side with ?compare=...),
 // and exposes window.pccPlayer for the benchmark harness, the e2e tests and curious users.
 import { ParamError, parsePageParams } from './config/session-params.ts';
-import { PlaybackSession, type SessionReport } from './session/playback-session.ts';
+import type {} from './pcc-player-api.ts';
+import { PlaybackSession } from './session/playback-session.ts';
 import { SessionPane } from './ui/session-pane.ts';
 import './ui/styles.css';
-
-export interface PccPlayerApi {
-  /** Metrics of session `index` (0 unless comparing). */
-  metrics(index?: number): SessionReport | null;
-  /** Metrics of every session on the page. */
-  allMetrics(): SessionReport[];
-  /** Messages shown in the page's error banner. */
-  errors(): string[];
-}
-
-declare global {
-  interface Window {
-    pccPlayer: PccPlayerApi;
-  }
-}
 
 const errorBanner = document.getElementById('page-error') as HTMLElement;
 const container = document.getElementById('sessions') as HTMLElement;

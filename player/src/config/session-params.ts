@@ -12,8 +12,8 @@ export interface ServerAddress {
   host: string;
   /** UDP port of the WebTransport (QUIC) endpoint. */
   webTransportPort: number;
-  /** Plain HTTP port (certificate hash, and the page itself when the origin serves it). */
-  httpPort: number;
+  /** Origin's plain HTTP port for /cert-hash; null = ask the page's own server (the player server proxies it). */
+  httpPort: number | null;
   /** HTTPS port over kernel TCP, used by transport=tcp. */
   httpsPort: number;
 }
@@ -43,7 +43,7 @@ export class ParamError extends Error {
 const contentPattern = /^(abr|fixed-[1-9][0-9]{0,6}k)$/;
 const hostPattern = /^[A-Za-z0-9.\-]{1,253}$|^\[[0-9A-Fa-f:.]{2,45}\]$/;
 
-function parsePort(raw: string | null, fallback: number, name: string): number {
+function parsePort<T extends number | null>(raw: string | null, fallback: T, name: string): number | T {
   if (raw === null || raw === '') return fallback;
   const value = Number(raw);
   if (!Number.isInteger(value) || value < 1 || value > 65535) throw new ParamError(`${name}="${raw}" is not a port number (1–65535)`);
@@ -97,7 +97,7 @@ export function parsePageParams(search: string, defaultHost: string): PageParams
   const server: ServerAddress = {
     host,
     webTransportPort: parsePort(query.get('port') ?? query.get('wtPort'), 4433, 'port'),
-    httpPort: parsePort(query.get('httpPort'), 8080, 'httpPort'),
+    httpPort: parsePort(query.get('httpPort'), null, 'httpPort'),
     httpsPort: parsePort(query.get('httpsPort'), 8443, 'httpsPort'),
   };
   const compareRaw = query.get('compare');

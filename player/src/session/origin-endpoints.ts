@@ -10,9 +10,9 @@ export interface OriginEndpoints {
   manifestUrl: string;
 }
 
-export function originEndpoints(p: SessionParams): OriginEndpoints {
+export function originEndpoints(p: SessionParams, pageOrigin: string): OriginEndpoints {
   const host = p.server.host;
-  const certHashUrl = `http://${host}:${p.server.httpPort}/cert-hash`;
+  const certHashUrl = p.server.httpPort === null ? `${pageOrigin}/cert-hash` : `http://${host}:${p.server.httpPort}/cert-hash`;
   const query = p.transport === 'quic-stream'
     ? `transport=quic-stream&cc=${encodeURIComponent(p.cc)}`
     : `cc=${encodeURIComponent(p.cc)}`;

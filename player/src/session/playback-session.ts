@@ -57,7 +57,7 @@ export class PlaybackSession {
 
   async start(): Promise<void> {
     try {
-      const endpoints = originEndpoints(this.params);
+      const endpoints = originEndpoints(this.params, location.origin);
       if (this.params.transport !== 'tcp') {
         const certHashHex = await fetchCertHash(endpoints.certHashUrl, connectTimeoutMs);
         this.fetcher = new WorkerFetcher({ sessionUrl: endpoints.sessionUrl, certHashHex, telemetry: true }, {

@@ -15,9 +15,10 @@ export function telemetryPointFrom(value: unknown, receivedAtMs: number): Teleme
   const obj = value as Record<string, unknown>;
   return {
     receivedAtMs,
-    sendRateBps: pick(obj, ['sendRateBps', 'rateBps', 'pacingRateBps', 'send_rate_bps', 'rate_bps']),
-    rttUs: pick(obj, ['rttUs', 'srttUs', 'avgRttUs', 'rtt_us', 'srtt_us']),
-    lossRate: pick(obj, ['lossRate', 'loss_rate', 'loss']),
+    // Datagram sessions report the controller's pacing rate; quic-stream sessions report quinn's statistics.
+    sendRateBps: pick(obj, ['rate_bps', 'pacing_rate_bps', 'send_rate_bps', 'delivery_rate_bps', 'throughput_bps']),
+    rttUs: pick(obj, ['srtt_us', 'rtt_us', 'latest_rtt_us']),
+    lossRate: pick(obj, ['loss_rate']),
     raw: obj,
   };
 }

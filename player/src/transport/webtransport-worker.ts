@@ -21,6 +21,8 @@ const countersIntervalMs = 250;
 interface ActiveRequest {
   id: number;
   stream: WebTransportBidirectionalStream | null;
+  /** Our side of the request stream stays open until the body is complete: finishing it early cancels (§2.4). */
+  writer: WritableStreamDefaultWriter<Uint8Array> | null;
   response: ResponseFrame | null;
   body: Uint8Array | null;
   filled: number;
@@ -169,6 +171,7 @@ function finish(r: ActiveRequest): void {
   r.done = true;
   requests.delete(r.id);
   receiver.close(r.id);
+  r.writer?.close().catch(() => { /* already reset */ });
   const body = r.body.buffer as ArrayBuffer;
   post({ type: 'response', id: r.id, status: r.response.status, statusText: r.response.reason, contentType: r.response.contentType, body }, [body]);
 }
@@ -178,6 +181,7 @@ function failRequest(r: ActiveRequest, message: string): void {
   r.done = true;
   requests.delete(r.id);
   receiver.close(r.id);
+  r.writer?.abort(RESET_CANCELLED).catch(() => {});
   post({ type: 'failed', id: r.id, message });
 }
 
@@ -188,18 +192,18 @@ async function runRequest(id: number, path: string, range: ByteRange | null): Pr
     post({ type: 'failed', id, message: 'no WebTransport session' });
     return;
   }
-  const r: ActiveRequest = { id, stream: null, response: null, body: null, filled: 0, lastProgressMs: 0, done: false };
+  const r: ActiveRequest = { id, stream: null, writer: null, response: null, body: null, filled: 0, lastProgressMs: 0, done: false };
   requests.set(id, r);
   receiver.open(id); // before REQUEST: datagrams may overtake the RESPONSE frame
   try {
     const stream = await wt.createBidirectionalStream();
     r.stream = stream;
     const writer = stream.writable.getWriter();
+    r.writer = writer;
     await writer.write(encodeStreamFrame({
       type: 'request', requestId: id, path, windowBytes: receiver.windowBytes(),
       ...(range ? { range: range.lastByte === null ? { start: range.firstByte } : { start: range.firstByte, end: range.lastByte } } : {}),
     }));
-    await writer.close();
     await readResponseStream(r, stream.readable);
   } catch (err) {
     if (!r.done) failRequest(r, `request ${path} failed: ${describe(err)}`);
@@ -271,7 +275,7 @@ function cancel(id: number): void {
   requests.delete(id);
   receiver.close(id);
   // Resetting the request stream tells the server to stop sending this body (PROTOCOL.md: client cancel).
-  r.stream?.writable.abort(RESET_CANCELLED).catch(() => {});
+  r.writer?.abort(RESET_CANCELLED).catch(() => {});
   r.stream?.readable.cancel(RESET_CANCELLED).catch(() => {});
 }
 
@@ -281,9 +285,9 @@ async function readTelemetry(): Promise<void> {
   if (!wt) return;
   try {
     const stream = await wt.createBidirectionalStream();
+    // The writable side stays open: finishing it would cancel the subscription (PROTOCOL.md §2.4).
     const writer = stream.writable.getWriter();
     await writer.write(encodeStreamFrame({ type: 'request', requestId: 0xffff_fff0, path: TELEMETRY_PATH, windowBytes: 0 }));
-    await writer.close();
     const reader = stream.readable.getReader();
     const frames = new StreamFrameReader();
     const decoder = new TextDecoder();

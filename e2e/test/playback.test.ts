@@ -1,0 +1,135 @@
+// The whole path in a real browser: origin (QUIC datagrams paced by PCC Vivace, and kernel TCP), the built
+// dash.js player, Debian's Chromium. Each test plays 30 s over loopback and checks what a viewer would notice.
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import type { SessionReport } from '@pcc-stream/player';
+import { launchChromium } from '../src/chromium.ts';
+import { startOrigin, repoRoot, type OriginProcess } from '../src/origin-process.ts';
+import { mediaDir, preparePlayerAndMedia, servePlayer } from '../src/player-fixture.ts';
+import type { PlayerServer } from '@pcc-stream/player/serve';
+
+const playS = 30;
+const artifactsDir = join(repoRoot, 'e2e', 'test-results');
+
+let origin: OriginProcess;
+let playerServer: PlayerServer;
+let browser: Browser;
+
+before(async () => {
+  preparePlayerAndMedia();
+  mkdirSync(artifactsDir, { recursive: true });
+  origin = await startOrigin(mediaDir);
+  playerServer = await servePlayer(origin.httpBase);
+  browser = await launchChromium();
+});
+
+after(async () => {
+  await browser?.close();
+  await playerServer?.close();
+  await origin?.stop();
+});
+
+function pageUrl(query: string): string {
+  return `${playerServer.url}?${query}&port=${origin.webTransportPort}&httpsPort=${origin.httpsPort}`;
+}
+
+async function openPage(query: string): Promise<{ page: Page; pageErrors: string[]; close: () => Promise<void> }> {
+  // ignoreHTTPSErrors: the TCP path fetches from the origin's self-signed HTTPS port (WebTransport uses the hash).
+  const context = await browser.newContext({ viewport: { width: 1280, height: 1100 }, ignoreHTTPSErrors: true });
+  const page = await context.newPage();
+  const pageErrors: string[] = [];
+  page.on('pageerror', (err) => pageErrors.push(`pageerror: ${err.message}`));
+  page.on('console', (msg) => { if (msg.type() === 'error') pageErrors.push(`console: ${msg.text()}`); });
+  await page.goto(query.startsWith('http') ? query : pageUrl(query));
+  return { page, pageErrors, close: () => context.close() };
+}
+
+async function metrics(page: Page): Promise<SessionReport> {
+  const m = await page.evaluate(() => window.pccPlayer.metrics());
+  assert.ok(m, 'window.pccPlayer.metrics() returned nothing');
+  return m;
+}
+
+async function playFor(page: Page, seconds: number): Promise<SessionReport> {
+  // Startup is measured separately; the 30 s of playback count from the first frame.
+  await page.waitForFunction(() => (window.pccPlayer.metrics()?.startupDelayS ?? null) !== null || (window.pccPlayer.errors().length > 0), undefined, { timeout: 30_000 });
+  const errors = await page.evaluate(() => window.pccPlayer.errors());
+  assert.deepEqual(errors, [], `the page reported errors before playback: ${errors.join('; ')}`);
+  const deadline = Date.now() + seconds * 1000;
+  while (Date.now() < deadline) {
+    await page.waitForTimeout(5000);
+    const m = await metrics(page);
+    process.stderr.write(`${JSON.stringify({ component: 'e2e', label: m.label, positionS: m.playbackPositionS, kbps: m.currentBitrateKbps, stalls: m.stallCount, bufferS: m.series.at(-1)?.bufferS })}\n`);
+  }
+  return metrics(page);
+}
+
+function assertGoodPlayback(m: SessionReport, pageErrors: string[]): void {
+  assert.ok(m.playbackPositionS >= 28, `playback advanced only ${m.playbackPositionS.toFixed(2)} s in ${playS} s`);
+  assert.ok(m.bufferingRatio < 0.01, `buffering ratio ${(m.bufferingRatio * 100).toFixed(2)} % (${m.stallCount} stalls, ${m.totalStallS.toFixed(2)} s)`);
+  assert.ok(m.topBitrateKbps > 0, 'the manifest offered no video rendition');
+  assert.equal(m.maxBitrateKbpsReached, m.topBitrateKbps, `top rendition ${m.topBitrateKbps} kbit/s never rendered (max ${m.maxBitrateKbpsReached})`);
+  assert.deepEqual(m.errors, [], `session errors: ${m.errors.join('; ')}`);
+  assert.deepEqual(pageErrors, [], `page errors: ${pageErrors.join('; ')}`);
+}
+
+test('vivace over WebTransport datagrams plays 30 s without stalls and reaches the top rendition', { timeout: 120_000 }, async () => {
+  const { page, pageErrors, close } = await openPage('cc=vivace');
+  try {
+    const m = await playFor(page, playS);
+    await page.screenshot({ path: join(artifactsDir, 'player-vivace.png'), fullPage: true });
+    assertGoodPlayback(m, pageErrors);
+    assert.ok(m.datagramsReceived > 1000, `only ${m.datagramsReceived} datagrams received`);
+    assert.ok(m.bytesReceived > 5e6, `only ${m.bytesReceived} bytes received`);
+    assert.ok(m.series.length >= playS, 'per-second series is too short');
+  } finally {
+    await close();
+  }
+});
+
+test('dash.js over HTTPS/TCP (cubic) plays 30 s without stalls and reaches the top rendition', { timeout: 120_000 }, async () => {
+  const { page, pageErrors, close } = await openPage('transport=tcp&cc=cubic');
+  try {
+    const m = await playFor(page, playS);
+    await page.screenshot({ path: join(artifactsDir, 'player-tcp-cubic.png'), fullPage: true });
+    assertGoodPlayback(m, pageErrors);
+  } finally {
+    await close();
+  }
+});
+
+test('a bad cc value shows a clear message on the page', { timeout: 30_000 }, async () => {
+  const { page, close } = await openPage('cc=reno');
+  try {
+    const banner = page.locator('#page-error');
+    await banner.waitFor({ state: 'visible', timeout: 10_000 });
+    assert.match(await banner.innerText(), /cc="reno" is not a congestion controller.*vivace/s);
+  } finally {
+    await close();
+  }
+});
+
+test('an unreachable origin shows a clear message on the page, not a silent hang', { timeout: 60_000 }, async () => {
+  // Nothing listens on these loopback ports: the certificate-hash fetch fails fast.
+  const closedHttp = `${playerServer.url}?cc=vivace&httpPort=9&port=9`;
+  const first = await openPage(closedHttp);
+  try {
+    const banner = first.page.locator('#page-error');
+    await banner.waitFor({ state: 'visible', timeout: 20_000 });
+    assert.match(await banner.innerText(), /Cannot reach the origin/);
+  } finally {
+    await first.close();
+  }
+  // The certificate hash is available but no QUIC endpoint answers: the WebTransport handshake fails.
+  const second = await openPage(`${playerServer.url}?cc=vivace&port=9`);
+  try {
+    const banner = second.page.locator('#page-error');
+    await banner.waitFor({ state: 'visible', timeout: 30_000 });
+    assert.match(await banner.innerText(), /WebTransport/);
+  } finally {
+    await second.close();
+  }
+});

@@ -1,0 +1,17 @@
+// window.pccPlayer: the page's metrics API for the benchmark harness, the e2e tests and users' consoles.
+import type { SessionReport } from './session/playback-session.ts';
+
+export interface PccPlayerApi {
+  /** Metrics of session `index` (0 unless comparing), or null when that session does not exist. */
+  metrics(index?: number): SessionReport | null;
+  /** Metrics of every session on the page (two or more with ?compare=...). */
+  allMetrics(): SessionReport[];
+  /** Messages shown in the page's error banner (bad parameters, unreachable origin, failed sessions). */
+  errors(): string[];
+}
+
+declare global {
+  interface Window {
+    pccPlayer: PccPlayerApi;
+  }
+}

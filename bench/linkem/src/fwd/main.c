@@ -90,6 +90,19 @@ static int build_path_config(const options *o, path_config *pc, char *err, size_
     return 0;
 }
 
+/* CAP_NET_ADMIN in the effective set (root normally has it; a capability-dropped root does not). */
+static int has_net_admin(void) {
+    FILE *f = fopen("/proc/self/status", "r");
+    if (!f) return geteuid() == 0;
+    char line[256];
+    unsigned long long caps = 0;
+    int found = 0;
+    while (fgets(line, sizeof line, f))
+        if (sscanf(line, "CapEff: %llx", &caps) == 1) found = 1;
+    fclose(f);
+    return found ? (int)((caps >> 12) & 1u) : geteuid() == 0;
+}
+
 typedef struct {
     instance inst;
     int have_instance;
@@ -155,7 +168,7 @@ int main(int argc, char **argv) {
         log_json("error", err);
         return 2;
     }
-    if (geteuid() != 0 && access("/dev/net/tun", R_OK | W_OK) != 0) {
+    if (!has_net_admin()) {
         log_json("error", "linkem needs root (CAP_NET_ADMIN) to create network namespaces and TUN devices");
         return 3;
     }

@@ -1,0 +1,84 @@
+// linkem command line: runs a command inside an emulated link, as mahimahi's mm-link/mm-delay.
+//   npm run -s linkem -- --down TRACE --up TRACE --delay-ms 20 -- COMMAND ARGS...
+import { LinkemStartError, startLinkem } from './src/driver/shell.ts';
+import { parseCommandLine, USAGE, UsageError } from './src/driver/options.ts';
+import { PreflightError } from './src/driver/preflight.ts';
+import { TraceError } from './src/driver/trace.ts';
+
+function log(level: string, msg: string, extra: Record<string, unknown> = {}): void {
+  process.stderr.write(`${JSON.stringify({ level, component: 'linkem', msg, ...extra })}\n`);
+}
+
+async function main(): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseCommandLine(process.argv.slice(2));
+  } catch (e) {
+    if (e instanceof UsageError) {
+      log('error', e.message);
+      process.stderr.write(`${USAGE}\n`);
+      return 2;
+    }
+    throw e;
+  }
+  if (parsed.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  const command = parsed.command.length > 0 ? parsed.command : [process.env.SHELL ?? '/bin/sh'];
+  const [program, ...args] = command as [string, ...string[]];
+
+  let shell;
+  try {
+    shell = await startLinkem({ ...parsed.options, commandLine: process.argv.slice(2).join(' ') });
+  } catch (e) {
+    if (e instanceof PreflightError || e instanceof TraceError || e instanceof UsageError || e instanceof LinkemStartError) {
+      log('error', e.message);
+      return e instanceof PreflightError ? 3 : 2;
+    }
+    throw e;
+  }
+  log('info', 'emulated link up', { namespace: shell.namespace, MAHIMAHI_BASE: shell.baseAddress, command });
+
+  const child = shell.spawn(program, args, { stdio: 'inherit' });
+  let killTimer: NodeJS.Timeout | undefined;
+  const forward = (signal: NodeJS.Signals): void => {
+    log('info', `received ${signal}: stopping the command`);
+    child.kill(signal === 'SIGINT' ? 'SIGINT' : 'SIGTERM');
+    killTimer ??= setTimeout(() => child.kill('SIGKILL'), 3000);
+  };
+  for (const s of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(s, forward);
+
+  const exitCode = await new Promise<number>((resolve) => {
+    child.on('error', (e) => {
+      log('error', `cannot run ${program}: ${e.message}`);
+      resolve(127);
+    });
+    child.on('exit', (code, signal) => resolve(code ?? (signal ? 128 + (signalNumber(signal) ?? 0) : 1)));
+  });
+  clearTimeout(killTimer);
+  try {
+    const summary = await shell.stop();
+    log('info', 'emulated link removed', {
+      up: { departedPackets: summary.up.departedPackets, departedBytes: summary.up.departedBytes, drops: summary.up.queueDropPackets + summary.up.lossDropPackets },
+      down: { departedPackets: summary.down.departedPackets, departedBytes: summary.down.departedBytes, drops: summary.down.queueDropPackets + summary.down.lossDropPackets },
+    });
+  } catch (e) {
+    log('error', (e as Error).message);
+    return exitCode === 0 ? 1 : exitCode;
+  }
+  return exitCode;
+}
+
+function signalNumber(signal: NodeJS.Signals): number | undefined {
+  const table: Partial<Record<NodeJS.Signals, number>> = { SIGHUP: 1, SIGINT: 2, SIGKILL: 9, SIGTERM: 15, SIGPIPE: 13 };
+  return table[signal];
+}
+
+main().then(
+  (code) => process.exit(code),
+  (e: unknown) => {
+    log('error', e instanceof Error ? (e.stack ?? e.message) : String(e));
+    process.exit(1);
+  },
+);

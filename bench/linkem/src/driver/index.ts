@@ -1,0 +1,9 @@
+// Public API of linkem (import from "@pcc-stream/bench/linkem").
+export { startLinkem, LinkemStartError } from './shell.ts';
+export type { LinkemShell, LinkemSummary, DirectionSummary, StartOptions } from './shell.ts';
+export { parseCommandLine, validateOptions, forwarderArgs, UsageError, USAGE } from './options.ts';
+export type { LinkemOptions, QueueKind } from './options.ts';
+export { preflight, PreflightError, FORWARDER_PATH, PROBE_PATH } from './preflight.ts';
+export { parseTrace, loadTrace, opportunitiesBetween, traceMeanRateBps, TraceError, OPPORTUNITY_BYTES } from './trace.ts';
+export { parseMmLog } from './mmlog.ts';
+export type { MmLog, MmLogEvent } from './mmlog.ts';

@@ -1,0 +1,35 @@
+// Reader for mm-link logs (the forwarder writes mahimahi's format; see src/fwd/mmlog.h).
+export type MmLogEvent =
+  | { tMs: number; kind: 'arrival'; bytes: number }
+  | { tMs: number; kind: 'opportunity'; bytes: number }
+  | { tMs: number; kind: 'departure'; bytes: number; delayMs: number }
+  | { tMs: number; kind: 'drop'; packets: number; bytes: number };
+
+export interface MmLog {
+  header: Record<string, string>;
+  events: MmLogEvent[];
+}
+
+export function parseMmLog(text: string): MmLog {
+  const header: Record<string, string> = {};
+  const events: MmLogEvent[] = [];
+  for (const line of text.split('\n')) {
+    if (line === '') continue;
+    if (line.startsWith('# ')) {
+      const colon = line.indexOf(': ');
+      if (colon > 0) header[line.slice(2, colon)] = line.slice(colon + 2);
+      else header[line.slice(2)] = '';
+      continue;
+    }
+    const f = line.split(' ');
+    const tMs = Number(f[0]);
+    switch (f[1]) {
+      case '+': events.push({ tMs, kind: 'arrival', bytes: Number(f[2]) }); break;
+      case '#': events.push({ tMs, kind: 'opportunity', bytes: Number(f[2]) }); break;
+      case '-': events.push({ tMs, kind: 'departure', bytes: Number(f[2]), delayMs: Number(f[3]) }); break;
+      case 'd': events.push({ tMs, kind: 'drop', packets: Number(f[2]), bytes: Number(f[3]) }); break;
+      default: throw new Error(`mm-link log: unreadable line ${JSON.stringify(line)}`);
+    }
+  }
+  return { header, events };
+}

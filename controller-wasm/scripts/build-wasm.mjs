@@ -29,12 +29,15 @@ function cFilesIn(dir, { skipPrograms = false } = {}) {
     .filter((f) => !skipPrograms || !/^\s*int\s+main\s*\(/m.test(readFileSync(f, 'utf8')));
 }
 
+const exportSources = cFilesIn('wasm/exports');
+// The simulator is compiled in for its exports (wasm/exports/sim_exports.c) only.
+const wantsSimulator = exportSources.some((f) => f.endsWith('sim_exports.c'));
 const sources = [
   ...cFilesIn('src'),
   ...cFilesIn('src/algorithms'),
-  ...cFilesIn('sim', { skipPrograms: true }),
+  ...(wantsSimulator ? cFilesIn('sim', { skipPrograms: true }) : []),
   ...cFilesIn('wasm'),
-  ...cFilesIn('wasm/exports'),
+  ...exportSources,
 ];
 const jsLibrary = join(packageRoot, 'wasm/exports/js_utility_bridge.js');
 

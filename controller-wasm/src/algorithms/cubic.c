@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "../cc_algorithm.h"
+#include "../portable_math.h"
 
 enum cubic_param {
     CUBIC_PARAM_C,
@@ -131,7 +132,7 @@ static void cubic_start_epoch(cubic_state *s, int64_t now_us)
         s->w_max_bytes = s->cwnd_bytes;
         s->k_s = 0.0;
     } else {
-        s->k_s = cbrt((s->w_max_bytes - s->cwnd_epoch_bytes) / mss / cubic_param(s, CUBIC_PARAM_C));
+        s->k_s = pcc_cbrt((s->w_max_bytes - s->cwnd_epoch_bytes) / mss / cubic_param(s, CUBIC_PARAM_C));
     }
 }
 

@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "../cc_algorithm.h"
+#include "../portable_math.h"
 
 enum pcp_param {
     PCP_PARAM_PROBE_PACKETS,
@@ -210,7 +211,7 @@ static void pcp_start_probe(pcp_state *s, int64_t now_us)
 }
 
 /* Standard normal CDF. */
-static double pcp_normal_cdf(double z) { return 0.5 * erfc(-z / sqrt(2.0)); }
+static double pcp_normal_cdf(double z) { return 0.5 * pcc_erfc(-z / sqrt(2.0)); }
 
 /* §3.1: least squares through (send time, delay); the probability that the slope is at most the
  * tolerance, taking the fit's standard error as the spread of the estimate. */

@@ -246,7 +246,8 @@ static void bbr_update_cycle_phase(bbr_state *s, const cc_ack_event *event)
 /* Paper §"startup": the pipe is full when three rounds in a row grow the estimate by less than 25%. */
 static void bbr_check_full_pipe(bbr_state *s, const cc_ack_event *event)
 {
-    if (s->filled_pipe || !s->round_start || event->delivery_rate_app_limited) return;
+    /* probe_rtt's four-packet window caps delivery on purpose: no evidence about the pipe. */
+    if (s->filled_pipe || !s->round_start || event->delivery_rate_app_limited || s->mode == BBR_PROBE_RTT) return;
     if (s->max_bw_bytes_per_s >= s->full_bw_bytes_per_s * bbr_param(s, BBR_PARAM_FULL_BW_GROWTH)) {
         s->full_bw_bytes_per_s = s->max_bw_bytes_per_s;
         s->full_bw_count = 0;

@@ -30,6 +30,9 @@
 #include <math.h>
 
 #include "../monitor_interval.h"
+#include "../portable_math.h"
+
+#define MAX_PROBE_PAIRS 2
 
 enum {
     P_EPSILON,
@@ -42,6 +45,9 @@ enum {
     P_LATENCY_FILTER,
     P_RTT_GRADIENT_STDERR_FILTER,
     P_DOUBLE_CHECK,
+    P_PROBE_PAIRS,
+    P_AMPLIFIER_CONFIDENCE,
+    P_SLOW_START_EXIT_CONFIDENCE,
     P_SLOW_START_LOSS_IGNORED,
     P_SLOW_START_LATENCY_IGNORED,
     P_MI_TIMEOUT_RTTS,
@@ -72,6 +78,9 @@ enum {
         {"latency_filter", 0.01, 0, 1, "flt_latency: |dRTT/dt| below this is jitter, counts as 0 (Table 4.1)"}, \
         {"rtt_gradient_stderr_filter", 1, 0, 1, "1: zero an RTT gradient smaller than its standard error"}, \
         {"double_check", 1, 0, 1, "1: re-run counter-intuitive probe pairs (§4.4.4, Table 4.1 ON)"},        \
+        {"probe_pairs", 2, 1, MAX_PROBE_PAIRS, "pairs per round; 2: both must agree (RCTs, §3.2.3; as published Vivace)"}, \
+        {"amplifier_confidence", 1, 0, 10, "gradients within this many standard errors of 0 reset the amplifier (0: never)"}, \
+        {"slow_start_exit_confidence", 2, 0, 10, "slow start ends on a utility drop beyond this many standard errors (0: any drop)"}, \
         {"slow_start_loss_ignored", 0, 0, 1, "th_loss: loss below this ignored in slow start (Table 4.1)"}, \
         {"slow_start_latency_ignored", 0, 0, 1, "th_latency: RTT gradient below this ignored in slow start (Table 4.1)"}, \
         {"mi_timeout_rtts", 5, 1, 100, "T_timeout in sRTTs: unresolved MI halves the rate (Table 4.1)"},    \
@@ -85,7 +94,11 @@ static const cc_param_desc vivace_params[P_COUNT] = PARAMS_WITH_LATENCY(900);
 static const cc_param_desc vivace_loss_params[P_COUNT] = PARAMS_WITH_LATENCY(0);
 
 /* MI tags */
-enum { TAG_SLOW_START, TAG_PROBE_UP, TAG_PROBE_DOWN, TAG_HOLD };
+enum { TAG_SLOW_START, TAG_HOLD, TAG_PROBE_FIRST };
+/* probe tags: TAG_PROBE_FIRST + 2 * pair + (0 up, 1 down) */
+static int probe_tag(int pair, int down) { return TAG_PROBE_FIRST + 2 * pair + down; }
+static int tag_is_down(int tag) { return (tag - TAG_PROBE_FIRST) % 2; }
+static int tag_pair(int tag) { return (tag - TAG_PROBE_FIRST) / 2; }
 
 typedef enum { STATE_SLOW_START, STATE_PROBING, STATE_DOUBLE_CHECK } vivace_phase;
 
@@ -99,6 +112,8 @@ typedef struct probe_result {
     double rate_mbps;
     double utility;
     double loss_rate;
+    uint32_t packets;
+    double utility_noise_var;        /* variance of the utility from measurement noise, 0 if unknown */
 } probe_result;
 
 typedef struct vivace_state {
@@ -113,11 +128,14 @@ typedef struct vivace_state {
     int slow_start_have_best;
     double slow_start_best_utility;
     double slow_start_best_rate;
+    double slow_start_best_noise_var;
     /* probing */
-    int probes_left;                 /* probe MIs still to send in this pair */
-    int up_first;
-    probe_result up, down;
+    int probe_pairs;                 /* pairs in this round (probe_pairs param, fixed per round) */
+    int probes_sent;
+    int probe_schedule[2 * MAX_PROBE_PAIRS];  /* tags in send order */
+    probe_result probes[MAX_PROBE_PAIRS][2];  /* [pair][0 = up, 1 = down] */
     double first_gradient;           /* γ of the pair being double-checked */
+    double first_gradient_var;
     /* step control */
     int last_direction;              /* +1, -1, 0 before the first decision */
     unsigned consecutive;            /* τ */
@@ -148,14 +166,19 @@ double vivace_utility(const cc_mi_stats *mi, const vivace_utility_coefficients *
     double gradient = mi->rtt_gradient;
     if (fabs(gradient) < k->latency_filter || gradient < k->latency_ignored_below) gradient = 0.0;
     if (gradient < 0) gradient = 0.0;
-    return pow(x, k->throughput_exponent) - k->latency_coefficient * x * gradient - k->loss_coefficient * x * loss;
+    return pcc_pow(x, k->throughput_exponent) - k->latency_coefficient * x * gradient - k->loss_coefficient * x * loss;
 }
 
 static void reset_probe_pair(vivace_state *s) {
-    s->probes_left = 2;
-    s->up_first = s->ctx->random_unit(s->ctx) < 0.5;
-    s->up.have = 0;
-    s->down.have = 0;
+    s->probe_pairs = (int)param(s, P_PROBE_PAIRS);
+    s->probes_sent = 0;
+    for (int pair = 0; pair < s->probe_pairs; pair++) {
+        int up_first = s->ctx->random_unit(s->ctx) < 0.5; /* each pair in its own random order */
+        s->probe_schedule[2 * pair] = probe_tag(pair, !up_first);
+        s->probe_schedule[2 * pair + 1] = probe_tag(pair, up_first);
+        s->probes[pair][0].have = 0;
+        s->probes[pair][1].have = 0;
+    }
 }
 
 /* A decision took effect: results of MIs sent before it no longer describe the current rate. */
@@ -199,6 +222,11 @@ static int64_t mi_timeout_us(const vivace_state *s) {
     return (int64_t)(t > floor_us ? t : floor_us);
 }
 
+static double probe_rate(const vivace_state *s, int tag) {
+    double eps = param(s, P_EPSILON);
+    return clamp_rate(s, s->base_rate * (tag_is_down(tag) ? 1.0 - eps : 1.0 + eps));
+}
+
 /* The rate and tag of the next MI, per phase. */
 static void next_mi(vivace_state *s, double *rate, int *tag) {
     switch (s->phase) {
@@ -209,13 +237,9 @@ static void next_mi(vivace_state *s, double *rate, int *tag) {
         return;
     case STATE_PROBING:
     case STATE_DOUBLE_CHECK:
-        if (s->probes_left > 0) {
-            /* the first probe sent is up when up_first, the second the other one */
-            int up = (s->probes_left == 2) == s->up_first;
-            double eps = param(s, P_EPSILON);
-            *rate = clamp_rate(s, s->base_rate * (up ? 1.0 + eps : 1.0 - eps));
-            *tag = up ? TAG_PROBE_UP : TAG_PROBE_DOWN;
-            s->probes_left--;
+        if (s->probes_sent < 2 * s->probe_pairs) {
+            *tag = s->probe_schedule[s->probes_sent++];
+            *rate = probe_rate(s, *tag);
             return;
         }
         *rate = s->base_rate;
@@ -248,18 +272,28 @@ static unsigned confidence_amplifier(unsigned tau) {
     return tau <= 3 ? tau : 2 * tau - 3;
 }
 
-/* Moves the base rate by the gradient (§4.4.3) and starts probing around the new rate. */
-static void apply_gradient(vivace_state *s, double gradient) {
+/* Moves the base rate by the gradient (§4.4.3) and starts probing around the new rate.
+ * gradient_var: variance of the estimate from measurement noise (0 when unknown). */
+static void apply_gradient(vivace_state *s, double gradient, double gradient_var) {
     s->gradient = gradient;
     s->decisions++;
     double rate_mbps = to_mbps(s->base_rate);
-    if (gradient == 0.0 || !(rate_mbps > 0)) {
+    if (gradient == 0.0 || !(rate_mbps > 0) || !isfinite(gradient)) {
         enter_probing(s, s->base_rate);
         return;
     }
     int direction = gradient > 0 ? 1 : -1;
-    if (direction == s->last_direction) {
+    /* The amplifier trusts a run of same-direction decisions (§4.4.3). Under random loss such runs
+     * also happen by chance, and amplified noise swings the rate by tens of percent; so a decision
+     * whose gradient is within amplifier_confidence standard errors of 0 restarts the run (m = 1,
+     * ω = ω0). A clear gradient (freed capacity, congestion) keeps the thesis behaviour. */
+    double z = param(s, P_AMPLIFIER_CONFIDENCE);
+    int confident = gradient_var <= 0 || fabs(gradient) > z * sqrt(gradient_var);
+    if (direction == s->last_direction && confident) {
         s->consecutive++;
+    } else if (direction == s->last_direction) {
+        s->consecutive = 0;
+        s->boundary_steps = 0;
     } else {
         s->consecutive = 0;
         s->boundary_steps = 0;
@@ -280,37 +314,77 @@ static void apply_gradient(vivace_state *s, double gradient) {
     enter_probing(s, (rate_mbps + change_mbps) / 8e-6);
 }
 
-/* "Counter-intuitive" (§4.4.4): the higher rate wins although it lost fewer packets than the lower. */
-static int is_abnormal(const vivace_state *s, double gradient) {
-    return gradient > 0 && s->up.loss_rate < s->down.loss_rate;
+static double pair_gradient(const probe_result pair[2], double *variance) {
+    double spread = pair[0].rate_mbps - pair[1].rate_mbps;
+    *variance = 0.0;
+    if (!(spread > 0)) return 0.0;
+    double gradient = (pair[0].utility - pair[1].utility) / spread;
+    double var = (pair[0].utility_noise_var + pair[1].utility_noise_var) / (spread * spread);
+    *variance = isfinite(var) ? var : 0.0;
+    return isfinite(gradient) ? gradient : 0.0;
 }
 
-static void on_pair_complete(vivace_state *s) {
-    double spread = s->up.rate_mbps - s->down.rate_mbps;
-    double gradient = spread > 0 ? (s->up.utility - s->down.utility) / spread : 0.0;
-    if (!isfinite(gradient)) gradient = 0.0;
+/* "Counter-intuitive" (§4.4.4): the higher rate wins although it lost fewer packets than the lower.
+ * Random loss makes the higher rate lose less in about half of all pairs; re-running all of those
+ * would delay only increases and drag the rate down. So the difference must be significant: more
+ * than two standard errors of a two-proportion test. */
+static int is_abnormal(const vivace_state *s, double gradient) {
+    double up_lost = 0, up_sent = 0, down_lost = 0, down_sent = 0;
+    for (int pair = 0; pair < s->probe_pairs; pair++) {
+        up_lost += s->probes[pair][0].loss_rate * s->probes[pair][0].packets;
+        up_sent += s->probes[pair][0].packets;
+        down_lost += s->probes[pair][1].loss_rate * s->probes[pair][1].packets;
+        down_sent += s->probes[pair][1].packets;
+    }
+    if (!(gradient > 0) || up_sent <= 0 || down_sent <= 0) return 0;
+    double pooled = (up_lost + down_lost) / (up_sent + down_sent);
+    double se = sqrt(pooled * (1 - pooled) * (1 / up_sent + 1 / down_sent));
+    return down_lost / down_sent - up_lost / up_sent > 2 * se;
+}
+
+static int same_sign(double a, double b) { return (a > 0) == (b > 0) && (a < 0) == (b < 0); }
+
+static void on_probes_complete(vivace_state *s) {
+    /* With two pairs (randomized controlled trials, thesis §3.2.3) a decision needs both to agree. */
+    double variance;
+    double gradient = pair_gradient(s->probes[0], &variance);
+    for (int pair = 1; pair < s->probe_pairs; pair++) {
+        double other_variance;
+        double other = pair_gradient(s->probes[pair], &other_variance);
+        if (!same_sign(gradient, other)) {
+            s->gradient = 0.0;
+            enter_probing(s, s->base_rate); /* inconclusive: stay, measure again */
+            return;
+        }
+        gradient += other;
+        variance += other_variance;
+    }
+    gradient /= (double)s->probe_pairs;
+    variance /= (double)s->probe_pairs * (double)s->probe_pairs;
     if (s->phase == STATE_PROBING && param(s, P_DOUBLE_CHECK) >= 0.5 && is_abnormal(s, gradient)) {
         s->phase = STATE_DOUBLE_CHECK;
         s->first_gradient = gradient;
+        s->first_gradient_var = variance;
         s->gradient = gradient;
         reset_probe_pair(s);
         new_epoch(s);
         return;
     }
     if (s->phase == STATE_DOUBLE_CHECK) {
-        int agree = (gradient > 0) == (s->first_gradient > 0) && (gradient < 0) == (s->first_gradient < 0);
-        if (!agree) {
-            s->gradient = gradient;
-            enter_probing(s, s->base_rate); /* noise: no move, measure again */
-            return;
-        }
+        /* Consistent: the average, as §4.4.4 says. Inconsistent: still the average (twice the samples
+         * of either); discarding would make only increases need confirmation, a downward bias that
+         * random loss alone turns into a collapse. */
         gradient = (gradient + s->first_gradient) / 2.0;
+        variance = (variance + s->first_gradient_var) / 4.0;
     }
-    apply_gradient(s, gradient);
+    apply_gradient(s, gradient, variance);
 }
 
-static double mi_utility(const vivace_state *s, const pcc_mi_result *r, int *valid) {
+/* The utility of a finished MI; *noise_var gets the variance its measurement noise adds (binomial
+ * loss counting and the RTT regression), or 0 for a custom utility we cannot reason about. */
+static double mi_utility(const vivace_state *s, const pcc_mi_result *r, int *valid, double *noise_var) {
     cc_mi_stats stats = r->stats;
+    *noise_var = 0.0;
     if (s->ctx->custom_utility != NULL) {
         double u = s->ctx->custom_utility(&stats, s->ctx->custom_utility_data);
         *valid = isfinite(u);
@@ -329,19 +403,31 @@ static double mi_utility(const vivace_state *s, const pcc_mi_result *r, int *val
         .latency_ignored_below = slow_start ? param(s, P_SLOW_START_LATENCY_IGNORED) : 0.0,
     };
     double u = vivace_utility(&stats, &k);
+    double x = stats.send_rate_bps * 1e-6;
+    if (stats.packets_sent > 0 && x > 0) {
+        double loss_sd = k.loss_coefficient * x * sqrt(stats.loss_rate * (1 - stats.loss_rate) / stats.packets_sent);
+        double rtt_sd = stats.rtt_gradient != 0.0 ? k.latency_coefficient * x * r->rtt_gradient_stderr : 0.0;
+        *noise_var = loss_sd * loss_sd + rtt_sd * rtt_sd;
+        if (!isfinite(*noise_var)) *noise_var = 0.0;
+    }
     *valid = isfinite(u);
     return *valid ? u : 0.0;
 }
 
-static void on_slow_start_result(vivace_state *s, const pcc_mi_result *r, double utility) {
+static void on_slow_start_result(vivace_state *s, const pcc_mi_result *r, double utility, double noise_var) {
     double rate = r->stats.target_rate_bps / 8.0;
-    if (s->slow_start_have_best && utility < s->slow_start_best_utility) {
+    /* Slow start ends at the first utility decrease (§4.4). Early MIs are short, so one random loss
+     * looks like a large drop: the decrease must exceed slow_start_exit_confidence standard errors
+     * of the measurement noise. Congestion (heavy loss, RTT doubling) clears that bar at once. */
+    double margin = param(s, P_SLOW_START_EXIT_CONFIDENCE) * sqrt(noise_var + s->slow_start_best_noise_var);
+    if (s->slow_start_have_best && utility < s->slow_start_best_utility - margin) {
         enter_probing(s, s->slow_start_best_rate); /* fall back to the best rate seen (§4.4, §3.2.3) */
         return;
     }
     s->slow_start_have_best = 1;
     s->slow_start_best_utility = utility;
     s->slow_start_best_rate = rate;
+    s->slow_start_best_noise_var = noise_var;
     if (rate >= s->ctx->max_rate_bytes_per_s) enter_probing(s, rate); /* nothing left to double */
 }
 
@@ -361,7 +447,8 @@ static void on_result(vivace_state *s, const pcc_mi_result *r) {
         return;
     }
     int valid;
-    double utility = mi_utility(s, r, &valid);
+    double noise_var = 0.0;
+    double utility = mi_utility(s, r, &valid, &noise_var);
     s->last_utility = utility;
     if (r->epoch != s->epoch) return;
     if (!valid) {
@@ -371,17 +458,22 @@ static void on_result(vivace_state *s, const pcc_mi_result *r) {
     }
     switch (s->phase) {
     case STATE_SLOW_START:
-        if (r->tag == TAG_SLOW_START) on_slow_start_result(s, r, utility);
+        if (r->tag == TAG_SLOW_START) on_slow_start_result(s, r, utility, noise_var);
         return;
     case STATE_PROBING:
     case STATE_DOUBLE_CHECK: {
-        probe_result *slot = r->tag == TAG_PROBE_UP ? &s->up : r->tag == TAG_PROBE_DOWN ? &s->down : NULL;
-        if (slot == NULL) return;
+        if (r->tag < TAG_PROBE_FIRST || tag_pair(r->tag) >= s->probe_pairs) return;
+        probe_result *slot = &s->probes[tag_pair(r->tag)][tag_is_down(r->tag)];
         slot->have = 1;
         slot->rate_mbps = r->stats.target_rate_bps * 1e-6;
         slot->utility = utility;
         slot->loss_rate = r->stats.loss_rate;
-        if (s->up.have && s->down.have) on_pair_complete(s);
+        slot->packets = r->stats.packets_sent;
+        slot->utility_noise_var = noise_var;
+        for (int pair = 0; pair < s->probe_pairs; pair++) {
+            if (!s->probes[pair][0].have || !s->probes[pair][1].have) return;
+        }
+        on_probes_complete(s);
         return;
     }
     }
@@ -416,11 +508,7 @@ static double vivace_pacing_rate(const void *state) {
     if (open != NULL && !s->restart_mi) return open->target_rate_bytes_per_s;
     /* Between a decision and the next send, the rate the next MI will use. */
     if (s->phase == STATE_SLOW_START) return s->slow_start_next_rate;
-    if (s->probes_left > 0) {
-        int up = (s->probes_left == 2) == s->up_first;
-        double eps = param(s, P_EPSILON);
-        return clamp_rate(s, s->base_rate * (up ? 1.0 + eps : 1.0 - eps));
-    }
+    if (s->probes_sent < 2 * s->probe_pairs) return probe_rate(s, s->probe_schedule[s->probes_sent]);
     return s->base_rate;
 }
 

@@ -5,6 +5,7 @@
 
 extern const cc_ops cc_ops_vivace;
 extern const cc_ops cc_ops_vivace_loss;
+extern const cc_ops cc_ops_allegro;
 extern const cc_ops cc_ops_fixed;
 extern const cc_ops cc_ops_cubic;
 extern const cc_ops cc_ops_bbr;
@@ -14,6 +15,7 @@ extern const cc_ops cc_ops_pcp;
 static const cc_ops *const registered_algorithms[] = {
     &cc_ops_vivace,
     &cc_ops_vivace_loss,
+    &cc_ops_allegro,
     &cc_ops_fixed,
     &cc_ops_cubic,
     &cc_ops_bbr,

@@ -45,6 +45,7 @@ export class PlaybackSession {
   private sampler: ReturnType<typeof setInterval> | null = null;
   private watchdog: ReturnType<typeof setTimeout> | null = null;
   private topKbps = 0;
+  private firstSegmentKbps: number | null = null;
 
   constructor(params: SessionParams, pane: SessionPane, onFatal: (message: string) => void) {
     this.params = params;
@@ -123,20 +124,38 @@ export class PlaybackSession {
     player.on(events.QUALITY_CHANGE_RENDERED, (e: { mediaType: string; newRepresentation?: Representation }) => {
       if (e.mediaType === 'video' && e.newRepresentation) this.metrics.onRenditionRendered(performance.now(), e.newRepresentation.bandwidth / 1000);
     });
+    // Byte accounting for dash.js's own loader (TCP): progress events give a smooth goodput, completion the rest.
+    const countedBytes = new WeakMap<object, number>();
+    const countBytes = (req: { bytesLoaded?: number } | undefined): void => {
+      if (!req || this.fetcher) return;
+      const loaded = req.bytesLoaded ?? 0;
+      const before = countedBytes.get(req) ?? 0;
+      if (loaded > before) {
+        this.tcpBytes += loaded - before;
+        countedBytes.set(req, loaded);
+      }
+    };
+    player.on(events.FRAGMENT_LOADING_PROGRESS, (e: { request?: unknown }) => countBytes(e.request as { bytesLoaded?: number } | undefined));
     player.on(events.FRAGMENT_LOADING_COMPLETED, (e: { request?: unknown }) => {
       const req = e.request as { mediaType?: string; type?: string; bytesLoaded?: number; bandwidth?: number; representation?: { bandwidth?: number } } | undefined;
       if (!req) return;
-      this.tcpBytes += req.bytesLoaded ?? 0;
+      countBytes(req);
       if (req.mediaType === 'video' && req.type === 'MediaSegment') {
         const bandwidth = req.representation?.bandwidth ?? req.bandwidth ?? 0;
         if (bandwidth > 0) this.metrics.onSegmentLoaded(bandwidth / 1000);
+        // Segments start in order, so the first one loaded is the first one shown.
+        if (this.firstSegmentKbps === null && bandwidth > 0) this.firstSegmentKbps = bandwidth / 1000;
       }
     });
     const video = this.pane.video;
     video.addEventListener('playing', () => {
       if (!this.metrics.hasStarted) {
+        // dash.js reports QUALITY_CHANGE_RENDERED for later switches only; the first rendition is the first segment's.
         const rep = player.getCurrentRepresentationForType('video');
-        if (rep) this.metrics.onRenditionRendered(performance.now(), rep.bandwidth / 1000);
+        const firstKbps = this.firstSegmentKbps ?? (rep ? rep.bandwidth / 1000 : null);
+        if (firstKbps !== null && this.metrics.snapshot(performance.now()).currentBitrateKbps === 0) {
+          this.metrics.onRenditionRendered(performance.now(), firstKbps);
+        }
         if (this.watchdog) clearTimeout(this.watchdog);
       }
       this.metrics.onPlaying(performance.now());

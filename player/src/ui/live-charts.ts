@@ -25,9 +25,10 @@ const palette = {
   axis: '#94a3b8',
 };
 
-function axis(label: string, scale?: string, side?: number): uPlot.Axis {
+function axis(label: string, scale: string, side?: number): uPlot.Axis {
+  // Only set `side` when given: an explicit undefined would override uPlot's default placement.
   return {
-    label, scale, side, stroke: palette.axis, labelSize: 18, size: 44,
+    label, scale, ...(side !== undefined ? { side } : {}), stroke: palette.axis, labelSize: 18, size: 44,
     grid: { stroke: palette.grid, width: 1 }, ticks: { stroke: palette.grid, width: 1 },
     font: '11px system-ui, sans-serif', labelFont: '11px system-ui, sans-serif',
   };
@@ -41,23 +42,24 @@ export class LiveCharts {
   private readonly points: ChartPoint[] = [];
   private readonly plots: { plot: uPlot; columns: (p: ChartPoint) => (number | null)[] }[] = [];
 
-  constructor(container: HTMLElement) {
+  /** `telemetryNote` replaces the delay chart's title when the transport has no sender telemetry (TCP). */
+  constructor(container: HTMLElement, telemetryNote: string | null = null) {
     const width = Math.max(280, container.clientWidth || 560);
     const make = (title: string, height: number, s: uPlot.Series[], axes: uPlot.Axis[], columns: (p: ChartPoint) => (number | null)[], scales: uPlot.Scales) => {
       const holder = document.createElement('div');
       holder.className = 'chart';
       container.append(holder);
       const opts: uPlot.Options = {
-        title, width, height, series: [{ label: 't (s)' }, ...s], axes: [axis('', 'x'), ...axes],
+        title, width, height, series: [{ label: 't (s)' }, ...s], axes: [{ ...axis('', 'x'), size: 30, labelSize: 0 }, ...axes],
         scales: { x: { time: false }, ...scales }, legend: { live: false }, cursor: { show: false },
       };
       const plot = new uPlot(opts, [[], ...s.map(() => [])] as unknown as uPlot.AlignedData, holder);
       this.plots.push({ plot, columns });
     };
-    make('Rates (Mbit/s)', 170,
+    make('Rates (Mbit/s)', 180,
       [series('sending rate', palette.send, 'mbps'), series('goodput', palette.goodput, 'mbps', 'rgba(34,211,238,0.08)'), series('selected bitrate', palette.bitrate, 'mbps')],
       [axis('Mbit/s', 'mbps')], (p) => [p.sendRateMbps, p.goodputMbps, p.bitrateMbps], { mbps: { range: (_u, _min, max) => [0, Math.max(1, max * 1.1)] } });
-    make('Delay and loss', 150,
+    make(telemetryNote ?? 'Delay and loss (sender)', 150,
       [series('RTT (ms)', palette.rtt, 'ms'), series('loss (%)', palette.loss, 'pct')],
       [axis('RTT ms', 'ms'), axis('loss %', 'pct', 1)], (p) => [p.rttMs, p.lossPercent],
       { ms: { range: (_u, _min, max) => [0, Math.max(1, max * 1.2)] }, pct: { range: (_u, _min, max) => [0, Math.max(1, max * 1.2)] } });

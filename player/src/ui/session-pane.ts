@@ -49,10 +49,17 @@ export class SessionPane {
     const statsBox = document.createElement('div');
     const chartsBox = document.createElement('div');
     chartsBox.className = 'charts';
-    this.root.append(head, wrap, statsBox, chartsBox);
+    // Video and numbers on the left, charts on the right; the grid stacks them when the pane is narrow.
+    const body = document.createElement('div');
+    body.className = 'pane-body';
+    const left = document.createElement('div');
+    left.className = 'pane-left';
+    left.append(wrap, statsBox);
+    body.append(left, chartsBox);
+    this.root.append(head, body);
     parent.append(this.root);
     this.stats = new StatsPanel(statsBox);
-    this.charts = new LiveCharts(chartsBox);
+    this.charts = new LiveCharts(chartsBox, params.transport === 'tcp' ? 'Delay and loss: no sender telemetry over kernel TCP' : null);
     this.setState('connecting');
   }
 

@@ -1,0 +1,126 @@
+// Runs the native pcc-sim binary and parses its JSON (and optional CSV time series).
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const controllerDir = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+// PCC_SIM_BIN overrides the binary (e.g. a build in another directory).
+export const simBinary = process.env.PCC_SIM_BIN ?? join(controllerDir, 'build', 'sim', 'pcc-sim');
+
+export interface SimFlowResult {
+  cc: string;
+  start_s: number;
+  throughput_mbps: number;
+  throughput_last_half_mbps: number;
+  p95_rtt_ms: number;
+  mean_rtt_ms: number;
+  min_rtt_ms: number;
+  base_rtt_ms: number;
+  loss_rate: number;
+  detected_loss_rate: number;
+  packets_sent: number;
+}
+
+export interface SimResult {
+  seed: number;
+  duration_s: number;
+  capacity_mbps: number;
+  flows: SimFlowResult[];
+  jain_index: number;
+  link_utilization: number;
+  packets_simulated: number;
+  events_processed: number;
+}
+
+/** One row of the --csv time series. */
+export interface SimSample {
+  timeS: number;
+  flow: number;
+  pacingRateMbps: number;
+  throughputMbps: number;
+  rttMs: number;
+  queueBytes: number;
+}
+
+export interface SimRun {
+  result: SimResult;
+  samples: SimSample[];
+  wallMs: number;
+}
+
+export function assertSimBuilt(): void {
+  if (!existsSync(simBinary)) {
+    throw new Error(`${simBinary} is missing: run "npm run build -w controller-wasm" first`);
+  }
+}
+
+function parseCsv(text: string): SimSample[] {
+  const lines = text.trim().split('\n');
+  const header = (lines.shift() ?? '').split(',');
+  const column = (name: string): number => {
+    const index = header.indexOf(name);
+    if (index < 0) throw new Error(`pcc-sim CSV has no column ${name}`);
+    return index;
+  };
+  const t = column('time_s');
+  const f = column('flow');
+  const pacing = column('pacing_rate_mbps');
+  const thr = column('throughput_mbps');
+  const rtt = column('rtt_ms');
+  const queue = column('queue_bytes');
+  return lines.map((line) => {
+    const cells = line.split(',');
+    const num = (i: number): number => Number(cells[i]);
+    return { timeS: num(t), flow: num(f), pacingRateMbps: num(pacing), throughputMbps: num(thr), rttMs: num(rtt), queueBytes: num(queue) };
+  });
+}
+
+/** Runs pcc-sim with args (plus --json); with wantSamples, also collects its CSV time series. */
+export function runSim(args: string[], wantSamples = false): Promise<SimRun> {
+  const scratch = wantSamples ? mkdtempSync(join(tmpdir(), 'pcc-paper-')) : null;
+  const csvPath = scratch ? join(scratch, 'series.csv') : null;
+  const fullArgs = [...args, '--json', ...(csvPath ? ['--csv', csvPath] : [])];
+  const started = performance.now();
+  return new Promise((resolve, reject) => {
+    const child = spawn(simBinary, fullArgs, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      const wallMs = performance.now() - started;
+      try {
+        if (code !== 0) throw new Error(`pcc-sim ${fullArgs.join(' ')} exited ${code}: ${stderr.trim()}`);
+        const result = JSON.parse(stdout) as SimResult;
+        const samples = csvPath ? parseCsv(readFileSync(csvPath, 'utf8')) : [];
+        resolve({ result, samples, wallMs });
+      } catch (error) {
+        reject(error);
+      } finally {
+        if (scratch) rmSync(scratch, { recursive: true, force: true });
+      }
+    });
+  });
+}
+
+/** Runs jobs with at most `limit` in flight, keeping results in input order. */
+export async function runPool<T>(jobs: Array<() => Promise<T>>, limit: number, onDone?: (done: number) => void): Promise<T[]> {
+  const results: T[] = new Array<T>(jobs.length);
+  let next = 0;
+  let done = 0;
+  const worker = async (): Promise<void> => {
+    for (;;) {
+      const index = next++;
+      const job = jobs[index];
+      if (!job) return;
+      results[index] = await job();
+      done++;
+      onDone?.(done);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, jobs.length)) }, worker));
+  return results;
+}

@@ -1,0 +1,89 @@
+// npm run -s sim:paper [-- --quick | --long] [--only ID,ID] [--jobs N] [--out DIR]
+// Re-runs the seed papers' experiments in the native simulator and prints each figure as a table, the paper's
+// number beside ours; writes JSON, CSV and SVG per figure into build/paper/ (or --out). Logs go to stderr.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { figures, type FigureContext } from './paper/figures.ts';
+import { assertSimBuilt, controllerDir, runSim } from './paper/run-sim.ts';
+import { renderChart } from './paper/svg-chart.ts';
+import { renderTable, toCsv } from './paper/table.ts';
+
+const usage = 'usage: sim-paper [--quick | --long] [--only ID[,ID]] [--jobs N] [--out DIR]\nfigures: ' + figures.map((f) => f.id).join(', ');
+
+function log(event: Record<string, unknown>): void {
+  process.stderr.write(JSON.stringify({ time: new Date().toISOString(), ...event }) + '\n');
+}
+
+function parseArgs(argv: string[]): { quick: boolean; long: boolean; only: string[]; jobs: number; out: string } {
+  const options = { quick: false, long: false, only: [] as string[], jobs: 2, out: join(controllerDir, 'build', 'paper') };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    const value = (): string => {
+      const v = argv[++i];
+      if (v === undefined) throw new Error(`${arg} needs a value`);
+      return v;
+    };
+    if (arg === '--quick') options.quick = true;
+    else if (arg === '--long') options.long = true;
+    else if (arg === '--only') options.only = value().split(',');
+    else if (arg === '--jobs') {
+      options.jobs = Number(value());
+      if (!Number.isInteger(options.jobs) || options.jobs < 1 || options.jobs > 64) throw new Error('--jobs must be an integer in [1, 64]');
+    } else if (arg === '--out') options.out = value();
+    else if (arg === '--help' || arg === '-h') {
+      process.stdout.write(usage + '\n');
+      process.exit(0);
+    } else throw new Error(`unknown argument ${arg}`);
+  }
+  if (options.quick && options.long) throw new Error('--quick and --long exclude each other');
+  const unknown = options.only.filter((id) => !figures.some((f) => f.id === id));
+  if (unknown.length) throw new Error(`unknown figure(s) ${unknown.join(', ')}`);
+  return options;
+}
+
+async function availableControllers(): Promise<Set<string>> {
+  const candidates = ['vivace', 'vivace-loss', 'allegro', 'pcp', 'cubic', 'bbr'];
+  const available = new Set<string>();
+  for (const cc of candidates) {
+    try {
+      await runSim(['--cc', cc, '--duration-s', '0.01']);
+      available.add(cc);
+    } catch {
+      log({ event: 'controller_unavailable', cc });
+    }
+  }
+  return available;
+}
+
+async function main(): Promise<void> {
+  let options;
+  try {
+    options = parseArgs(process.argv.slice(2));
+  } catch (error) {
+    process.stderr.write(`sim-paper: ${(error as Error).message}\n${usage}\n`);
+    process.exit(2);
+  }
+  assertSimBuilt();
+  mkdirSync(options.out, { recursive: true });
+  const ctx: FigureContext = { quick: options.quick, long: options.long, jobs: options.jobs, available: await availableControllers(), log };
+  const selected = options.only.length ? figures.filter((f) => options.only.includes(f.id)) : figures;
+  const started = Date.now();
+  for (const figure of selected) {
+    log({ event: 'figure_start', figure: figure.id });
+    const figureStarted = Date.now();
+    const out = await figure.run(ctx);
+    process.stdout.write(`\n== ${out.title}\n${out.setup}\n\n${renderTable(out.headers, out.rows, out.digits)}\n`);
+    for (const note of out.notes) process.stdout.write(`${note}\n`);
+    writeFileSync(join(options.out, `${out.id}.json`), JSON.stringify({ id: out.id, title: out.title, setup: out.setup, headers: out.headers, rows: out.rows, notes: out.notes, raw: out.raw }, null, 1) + '\n');
+    writeFileSync(join(options.out, `${out.id}.csv`), toCsv(out.headers, out.rows));
+    for (const chart of out.charts) writeFileSync(join(options.out, `${out.id}-${chart.name}.svg`), renderChart(chart.spec));
+    log({ event: 'figure_done', figure: figure.id, seconds: (Date.now() - figureStarted) / 1000 });
+  }
+  process.stdout.write(`\nresults: ${options.out}\n`);
+  log({ event: 'done', seconds: (Date.now() - started) / 1000 });
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`sim-paper: ${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
+  process.exit(1);
+});

@@ -24,7 +24,10 @@ export interface DirectionSummary {
   opportunities: number;
   maxQueuePackets: number;
   maxQueueLinkBytes: number;
-  queueDelayMs: { p50: number; p95: number; max: number };
+  /** Time in the link queue (model time). */
+  queueDelayMs: { p50: number; p95: number; p99: number; max: number };
+  /** Actual write time minus model departure time: the emulator's own timing error. */
+  writeLatenessMs: { p50: number; p95: number; p99: number; max: number };
 }
 
 export interface LinkemSummary {

@@ -16,7 +16,8 @@ static void on_departure(void *ctx, packet *p, uint64_t t_us) {
     direction *d = ctx;
     d->stats.departed_packets++;
     d->stats.departed_ip_bytes += p->ip_bytes;
-    stats_record_queue_delay(&d->stats, t_us - p->link_arrival_us);
+    histogram_record(&d->stats.queue_delay, t_us - p->link_arrival_us);
+    p->departure_us = t_us;
     mmlog_departure(&d->log, t_us, packet_link_bytes(p), p->link_arrival_us);
     fifo_push(&d->out_fifo, p);
 }
@@ -115,8 +116,13 @@ int direction_flush(direction *d) {
     while ((p = d->out_fifo.head)) {
         ssize_t w = write(d->out_fd, p->data, p->ip_bytes);
         if (w < 0 && (errno == EAGAIN || errno == EINTR)) return 1;
-        if (w < 0) d->stats.write_errors++;
-        else d->stats.written_packets++;
+        if (w < 0) {
+            d->stats.write_errors++;
+        } else {
+            d->stats.written_packets++;
+            uint64_t now_us = clock_now_us();
+            histogram_record(&d->stats.write_lateness, now_us > p->departure_us ? now_us - p->departure_us : 0);
+        }
         packet_free(fifo_pop(&d->out_fifo));
     }
     return 0;

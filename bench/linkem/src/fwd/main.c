@@ -4,6 +4,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <math.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -187,6 +188,11 @@ int main(int argc, char **argv) {
     signal(SIGPIPE, SIG_IGN);
     /* default 50 us timer slack would blur sub-millisecond event times */
     prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
+    /* Under load a normal-priority wake-up comes ~0.5 ms late (measured here); a modest
+       real-time priority keeps events within ~0.1 ms. RT throttling still bounds it. */
+    struct sched_param sp = {.sched_priority = 10};
+    if (sched_setscheduler(0, SCHED_FIFO | SCHED_RESET_ON_FORK, &sp) != 0)
+        log_json("warn", "no real-time priority (sched_setscheduler failed): event timing may be less precise");
 
     network net;
     memset(&net, 0, sizeof net);

@@ -16,6 +16,7 @@ typedef struct packet {
     uint64_t ingress_us;      /* read from the TUN device */
     uint64_t release_us;      /* leaves the delay stage */
     uint64_t link_arrival_us; /* enters the link queue */
+    uint64_t departure_us;    /* leaves the link (model time) */
     uint32_t ip_bytes;
     unsigned char data[PACKET_MAX_BYTES];
 } packet;

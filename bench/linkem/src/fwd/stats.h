@@ -10,6 +10,17 @@
 #define STATS_COARSE_BINS 59900u
 
 typedef struct {
+    uint64_t count;
+    uint64_t max_us;
+    uint32_t fine[STATS_FINE_BINS];
+    uint32_t coarse[STATS_COARSE_BINS];
+} delay_histogram;
+
+void histogram_record(delay_histogram *h, uint64_t delay_us);
+/* Percentile (0..100) in microseconds (bin upper edge); 0 if empty. */
+uint64_t histogram_percentile_us(const delay_histogram *h, double percentile);
+
+typedef struct {
     uint64_t ingress_packets, ingress_ip_bytes;     /* read from the TUN */
     uint64_t filtered_packets;                      /* not addressed across the link: never forwarded */
     uint64_t loss_drop_packets;                     /* random loss */
@@ -18,14 +29,10 @@ typedef struct {
     uint64_t written_packets, write_errors;         /* written to the far TUN */
     uint64_t opportunities;
     uint64_t max_queue_packets, max_queue_bytes;
-    uint64_t max_queue_delay_us;
-    uint32_t fine[STATS_FINE_BINS];
-    uint32_t coarse[STATS_COARSE_BINS];
+    delay_histogram queue_delay;   /* link queue arrival to departure (model time) */
+    delay_histogram write_lateness; /* model departure time to the actual write: the emulator's own timing error */
 } direction_stats;
 
-void stats_record_queue_delay(direction_stats *s, uint64_t delay_us);
-/* Percentile (0..100) of the recorded queue delays in microseconds (bin upper edge); 0 if none. */
-uint64_t stats_queue_delay_percentile_us(const direction_stats *s, double percentile);
 void stats_write_json(FILE *f, const char *name, const direction_stats *s);
 
 #endif

@@ -1,0 +1,134 @@
+// HTTPS over kernel TCP serving the same media, with the congestion control chosen per request by
+// `?cc=cubic|bbr` (Linux TCP_CONGESTION on the connection's socket). The algorithm in effect is read
+// back from the socket and reported in the `x-tcp-congestion` header.
+import { createReadStream } from 'node:fs';
+import { createServer, type Server } from 'node:https';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { getTcpCongestion, setTcpCongestion } from '@pcc-stream/quic';
+import { errorMessage, log } from '../log.ts';
+import { MemoryBodySource } from '../media/body-source.ts';
+import { parseHttpRange, type MediaStore } from '../media/media-store.ts';
+import { listen } from '../http/control-server.ts';
+
+export interface HttpsOriginOptions {
+  host: string;
+  port: number;
+  certPem: string;
+  keyPem: string;
+  media: MediaStore;
+  corsOrigin: string;
+}
+
+const TCP_ALGORITHM = /^[a-z0-9_]{1,15}$/;
+
+/** The file descriptor of a TCP socket (libuv handle), or null. */
+function socketFd(socket: Socket): number | null {
+  const handle = (socket as unknown as { _handle?: { fd?: number } })._handle;
+  return typeof handle?.fd === 'number' && handle.fd >= 0 ? handle.fd : null;
+}
+
+export class HttpsOrigin {
+  private constructor(private readonly server: Server) {}
+
+  static async start(options: HttpsOriginOptions): Promise<HttpsOrigin> {
+    // TLS sockets hide the TCP socket: remember each connection's fd by its peer address.
+    const fds = new Map<string, number>();
+    const server = createServer({ cert: options.certPem, key: options.keyPem, keepAlive: true });
+    server.on('connection', (socket: Socket) => {
+      const key = `${socket.remoteAddress}:${socket.remotePort}`;
+      const fd = socketFd(socket);
+      if (fd !== null) fds.set(key, fd);
+      socket.once('close', () => fds.delete(key));
+    });
+    server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+      const fd = fds.get(`${req.socket.remoteAddress}:${req.socket.remotePort}`) ?? null;
+      serve(req, res, options, fd).catch((err) => {
+        log('error', 'https.failed', { error: errorMessage(err) });
+        if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' }).end(`internal error: ${errorMessage(err)}\n`);
+        else res.destroy();
+      });
+    });
+    server.on('tlsClientError', () => {
+      /* scanners and aborted handshakes are not worth a log line each */
+    });
+    await listen(server, options.host, options.port);
+    return new HttpsOrigin(server);
+  }
+
+  get port(): number {
+    return (this.server.address() as AddressInfo).port;
+  }
+
+  close(): Promise<void> {
+    return new Promise((resolve) => {
+      this.server.close(() => resolve());
+      this.server.closeAllConnections();
+    });
+  }
+}
+
+function fail(res: ServerResponse, status: number, message: string, headers: Record<string, string | number> = {}): void {
+  res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', ...headers }).end(message + '\n');
+}
+
+async function serve(req: IncomingMessage, res: ServerResponse, options: HttpsOriginOptions, fd: number | null): Promise<void> {
+  res.setHeader('access-control-allow-origin', options.corsOrigin);
+  res.setHeader('access-control-expose-headers', 'content-length, content-range, x-tcp-congestion');
+  if (req.method === 'OPTIONS') {
+    res.writeHead(204, { 'access-control-allow-methods': 'GET, HEAD, OPTIONS', 'access-control-allow-headers': 'range' }).end();
+    return;
+  }
+  if (req.method !== 'GET' && req.method !== 'HEAD') return fail(res, 405, 'method not allowed');
+  const url = new URL(req.url ?? '/', 'https://origin');
+  const cc = url.searchParams.get('cc');
+  if (cc !== null) {
+    if (!TCP_ALGORITHM.test(cc)) return fail(res, 400, `cc=${cc} is not a TCP congestion control name`);
+    if (fd === null) return fail(res, 500, 'cannot reach this connection\'s socket to set its congestion control');
+    try {
+      setTcpCongestion(fd, cc);
+    } catch (err) {
+      return fail(res, 400, `the kernel refused TCP congestion control "${cc}": ${errorMessage(err)}`);
+    }
+  }
+  if (fd !== null) {
+    try {
+      res.setHeader('x-tcp-congestion', getTcpCongestion(fd));
+    } catch {
+      /* informational only */
+    }
+  }
+  const rangeHeader = req.headers.range;
+  let range;
+  if (rangeHeader !== undefined) {
+    const resolved = options.media.root.resolve(url.pathname);
+    if (!resolved.ok) return fail(res, 404, 'not found');
+    const parsed = parseHttpRange(rangeHeader, resolved.sizeBytes);
+    if (parsed === 'invalid') return fail(res, 400, `malformed Range header ${JSON.stringify(rangeHeader)}`);
+    if (parsed === 'unsatisfiable') return fail(res, 416, 'range not satisfiable', { 'content-range': `bytes */${resolved.sizeBytes}` });
+    range = parsed;
+  }
+  const opened = await options.media.open(url.pathname, range);
+  if (!('body' in opened)) {
+    const headers: Record<string, string> = opened.status === 416 ? { 'content-range': `bytes */${opened.totalSize}` } : {};
+    return fail(res, opened.status, opened.status === 404 ? 'not found' : opened.reason, headers);
+  }
+  const headers: Record<string, string | number> = {
+    'content-type': opened.contentType, 'content-length': opened.bodyLength, 'accept-ranges': 'bytes',
+  };
+  if (opened.status === 206) headers['content-range'] = `bytes ${opened.bodyOffset}-${opened.bodyOffset + opened.bodyLength - 1}/${opened.totalSize}`;
+  res.writeHead(opened.status, headers);
+  if (req.method === 'HEAD' || opened.bodyLength === 0) {
+    opened.body.close();
+    res.end();
+    return;
+  }
+  if (opened.body instanceof MemoryBodySource) {
+    res.end(opened.body.read(opened.bodyOffset, opened.bodyLength));
+    return;
+  }
+  opened.body.close();
+  createReadStream(opened.realPath, { start: opened.bodyOffset, end: opened.bodyOffset + opened.bodyLength - 1 })
+    .on('error', () => res.destroy())
+    .pipe(res);
+}

@@ -1,0 +1,100 @@
+// `npm run -s origin -- --media DIR --port 4433 --http-port 8080 --https-port 8443 --cc vivace --log-dir DIR`
+import { mkdirSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { errorMessage, log, setLogLevel, type LogLevel } from '../log.ts';
+import { DEFAULT_ORIGIN_OPTIONS, Origin } from '../origin.ts';
+import { parseFlags, usage, UsageError, type FlagSpec } from './args.ts';
+
+const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
+const d = DEFAULT_ORIGIN_OPTIONS;
+const specs: Record<string, FlagSpec> = {
+  media: { type: 'string', help: 'directory of DASH content to serve', default: join(repoRoot, '.cache/media') },
+  host: { type: 'string', help: 'address to listen on', default: d.host },
+  port: { type: 'number', help: 'WebTransport (UDP) port, 0 = any', default: d.port },
+  'http-port': { type: 'number', help: 'control HTTP port (/cert-hash, /status), -1 = off', default: d.httpPort ?? -1 },
+  'https-port': { type: 'number', help: 'HTTPS-over-TCP baseline port (?cc=cubic|bbr), -1 = off', default: d.httpsPort ?? -1 },
+  cc: { type: 'string', help: 'default controller: vivace|vivace-loss|allegro|pcp|cubic|bbr|fixed', default: d.cc },
+  'log-dir': { type: 'string', help: 'write per-session per-MI telemetry JSONL here' },
+  cert: { type: 'string', help: 'PEM certificate (default: self-signed ECDSA P-256, 13 days)' },
+  key: { type: 'string', help: 'PEM private key for --cert' },
+  'max-sessions': { type: 'number', help: 'concurrent WebTransport sessions', default: d.maxSessions },
+  'max-requests': { type: 'number', help: 'concurrent requests per session', default: d.limits.maxRequestsPerSession },
+  'idle-timeout-ms': { type: 'number', help: 'close sessions idle this long', default: d.limits.idleTimeoutMs },
+  'cache-mb': { type: 'number', help: 'in-memory cache of hot segments, MiB', default: d.cacheBytes / 1048576 },
+  'cors-origin': { type: 'string', help: 'Access-Control-Allow-Origin value', default: d.corsOrigin },
+  static: { type: 'string', help: 'also serve this directory (e.g. the built player) on the HTTP port' },
+  'log-level': { type: 'string', help: 'debug|info|warn|error', default: 'info' },
+  help: { type: 'boolean', help: 'show this help' },
+};
+
+function positiveInt(name: string, v: number, min = 1): number {
+  if (!Number.isInteger(v) || v < min) throw new UsageError(`--${name} must be an integer ≥ ${min}`);
+  return v;
+}
+
+function port(name: string, v: number): number | null {
+  if (v === -1) return null;
+  if (!Number.isInteger(v) || v < 0 || v > 65535) throw new UsageError(`--${name} must be 0..65535 (or -1 = off)`);
+  return v;
+}
+
+async function main(): Promise<void> {
+  let origin: Origin;
+  try {
+    const { values: v, positional } = parseFlags(process.argv.slice(2), specs);
+    if (v.help) {
+      console.log(usage('pcc-stream origin: WebTransport datagrams paced by PCC controllers, plus TCP and QUIC-stream baselines', specs));
+      return;
+    }
+    if (positional.length > 0) throw new UsageError(`unexpected argument ${positional[0]}`);
+    const level = v['log-level'] as string;
+    if (!['debug', 'info', 'warn', 'error'].includes(level)) throw new UsageError('--log-level must be debug|info|warn|error');
+    setLogLevel(level as LogLevel);
+    const logDir = v['log-dir'] as string | undefined;
+    if (logDir) mkdirSync(logDir, { recursive: true });
+    origin = await Origin.start({
+      mediaDir: resolve(v.media as string),
+      host: v.host as string,
+      port: port('port', v.port as number) ?? 0,
+      httpPort: port('http-port', v['http-port'] as number),
+      httpsPort: port('https-port', v['https-port'] as number),
+      cc: v.cc as string,
+      logDir: logDir ? resolve(logDir) : null,
+      ...(v.cert ? { certPath: v.cert as string } : {}),
+      ...(v.key ? { keyPath: v.key as string } : {}),
+      maxSessions: positiveInt('max-sessions', v['max-sessions'] as number),
+      limits: {
+        maxRequestsPerSession: positiveInt('max-requests', v['max-requests'] as number),
+        idleTimeoutMs: positiveInt('idle-timeout-ms', v['idle-timeout-ms'] as number, 100),
+        requestTimeoutMs: 10_000,
+      },
+      cacheBytes: positiveInt('cache-mb', v['cache-mb'] as number, 0) * 1048576,
+      corsOrigin: v['cors-origin'] as string,
+      staticDir: (v.static as string | undefined) ?? null,
+    });
+  } catch (err) {
+    if (err instanceof UsageError) {
+      console.error(`origin: ${err.message}\n\n${usage('usage: npm run -s origin -- [options]', specs)}`);
+      process.exit(2);
+    }
+    log('error', 'origin.start_failed', { error: errorMessage(err) });
+    process.exit(1);
+  }
+  const p = origin.ports;
+  // One machine-readable line on stdout so scripts can find the ports and the hash.
+  console.log(JSON.stringify({ event: 'ready', quic_port: p.quic, http_port: p.http, https_port: p.https, cert_sha256: origin.certSha256Hex }));
+  let stopping = false;
+  const shutdown = (signal: string): void => {
+    if (stopping) return;
+    stopping = true;
+    log('info', 'origin.signal', { signal });
+    const force = setTimeout(() => process.exit(1), 5000);
+    force.unref();
+    void origin.stop().then(() => process.exit(0));
+  };
+  process.on('SIGINT', () => shutdown('SIGINT'));
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+}
+
+await main();

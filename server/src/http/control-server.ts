@@ -1,0 +1,90 @@
+// Plain-HTTP control port: the certificate hash for WebTransport's serverCertificateHashes, a status
+// document, and optionally static files (e.g. the built player). CORS for the player's origin.
+import { createReadStream } from 'node:fs';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { errorMessage, log } from '../log.ts';
+import { contentTypeFor } from '../media/content-types.ts';
+import { MediaRoot } from '../media/safe-path.ts';
+
+export interface ControlServerOptions {
+  host: string;
+  port: number;
+  certSha256Hex: string;
+  corsOrigin: string;
+  staticDir: string | null;
+  status: () => Record<string, unknown>;
+}
+
+export class ControlServer {
+  private constructor(private readonly server: Server) {}
+
+  static async start(options: ControlServerOptions): Promise<ControlServer> {
+    const staticRoot = options.staticDir ? new MediaRoot(options.staticDir) : null;
+    const server = createServer((req, res) => {
+      try {
+        handle(req, res, options, staticRoot);
+      } catch (err) {
+        log('error', 'http.failed', { error: errorMessage(err) });
+        if (!res.headersSent) res.writeHead(500).end();
+      }
+    });
+    await listen(server, options.host, options.port);
+    return new ControlServer(server);
+  }
+
+  get port(): number {
+    return (this.server.address() as AddressInfo).port;
+  }
+
+  close(): Promise<void> {
+    return new Promise((resolve) => {
+      this.server.close(() => resolve());
+      this.server.closeAllConnections();
+    });
+  }
+}
+
+function handle(req: IncomingMessage, res: ServerResponse, options: ControlServerOptions, staticRoot: MediaRoot | null): void {
+  res.setHeader('access-control-allow-origin', options.corsOrigin);
+  res.setHeader('cache-control', 'no-store');
+  if (req.method === 'OPTIONS') {
+    res.writeHead(204, { 'access-control-allow-methods': 'GET, OPTIONS', 'access-control-allow-headers': '*' }).end();
+    return;
+  }
+  if (req.method !== 'GET' && req.method !== 'HEAD') {
+    res.writeHead(405, { 'content-type': 'text/plain' }).end('method not allowed\n');
+    return;
+  }
+  const path = (req.url ?? '/').split('?', 1)[0]!;
+  if (path === '/cert-hash') {
+    res.writeHead(200, { 'content-type': 'text/plain' }).end(options.certSha256Hex);
+    return;
+  }
+  if (path === '/status') {
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(options.status()));
+    return;
+  }
+  if (staticRoot) {
+    const resolved = staticRoot.resolve(path === '/' ? '/index.html' : path);
+    if (resolved.ok) {
+      res.writeHead(200, { 'content-type': contentTypeFor(resolved.realPath), 'content-length': resolved.sizeBytes });
+      if (req.method === 'HEAD') res.end();
+      else createReadStream(resolved.realPath).on('error', () => res.destroy()).pipe(res);
+      return;
+    }
+  }
+  res.writeHead(404, { 'content-type': 'text/plain' }).end('not found\n');
+}
+
+export function listen(server: { listen(port: number, host: string): unknown; once(e: string, f: (...a: unknown[]) => void): unknown; off(e: string, f: (...a: unknown[]) => void): unknown }, host: string, port: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const onError = (err: unknown): void => reject(new Error(`cannot listen on ${host}:${port}: ${errorMessage(err)}`));
+    server.once('error', onError);
+    server.once('listening', () => {
+      server.off('error', onError);
+      resolve();
+    });
+    server.listen(port, host);
+  });
+}

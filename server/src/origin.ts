@@ -1,0 +1,232 @@
+// The origin process: WebTransport endpoint (datagram sessions paced by our controllers, or QUIC-stream
+// sessions under quinn's CC), the HTTPS-over-TCP baseline, and the plain-HTTP control port (cert hash).
+import { readFileSync } from 'node:fs';
+import {
+  CLOSE_BAD_SESSION_PARAMS, CLOSE_LIMIT_EXCEEDED, CLOSE_PROTOCOL_VIOLATION, CLOSE_SERVER_SHUTDOWN, parseSessionUrl,
+} from '@pcc-stream/protocol';
+import { QuicServer, generateSelfSignedCert, type QuicCongestion, type Session } from '@pcc-stream/quic';
+import { HttpsOrigin } from './baseline/https-origin.ts';
+import { nowUs } from './clock.ts';
+import { ControllerFactory } from './controllers/controller-factory.ts';
+import { randomBytes, createHash, X509Certificate } from 'node:crypto';
+import { Pacer } from './datagram/pacer.ts';
+import { ControlServer } from './http/control-server.ts';
+import { errorMessage, log } from './log.ts';
+import { MediaStore } from './media/media-store.ts';
+import { DatagramTransport } from './session/datagram-transport.ts';
+import { OriginSession, type SessionLimits } from './session/origin-session.ts';
+import { StreamTransport } from './session/stream-transport.ts';
+import type { TransportHandler } from './session/transport-handler.ts';
+
+export interface OriginOptions {
+  mediaDir: string;
+  host: string;
+  /** WebTransport (UDP) port; 0 = any. */
+  port: number;
+  /** Plain HTTP control port (cert hash, health, optional static files); 0 = any, null = off. */
+  httpPort: number | null;
+  /** HTTPS-over-TCP baseline port; 0 = any, null = off. */
+  httpsPort: number | null;
+  /** Default controller for sessions that do not choose one. */
+  cc: string;
+  logDir: string | null;
+  certPath?: string;
+  keyPath?: string;
+  maxSessions: number;
+  limits: SessionLimits;
+  cacheBytes: number;
+  corsOrigin: string;
+  /** Directory served at / on the HTTP port (e.g. the built player), or null. */
+  staticDir: string | null;
+  datagramSendBufferBytes: number;
+}
+
+export const DEFAULT_ORIGIN_OPTIONS: Omit<OriginOptions, 'mediaDir'> = {
+  host: '127.0.0.1',
+  port: 4433,
+  httpPort: 8080,
+  httpsPort: 8443,
+  cc: 'vivace',
+  logDir: null,
+  maxSessions: 64,
+  limits: { maxRequestsPerSession: 64, idleTimeoutMs: 60_000, requestTimeoutMs: 10_000 },
+  cacheBytes: 256 * 1024 * 1024,
+  corsOrigin: '*',
+  staticDir: null,
+  datagramSendBufferBytes: 4 * 1024 * 1024,
+};
+
+export class Origin {
+  readonly sessions = new Map<number, OriginSession>();
+  readonly pacer = new Pacer();
+  private acceptLoop: Promise<void> | null = null;
+  private stopped = false;
+  sessionsRefused = 0;
+
+  private constructor(
+    readonly options: OriginOptions,
+    readonly quicServer: QuicServer,
+    readonly media: MediaStore,
+    readonly controllers: ControllerFactory,
+    readonly certSha256Hex: string,
+    readonly control: ControlServer | null,
+    readonly https: HttpsOrigin | null,
+  ) {}
+
+  static async start(partial: Partial<OriginOptions> & { mediaDir: string }): Promise<Origin> {
+    const options: OriginOptions = { ...DEFAULT_ORIGIN_OPTIONS, ...partial, limits: { ...DEFAULT_ORIGIN_OPTIONS.limits, ...partial.limits } };
+    const media = new MediaStore(options.mediaDir, { cacheBytes: options.cacheBytes });
+    const controllers = await ControllerFactory.load(options.cc);
+    let certPem: string;
+    let keyPem: string;
+    let certSha256Hex: string;
+    if (options.certPath || options.keyPath) {
+      if (!options.certPath || !options.keyPath) throw new Error('--cert and --key go together');
+      certPem = readFileSync(options.certPath, 'utf8');
+      keyPem = readFileSync(options.keyPath, 'utf8');
+      certSha256Hex = createHash('sha256').update(new X509Certificate(certPem).raw).digest('hex');
+    } else {
+      const names = [...new Set(['localhost', '127.0.0.1', options.host].filter((n) => n !== '0.0.0.0' && n !== '::'))];
+      const cert = generateSelfSignedCert(names, 13);
+      ({ certPem, keyPem, certSha256Hex } = cert);
+    }
+    const quicServer = await QuicServer.bind({
+      host: options.host, port: options.port, certPem, keyPem, congestion: 'none',
+      datagramSendBufferBytes: options.datagramSendBufferBytes, idleTimeoutMs: 30_000,
+    });
+    let control: ControlServer | null = null;
+    let https: HttpsOrigin | null = null;
+    try {
+      if (options.httpPort !== null) {
+        control = await ControlServer.start({
+          host: options.host, port: options.httpPort, certSha256Hex, corsOrigin: options.corsOrigin, staticDir: options.staticDir,
+          status: () => origin.status(),
+        });
+      }
+      if (options.httpsPort !== null) {
+        https = await HttpsOrigin.start({ host: options.host, port: options.httpsPort, certPem, keyPem, media, corsOrigin: options.corsOrigin });
+      }
+    } catch (err) {
+      quicServer.close();
+      control?.close();
+      https?.close();
+      throw err;
+    }
+    const origin: Origin = new Origin(options, quicServer, media, controllers, certSha256Hex, control, https);
+    origin.acceptLoop = origin.accept();
+    log('info', 'origin.started', {
+      quic_port: quicServer.port, http_port: control?.port ?? null, https_port: https?.port ?? null,
+      media: media.root.realRoot, cc: options.cc, cert_sha256: certSha256Hex, algorithms: controllers.algorithms(),
+    });
+    return origin;
+  }
+
+  get ports(): { quic: number; http: number | null; https: number | null } {
+    return { quic: this.quicServer.port, http: this.control?.port ?? null, https: this.https?.port ?? null };
+  }
+
+  status(): Record<string, unknown> {
+    return {
+      sessions: this.sessions.size, sessions_refused: this.sessionsRefused, cache_bytes: this.media.cache.sizeBytes,
+      cache_files: this.media.cache.count, pacer_members: this.pacer.size, algorithms: this.controllers.algorithms(),
+      default_cc: this.options.cc,
+    };
+  }
+
+  private async accept(): Promise<void> {
+    for (;;) {
+      let session: Session | null;
+      try {
+        session = await this.quicServer.accept();
+      } catch (err) {
+        log('error', 'origin.accept_failed', { error: errorMessage(err) });
+        continue;
+      }
+      if (session === null) return;
+      try {
+        this.onSession(session);
+      } catch (err) {
+        log('error', 'session.setup_failed', { error: errorMessage(err) });
+        safeClose(session, CLOSE_PROTOCOL_VIOLATION, `setup failed: ${errorMessage(err)}`);
+      }
+    }
+  }
+
+  private onSession(quic: Session): void {
+    if (this.stopped) return safeClose(quic, CLOSE_SERVER_SHUTDOWN, 'server shutting down');
+    if (this.sessions.size >= this.options.maxSessions) {
+      this.sessionsRefused++;
+      log('warn', 'session.refused', { session: quic.id, reason: 'session limit', limit: this.options.maxSessions });
+      return safeClose(quic, CLOSE_LIMIT_EXCEEDED, `server is at its limit of ${this.options.maxSessions} sessions`);
+    }
+    const params = parseSessionUrl(quic.url);
+    if (!params.ok) {
+      log('info', 'session.refused', { session: quic.id, url: quic.url, reason: params.error.message });
+      return safeClose(quic, CLOSE_BAD_SESSION_PARAMS, params.error.message);
+    }
+    let transport: TransportHandler;
+    if (params.value.transport === 'quic-stream') {
+      const cc = (params.value.cc ?? 'cubic') as QuicCongestion;
+      quic.setCongestion(cc);
+      transport = new StreamTransport(quic, cc, this.options.logDir);
+    } else {
+      const seed = randomBytes(4).readUInt32BE(0);
+      const created = this.controllers.create(params.value.cc, params.value.params, nowUs(), seed);
+      if (!created.ok) {
+        log('info', 'session.refused', { session: quic.id, url: quic.url, reason: created.error });
+        return safeClose(quic, CLOSE_BAD_SESSION_PARAMS, created.error);
+      }
+      let session: OriginSession | null = null;
+      transport = new DatagramTransport(quic, created.controller, this.pacer, this.options.logDir, (code, reason) => {
+        log('warn', 'session.violation', { session: quic.id, code, reason });
+        session?.close(code, reason);
+      });
+      session = this.register(quic, transport);
+      return;
+    }
+    this.register(quic, transport);
+    void this.refuseDatagrams(quic);
+  }
+
+  private register(quic: Session, transport: TransportHandler): OriginSession {
+    const session = new OriginSession(quic, transport, this.media, this.options.limits);
+    this.sessions.set(quic.id, session);
+    log('info', 'session.open', { session: quic.id, remote: quic.remoteAddress, url: quic.url, transport: transport.transport, cc: transport.algorithm });
+    void quic.closed().then((info) => {
+      session.released();
+      this.sessions.delete(quic.id);
+      log('info', 'session.closed', { session: quic.id, code: info.code, reason: info.reason, requests: session.requestsServed, ...transport.stats() });
+    });
+    void session.run();
+    return session;
+  }
+
+  /** Stream sessions have no use for client datagrams: one means a confused or hostile client. */
+  private async refuseDatagrams(quic: Session): Promise<void> {
+    try {
+      const got = await quic.recvDatagrams(1);
+      if (got.length > 0) safeClose(quic, CLOSE_PROTOCOL_VIOLATION, 'datagrams are not used with transport=quic-stream');
+    } catch {
+      /* closed */
+    }
+  }
+
+  /** Closes every session, stops accepting, closes the listeners. */
+  async stop(): Promise<void> {
+    if (this.stopped) return;
+    this.stopped = true;
+    for (const s of this.sessions.values()) s.close(CLOSE_SERVER_SHUTDOWN, 'server shutting down');
+    this.pacer.stop();
+    this.quicServer.close();
+    await Promise.all([this.control?.close(), this.https?.close(), this.acceptLoop]);
+    log('info', 'origin.stopped', {});
+  }
+}
+
+function safeClose(quic: Session, code: number, reason: string): void {
+  try {
+    quic.close(code, reason);
+  } catch {
+    /* already closed */
+  }
+}

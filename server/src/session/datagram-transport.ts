@@ -1,0 +1,148 @@
+// Datagram delivery for one session: the per-session controller, the sender registered with the
+// process-wide pacer, the ACK receive loop and per-MI telemetry.
+import type { Controller } from '@pcc-stream/controller';
+import { DELIVERY_DATAGRAMS, type RequestFrame } from '@pcc-stream/protocol';
+import type { Session } from '@pcc-stream/quic';
+import { nowUs } from '../clock.ts';
+import { cryptoRandom } from '../crypto-random.ts';
+import { DatagramSender } from '../datagram/datagram-sender.ts';
+import { OutgoingRequest } from '../datagram/outgoing-request.ts';
+import type { Pacer, Paced } from '../datagram/pacer.ts';
+import { errorMessage, log } from '../log.ts';
+import type { OpenedBody } from '../media/media-store.ts';
+import { MiTelemetry } from '../telemetry/mi-telemetry.ts';
+import type { RequestStream } from './request-stream.ts';
+import { serveTelemetryFeed } from './telemetry-feed.ts';
+import type { TransportHandler } from './transport-handler.ts';
+
+const TELEMETRY_SAMPLE_INTERVAL_US = 1000;
+const RECV_BATCH = 256;
+
+export class DatagramTransport implements TransportHandler, Paced {
+  readonly transport = 'datagram';
+  readonly sender: DatagramSender;
+  readonly telemetry: MiTelemetry;
+  private readonly completions = new Map<number, () => void>();
+  private lastTelemetrySampleUs = -Infinity;
+  private closed = false;
+
+  constructor(
+    private readonly quic: Session,
+    private readonly controller: Controller,
+    private readonly pacer: Pacer,
+    logDir: string | null,
+    private readonly onFatal: (code: number, reason: string) => void,
+  ) {
+    const now = nowUs();
+    this.telemetry = new MiTelemetry(quic.id, controller.algorithm, logDir, now);
+    this.sender = new DatagramSender(controller, quic, {
+      onFatal: (code, reason) => this.onFatal(code, reason),
+      onRequestComplete: (request) => this.completions.get(request.requestId)?.(),
+      onProgress: (t) => this.sampleTelemetry(t),
+    }, { random: cryptoRandom, maxDatagramBytes: quic.maxDatagramSize(), initialWindowBytes: 1 << 20, nowUs: now });
+    pacer.add(this);
+    void this.receiveLoop();
+  }
+
+  get algorithm(): string {
+    return this.controller.algorithm;
+  }
+
+  private async receiveLoop(): Promise<void> {
+    while (!this.closed) {
+      let datagrams: Buffer[];
+      try {
+        datagrams = await this.quic.recvDatagrams(RECV_BATCH);
+      } catch {
+        return;
+      }
+      if (datagrams.length === 0 || this.closed) return;
+      this.sender.onDatagrams(datagrams, nowUs());
+      this.pacer.wake(this);
+    }
+  }
+
+  service(now: number): number {
+    return this.sender.service(now);
+  }
+
+  onServiceError(err: unknown): void {
+    log('error', 'pacer.session_failed', { session: this.quic.id, error: errorMessage(err) });
+    this.onFatal(1, `internal error: ${errorMessage(err)}`);
+  }
+
+  private sampleTelemetry(now: number): void {
+    if (now - this.lastTelemetrySampleUs < TELEMETRY_SAMPLE_INTERVAL_US) return;
+    this.lastTelemetrySampleUs = now;
+    this.telemetry.sample(this.controller.telemetry(), {
+      sentBytes: this.sender.sentBytes, retransmittedBytes: this.sender.retransmittedBytes, packetsLost: this.sender.tracker.packetsLost,
+    }, now);
+  }
+
+  async serveBody(request: RequestFrame, stream: RequestStream, opened: OpenedBody): Promise<'complete' | 'cancelled'> {
+    const id = request.requestId;
+    const responded = await stream.write({
+      type: 'response', requestId: id, status: opened.status, delivery: DELIVERY_DATAGRAMS, totalSize: opened.totalSize,
+      bodyOffset: opened.bodyOffset, bodyLength: opened.bodyLength, contentType: opened.contentType, reason: '',
+    });
+    if (!responded || this.closed) {
+      opened.body.close();
+      return 'cancelled';
+    }
+    const outgoing = new OutgoingRequest(id, opened.body, opened.bodyOffset, opened.bodyLength, nowUs());
+    let complete = opened.bodyLength === 0;
+    if (!complete) {
+      const done = new Promise<void>((resolve) => this.completions.set(id, resolve));
+      this.sender.addRequest(outgoing, request.windowBytes);
+      this.pacer.wake(this);
+      const cancelled = stream.untilCancelled();
+      const winner = await Promise.race([done.then(() => 'complete' as const), cancelled]);
+      this.completions.delete(id);
+      complete = winner === 'complete';
+      if (!complete) {
+        this.sender.removeRequest(id);
+        log('info', 'request.cancelled', { session: this.quic.id, request: id, why: winner, acked_bytes: outgoing.ackedBytes });
+        await stream.finish();
+        return 'cancelled';
+      }
+    } else {
+      opened.body.close();
+    }
+    await stream.write({
+      type: 'done', requestId: id, bytesSent: outgoing.bytesSent, retransmittedBytes: outgoing.retransmittedBytes,
+      packetsSent: outgoing.packetsSent, packetsLost: outgoing.packetsLost, durationUs: nowUs() - outgoing.startedUs,
+    });
+    await stream.finish();
+    stream.stopReading();
+    return 'complete';
+  }
+
+  serveTelemetry(request: RequestFrame, stream: RequestStream): Promise<void> {
+    return serveTelemetryFeed(this.telemetry, request, stream);
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.pacer.remove(this);
+    this.sender.close();
+    for (const resolve of this.completions.values()) resolve();
+    this.completions.clear();
+    this.telemetry.close();
+    this.controller.destroy();
+  }
+
+  stats(): Record<string, number | string> {
+    return {
+      algorithm: this.controller.algorithm,
+      sent_bytes: this.sender.sentBytes,
+      retransmitted_bytes: this.sender.retransmittedBytes,
+      packets_sent: this.sender.tracker.packetsSent,
+      packets_lost: this.sender.tracker.packetsLost,
+      acks_received: this.sender.acksReceived,
+      srtt_us: Math.round(this.sender.tracker.rtt.smoothedUs),
+      max_burst_bytes: this.sender.maxBurstBytes,
+      backpressure_events: this.sender.backpressureEvents,
+    };
+  }
+}

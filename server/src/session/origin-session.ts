@@ -1,0 +1,154 @@
+// One WebTransport session at the origin: accepts request streams, enforces per-session limits and the idle
+// timeout, resolves paths in the media store and hands bodies to the session's transport.
+import {
+  CLOSE_IDLE_TIMEOUT, CLOSE_PROTOCOL_VIOLATION, DELIVERY_STREAM, TELEMETRY_PATH, type RequestFrame,
+} from '@pcc-stream/protocol';
+import type { Session } from '@pcc-stream/quic';
+import { errorMessage, log } from '../log.ts';
+import type { MediaStore } from '../media/media-store.ts';
+import { RequestStream } from './request-stream.ts';
+import type { TransportHandler } from './transport-handler.ts';
+
+export interface SessionLimits {
+  /** Concurrent requests per session; more get status 429. */
+  maxRequestsPerSession: number;
+  /** Closed after this long with no request open and no stream or datagram activity. */
+  idleTimeoutMs: number;
+  /** A stream must deliver its REQUEST frame within this time. */
+  requestTimeoutMs: number;
+}
+
+export class OriginSession {
+  private readonly activeRequestIds = new Set<number>();
+  private lastActivityMs = Date.now();
+  private readonly idleTimer: NodeJS.Timeout;
+  private closed = false;
+  requestsServed = 0;
+
+  constructor(
+    readonly quic: Session,
+    readonly transport: TransportHandler,
+    private readonly media: MediaStore,
+    private readonly limits: SessionLimits,
+  ) {
+    this.idleTimer = setInterval(() => this.checkIdle(), Math.max(50, Math.min(5000, limits.idleTimeoutMs / 4)));
+    this.idleTimer.unref();
+  }
+
+  get openRequests(): number {
+    return this.activeRequestIds.size;
+  }
+
+  private checkIdle(): void {
+    if (this.activeRequestIds.size > 0) {
+      this.lastActivityMs = Date.now();
+      return;
+    }
+    if (Date.now() - this.lastActivityMs > this.limits.idleTimeoutMs) {
+      this.close(CLOSE_IDLE_TIMEOUT, `idle for more than ${this.limits.idleTimeoutMs} ms`);
+    }
+  }
+
+  /** Accepts request streams until the session ends. */
+  async run(): Promise<void> {
+    for (;;) {
+      let bi;
+      try {
+        bi = await this.quic.acceptBi();
+      } catch {
+        break;
+      }
+      if (bi === null || this.closed) break;
+      this.lastActivityMs = Date.now();
+      void this.handleStream(new RequestStream(bi)).catch((err) => {
+        log('error', 'request.failed', { session: this.quic.id, error: errorMessage(err) });
+      });
+    }
+  }
+
+  private async readRequest(stream: RequestStream): Promise<RequestFrame | string> {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<string>((resolve) => {
+      timer = setTimeout(() => resolve(`no REQUEST within ${this.limits.requestTimeoutMs} ms`), this.limits.requestTimeoutMs);
+    });
+    const read = stream.readFrame().then((r) => {
+      if (r.kind === 'frame') return r.frame.type === 'request' ? r.frame : `first frame is ${r.frame.type}, not request`;
+      if (r.kind === 'malformed') return `malformed REQUEST: ${r.reason}`;
+      return 'stream ended before a REQUEST';
+    });
+    const result = await Promise.race([read, timeout]);
+    clearTimeout(timer);
+    return result;
+  }
+
+  private async respondError(stream: RequestStream, requestId: number, status: number, reason: string, totalSize?: number): Promise<void> {
+    await stream.write({
+      type: 'response', requestId, status, delivery: DELIVERY_STREAM, totalSize: totalSize ?? 0, bodyOffset: 0, bodyLength: 0,
+      contentType: 'text/plain', reason: reason.slice(0, 500),
+    });
+    await stream.finish();
+    stream.stopReading();
+  }
+
+  private async handleStream(stream: RequestStream): Promise<void> {
+    const request = await this.readRequest(stream);
+    if (typeof request === 'string') {
+      // A broken request stream is a protocol violation by this client only.
+      log('warn', 'request.malformed', { session: this.quic.id, reason: request });
+      stream.reset(1);
+      if (!request.startsWith('stream ended') && !request.startsWith('no REQUEST')) this.close(CLOSE_PROTOCOL_VIOLATION, request);
+      return;
+    }
+    const id = request.requestId;
+    if (this.activeRequestIds.has(id)) return this.respondError(stream, id, 400, `request id ${id} is already in use`);
+    if (this.activeRequestIds.size >= this.limits.maxRequestsPerSession) {
+      return this.respondError(stream, id, 429, `more than ${this.limits.maxRequestsPerSession} concurrent requests in this session`);
+    }
+    this.activeRequestIds.add(id);
+    const startedMs = Date.now();
+    try {
+      if (request.path.split('?', 1)[0] === TELEMETRY_PATH) {
+        await this.transport.serveTelemetry(request, stream);
+        return;
+      }
+      const opened = await this.media.open(request.path, request.range);
+      if (!('body' in opened)) {
+        log('info', 'request.refused', { session: this.quic.id, request: id, path: request.path, status: opened.status, reason: opened.reason });
+        return this.respondError(stream, id, opened.status, opened.reason, opened.totalSize);
+      }
+      if (this.closed) {
+        opened.body.close();
+        return;
+      }
+      const outcome = await this.transport.serveBody(request, stream, opened);
+      this.requestsServed++;
+      log('debug', 'request.done', {
+        session: this.quic.id, request: id, path: request.path, status: opened.status, bytes: opened.bodyLength, outcome,
+        ms: Date.now() - startedMs,
+      });
+    } finally {
+      this.activeRequestIds.delete(id);
+      this.lastActivityMs = Date.now();
+    }
+  }
+
+  close(code: number, reason: string): void {
+    if (this.closed) return;
+    this.closed = true;
+    clearInterval(this.idleTimer);
+    this.transport.close();
+    try {
+      this.quic.close(code, reason);
+    } catch {
+      /* already closed */
+    }
+  }
+
+  /** The session ended from the other side (or the transport): release without sending a close. */
+  released(): void {
+    if (this.closed) return;
+    this.closed = true;
+    clearInterval(this.idleTimer);
+    this.transport.close();
+  }
+}

@@ -1,0 +1,75 @@
+// Per-monitor-interval telemetry of one session: a JSONL file in the log directory and live subscribers
+// (the `/.pcc/telemetry` stream, PROTOCOL.md §2.5).
+import { createWriteStream, type WriteStream } from 'node:fs';
+import { join } from 'node:path';
+import type { ControllerTelemetry } from '@pcc-stream/controller';
+
+export interface SenderCounters {
+  sentBytes: number;
+  retransmittedBytes: number;
+  packetsLost: number;
+}
+
+export type TelemetryRecord = Record<string, number | string>;
+
+export class MiTelemetry {
+  private lastMi = -1;
+  private readonly file: WriteStream | null;
+  private readonly subscribers = new Set<(line: string) => void>();
+  linesWritten = 0;
+
+  constructor(readonly sessionId: number, algorithm: string, logDir: string | null, private readonly startUs: number) {
+    this.file = logDir ? createWriteStream(join(logDir, `session-${sessionId}-${algorithm}.jsonl`), { flags: 'a' }) : null;
+    this.file?.on('error', () => {
+      /* a full disk must not take the session down; lines are best effort */
+    });
+  }
+
+  /** Emits a line when the controller has completed a new monitor interval since the last call. */
+  sample(t: ControllerTelemetry, counters: SenderCounters, nowUs: number): void {
+    if (t.miCompleted === this.lastMi) return;
+    this.lastMi = t.miCompleted;
+    this.emit({
+      t_ms: Math.round((nowUs - this.startUs) / 100) / 10,
+      session: this.sessionId,
+      algorithm: t.algorithm,
+      state: t.state,
+      mi: t.miCompleted,
+      rate_bps: Math.round(t.pacingRateBps),
+      mi_rate_bps: Math.round(t.lastMiRateBps),
+      utility: t.lastMiUtility,
+      throughput_bps: Math.round(t.lastMiThroughputBps),
+      loss_rate: t.lastMiLossRate,
+      rtt_gradient: t.lastMiRttGradient,
+      srtt_us: Math.round(t.srttUs),
+      min_rtt_us: Math.round(t.minRttUs),
+      latest_rtt_us: Math.round(t.latestRttUs),
+      cwnd_bytes: t.cwndBytes,
+      bytes_in_flight: t.bytesInFlight,
+      sent_bytes: counters.sentBytes,
+      retransmitted_bytes: counters.retransmittedBytes,
+      packets_lost: counters.packetsLost,
+    });
+  }
+
+  emit(record: TelemetryRecord): void {
+    const line = JSON.stringify(record) + '\n';
+    this.linesWritten++;
+    this.file?.write(line);
+    for (const s of this.subscribers) s(line);
+  }
+
+  subscribe(listener: (line: string) => void): () => void {
+    this.subscribers.add(listener);
+    return () => this.subscribers.delete(listener);
+  }
+
+  get subscriberCount(): number {
+    return this.subscribers.size;
+  }
+
+  close(): void {
+    this.subscribers.clear();
+    this.file?.end();
+  }
+}

@@ -353,6 +353,11 @@ static void allegro_telemetry(const void *state, cc_telemetry *out) {
 static void allegro_on_param_changed(void *state, size_t index) {
     allegro_state *s = state;
     if (index == CC_COMMON_PARAMS_CHANGED) {
+        if (s->tracker.next_id == 0) {
+            /* nothing sent yet: a new initial rate still applies */
+            s->base_rate = clamp_rate(s, s->ctx->initial_rate_bytes_per_s);
+            s->next_rate = s->base_rate;
+        }
         s->base_rate = clamp_rate(s, s->base_rate);
         s->next_rate = clamp_rate(s, s->next_rate);
         s->restart_mi = 1;

@@ -533,6 +533,11 @@ static void vivace_telemetry(const void *state, cc_telemetry *out) {
 static void vivace_on_param_changed(void *state, size_t index) {
     vivace_state *s = state;
     if (index == CC_COMMON_PARAMS_CHANGED) {
+        if (s->tracker.next_id == 0) {
+            /* nothing sent yet: a new initial rate still applies */
+            s->base_rate = clamp_rate(s, s->ctx->initial_rate_bytes_per_s);
+            s->slow_start_next_rate = s->base_rate;
+        }
         /* New bounds: bring every rate we hold inside them. */
         s->base_rate = clamp_rate(s, s->base_rate);
         s->slow_start_next_rate = clamp_rate(s, s->slow_start_next_rate);

@@ -1,0 +1,266 @@
+/* PCC Vivace: utility values by hand, and every state transition provoked through a scripted path
+ * (custom utilities pick what each monitor interval is worth). */
+#include <math.h>
+#include <string.h>
+
+#include "algorithms/vivace.h"
+#include "check.h"
+#include "pcc_driver.h"
+
+#define RTT_US 30000
+
+/* ---- utility ---- */
+
+static void test_utility_values(void) {
+    vivace_utility_coefficients k = {0.9, 900, 11.35, 0.01, 0, 0};
+    cc_mi_stats mi;
+    memset(&mi, 0, sizeof mi);
+    mi.send_rate_bps = 100e6;
+    mi.loss_rate = 0.01;
+    mi.rtt_gradient = 0.02;
+    /* 100^0.9 = 63.0957344480193; 900*100*0.02 = 1800; 11.35*100*0.01 = 11.35 */
+    CHECK_NEAR(vivace_utility(&mi, &k), 63.0957344480193 - 1800 - 11.35, 1e-9);
+    mi.rtt_gradient = 0.005; /* below flt_latency: jitter */
+    CHECK_NEAR(vivace_utility(&mi, &k), 63.0957344480193 - 11.35, 1e-9);
+    mi.rtt_gradient = -0.05; /* a draining queue is no reward */
+    CHECK_NEAR(vivace_utility(&mi, &k), 63.0957344480193 - 11.35, 1e-9);
+    mi.send_rate_bps = 10e6;
+    mi.loss_rate = 0.05;
+    mi.rtt_gradient = 0.1;
+    /* 10^0.9 = 7.94328234724282; 900*10*0.1 = 900; 11.35*10*0.05 = 5.675 */
+    CHECK_NEAR(vivace_utility(&mi, &k), 7.94328234724282 - 900 - 5.675, 1e-9);
+    k.latency_coefficient = 0; /* Vivace-loss */
+    CHECK_NEAR(vivace_utility(&mi, &k), 7.94328234724282 - 5.675, 1e-9);
+    /* slow-start thresholds: loss and gradient below them count as 0 */
+    k.latency_coefficient = 900;
+    k.loss_ignored_below = 0.06;
+    k.latency_ignored_below = 0.2;
+    CHECK_NEAR(vivace_utility(&mi, &k), 7.94328234724282, 1e-9);
+    mi.send_rate_bps = 0;
+    CHECK(vivace_utility(&mi, &k) == 0);
+
+    cc_controller *latency = cc_create("vivace", 1, 0), *loss = cc_create("vivace-loss", 1, 0);
+    double b = -1;
+    CHECK(cc_param_get(latency, "latency_coefficient", &b) == CC_OK && b == 900);
+    CHECK(cc_param_get(loss, "latency_coefficient", &b) == CC_OK && b == 0);
+    CHECK(cc_param_get(loss, "loss_coefficient", &b) == CC_OK && b == 11.35);
+    CHECK(cc_param_get(loss, "epsilon", &b) == CC_OK && b == 0.05);
+    CHECK(cc_param_set(loss, "epsilon", 0.6) == CC_ERR_INVALID);
+    CHECK(cc_param_set(loss, "epsilon", NAN) == CC_ERR_INVALID);
+    CHECK(cc_param_set(loss, "theta0", -1) == CC_ERR_INVALID);
+    cc_destroy(latency);
+    cc_destroy(loss);
+}
+
+/* ---- scripted scenarios ---- */
+
+typedef struct scenario {
+    mi_record seen;
+    double peak_bps;        /* peak of the tent utility */
+    int mode;               /* 0 tent, 1 constant, 2 disagreeing pairs, 3 NaN */
+    int probes_seen;
+} scenario;
+
+static double scripted_utility(const cc_mi_stats *mi, void *user) {
+    scenario *s = user;
+    record_mi(&s->seen, mi);
+    double x = mi->target_rate_bps * 1e-6;
+    switch (s->mode) {
+    case 0:
+        return -fabs(x - s->peak_bps * 1e-6);
+    case 1:
+        return 5.0;
+    case 2:
+        /* slow start from 8 Mbit/s ends at once (16 is far worse); the base then stays 8 and the
+         * probes are the MIs just off it: pair 1 says up, pair 2 says down. */
+        if (fabs(mi->target_rate_bps - 8e6) < 1) return 0;
+        if (x > 8.5) return -100;
+        return (s->probes_seen++ % 4) < 2 ? x : -x;
+    default:
+        return NAN;
+    }
+}
+
+static int near_rel(double a, double b) { return fabs(a - b) <= 1e-9 * fabs(b); }
+
+/* Bases of the probing rounds, in order: each probe pair (r(1+ε), r(1-ε)) averages to r. */
+static size_t probe_bases(const mi_record *r, double epsilon, double *bases, size_t max) {
+    size_t n = 0;
+    for (size_t i = 0; i + 1 < r->count; i++) {
+        double a = r->target_rate_bps[i], b = r->target_rate_bps[i + 1];
+        double ratio = (1 + epsilon) / (1 - epsilon);
+        if (near_rel(a / b, ratio) || near_rel(b / a, ratio)) {
+            double base = (a + b) / 2;
+            if (n == 0 || !near_rel(bases[n - 1], base)) {
+                if (n < max) bases[n++] = base;
+            }
+            i++;
+        }
+    }
+    return n;
+}
+
+static cc_controller *scripted(scenario *s, int mode, double peak_bps) {
+    memset(s, 0, sizeof *s);
+    s->mode = mode;
+    s->peak_bps = peak_bps;
+    cc_controller *cc = cc_create("vivace", 42, 0);
+    CHECK(cc_set_utility(cc, scripted_utility, s) == CC_OK);
+    return cc;
+}
+
+static const char *state_of(cc_controller *cc) {
+    cc_telemetry t;
+    cc_get_telemetry(cc, &t);
+    return t.state;
+}
+
+static void test_slow_start_and_gradient_ascent(void) {
+    scenario s;
+    cc_controller *cc = scripted(&s, 0, 10e6);
+    driver d;
+    driver_init(&d, cc, RTT_US);
+    driver_run(&d, 100000);
+    CHECK(strcmp(state_of(cc), "slow_start") == 0);
+    driver_run(&d, 3000000);
+    /* slow start: 1, 2, 4, 8, 16 Mbit/s, doubling every MI */
+    CHECK(s.seen.count > 5);
+    for (size_t i = 0; i < 5; i++) CHECK_NEAR(s.seen.target_rate_bps[i], 1e6 * (double)(1u << i), 1e-3);
+    CHECK(strcmp(state_of(cc), "probing") == 0);
+    /* u(16) < u(8): back to 8, then the gradient ascent of §4.4.3 (hand-computed in the comments):
+     * 8 -> +1 capped at ω0 = 5% -> 8.4 (k=1) -> +1 (ω = 15%, not capped) -> 9.4 -> m(2)·1 = 2, capped
+     * at 15% -> 10.81 (k=2) -> direction change: m = 1, ω0: -0.5405 -> 10.2695 -> γ = -0.525 -> 9.7445 */
+    double bases[64];
+    size_t n = probe_bases(&s.seen, 0.05, bases, 64);
+    const double expected[] = {8e6, 8.4e6, 9.4e6, 10.81e6, 10.2695e6, 9.7445e6};
+    CHECK(n >= 6);
+    for (size_t i = 0; i < 6 && i < n; i++) CHECK_NEAR(bases[i], expected[i], 1e-3 * 1e6);
+    /* It then stays around the peak. */
+    for (size_t i = 6; i < n; i++) CHECK(bases[i] > 8.5e6 && bases[i] < 11.5e6);
+    /* Pairs are sent in random order: both orders occur. */
+    int up_first = 0, down_first = 0;
+    for (size_t i = 0; i + 1 < s.seen.count; i++) {
+        double a = s.seen.target_rate_bps[i], b = s.seen.target_rate_bps[i + 1];
+        if (near_rel(a / b, 1.05 / 0.95)) up_first++, i++;
+        else if (near_rel(b / a, 1.05 / 0.95)) down_first++, i++;
+    }
+    CHECK(up_first > 2 && down_first > 2);
+    /* the custom utility is called once per completed MI */
+    cc_telemetry t;
+    cc_get_telemetry(cc, &t);
+    CHECK(t.mi_completed == s.seen.count);
+    CHECK(t.gradient != 0);
+    driver_release(&d);
+    cc_destroy(cc);
+}
+
+static void test_no_move_without_gradient(void) {
+    /* constant utility: γ = 0, the rate stays where slow start left it */
+    scenario s;
+    cc_controller *cc = scripted(&s, 1, 0);
+    CHECK(cc_param_set(cc, "initial_rate_bps", 8e6) == CC_OK);
+    CHECK(cc_param_set(cc, "max_rate_bps", 8e6) == CC_OK); /* slow start at the maximum ends at once */
+    driver d;
+    driver_init(&d, cc, RTT_US);
+    driver_run(&d, 2000000);
+    CHECK(strcmp(state_of(cc), "probing") == 0);
+    double bases[64];
+    size_t n = probe_bases(&s.seen, 0.05, bases, 64);
+    CHECK(n == 0); /* the up probe is clamped at max: pairs are (8, 7.6) */
+    for (size_t i = 0; i < s.seen.count; i++) CHECK(s.seen.target_rate_bps[i] <= 8e6 + 1e-6);
+    CHECK_NEAR(cc_pacing_rate_bytes_per_s(cc) * 8, 8e6, 0.4e6 + 1);
+    driver_release(&d);
+    cc_destroy(cc);
+
+    /* disagreeing pairs (RCT inconclusive): no move either */
+    cc = scripted(&s, 2, 0);
+    CHECK(cc_param_set(cc, "initial_rate_bps", 8e6) == CC_OK);
+    driver_init(&d, cc, RTT_US);
+    driver_run(&d, 3000000);
+    n = probe_bases(&s.seen, 0.05, bases, 64);
+    CHECK(n >= 1);
+    for (size_t i = 0; i < n; i++) CHECK_NEAR(bases[i], 8e6, 1);
+    CHECK(s.probes_seen >= 8);
+    driver_release(&d);
+    cc_destroy(cc);
+}
+
+static int lose_on_low_probe(uint64_t pn, double rate_bytes_per_s, void *user) {
+    (void)user;
+    return rate_bytes_per_s < 7.9e6 / 8 && pn % 3 == 0;
+}
+
+static void test_double_check(void) {
+    /* Built-in utility. The higher probe (clamped at max = 8) loses nothing, the lower (7.6) a third:
+     * the higher rate wins with significantly less loss, which is counter-intuitive: double check. */
+    cc_controller *cc = cc_create("vivace", 3, 0);
+    CHECK(cc_param_set(cc, "initial_rate_bps", 8e6) == CC_OK);
+    CHECK(cc_param_set(cc, "max_rate_bps", 8e6) == CC_OK);
+    driver d;
+    driver_init(&d, cc, RTT_US);
+    d.lose = lose_on_low_probe;
+    int saw_double_check = 0, saw_probing = 0;
+    for (int64_t t = 10000; t <= 3000000; t += 10000) {
+        driver_run(&d, t);
+        const char *state = state_of(cc);
+        saw_double_check |= strcmp(state, "double_check") == 0;
+        saw_probing |= strcmp(state, "probing") == 0;
+    }
+    CHECK(saw_probing && saw_double_check);
+    driver_release(&d);
+    cc_destroy(cc);
+}
+
+static void test_mi_timeout_halves(void) {
+    scenario s;
+    cc_controller *cc = scripted(&s, 1, 0);
+    CHECK(cc_param_set(cc, "initial_rate_bps", 8e6) == CC_OK);
+    CHECK(cc_param_set(cc, "max_rate_bps", 8e6) == CC_OK);
+    driver d;
+    driver_init(&d, cc, RTT_US);
+    driver_run(&d, 1000000);
+    double before = cc_pacing_rate_bytes_per_s(cc);
+    /* The path goes silent: within 5 sRTT (150 ms) of an MI's end, the rate halves. */
+    d.feedback_enabled = 0;
+    driver_run(&d, 1000000 + 60000);
+    CHECK(cc_pacing_rate_bytes_per_s(cc) >= before * 0.9 || cc_pacing_rate_bytes_per_s(cc) >= 7.6e6 / 8 - 1);
+    driver_run(&d, 1000000 + 300000);
+    CHECK(cc_pacing_rate_bytes_per_s(cc) <= 8e6 / 8 * 0.5 * 1.05 + 1); /* probes of the halved base */
+    CHECK(strcmp(state_of(cc), "probing") == 0);
+    /* Silence goes on: it keeps halving, but never below the minimum rate. */
+    driver_run(&d, 5000000);
+    CHECK(cc_pacing_rate_bytes_per_s(cc) * 8 >= 100e3 - 1e-6);
+    CHECK(cc_pacing_rate_bytes_per_s(cc) * 8 <= 200e3);
+    driver_release(&d);
+    cc_destroy(cc);
+}
+
+static void test_nan_custom_utility(void) {
+    scenario s;
+    cc_controller *cc = scripted(&s, 3, 0);
+    driver d;
+    driver_init(&d, cc, RTT_US);
+    driver_run(&d, 2000000);
+    cc_telemetry t;
+    cc_get_telemetry(cc, &t);
+    CHECK(isfinite(t.last_mi_utility) && isfinite(t.gradient) && isfinite(t.pacing_rate_bps));
+    CHECK(t.pacing_rate_bps >= 100e3 && t.pacing_rate_bps <= 10e9);
+    CHECK(t.mi_completed > 3);
+    /* Restoring the built-in utility works. */
+    CHECK(cc_set_utility(cc, NULL, NULL) == CC_OK);
+    driver_run(&d, 3000000);
+    cc_get_telemetry(cc, &t);
+    CHECK(t.pacing_rate_bps > 1e6);
+    driver_release(&d);
+    cc_destroy(cc);
+}
+
+int main(void) {
+    test_utility_values();
+    test_slow_start_and_gradient_ascent();
+    test_no_move_without_gradient();
+    test_double_check();
+    test_mi_timeout_halves();
+    test_nan_custom_utility();
+    return check_summary("test_vivace");
+}

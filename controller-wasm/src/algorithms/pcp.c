@@ -7,9 +7,10 @@
  *  - probabilistic accept (§3.1): a least-squares line through (send time, delay) gives a slope and
  *    its standard error; the probe is accepted with the probability that the true slope is flat;
  *  - direct jump (§3.1): on success the base rate becomes the tested rate at once;
- *  - rate compensation (§3.2): a rising inter-packet gap at the receiver or a standing queue (max
- *    over min one-way delay over the last round trip) cuts the base rate, at most by half per RTT,
- *    applied incrementally against the cuts already made within that RTT, outliers trimmed 10%/10%;
+ *  - rate compensation (§3.2): a rising inter-packet gap at the receiver or a standing queue (the
+ *    delay that persisted through the last round trip over the min one-way delay) cuts the base
+ *    rate, at most by half per RTT, applied incrementally against the cuts made since the measured
+ *    packets were sent, outliers trimmed 10%/10%;
  *  - periodic probes, binary search, exponential backoff (§3.3): at most one probe per RTT; the
  *    increment doubles on success and halves on failure, bisecting between the base rate and the
  *    lowest failed rate; the smallest request is 1% of the base rate, and failing at it doubles
@@ -70,6 +71,8 @@ static const cc_param_desc pcp_params[PCP_PARAM_COUNT] = {
 #define PCP_SAMPLE_RING 256
 #define PCP_REDUCTION_RING 64
 #define PCP_COMPENSATE_EVERY_ACKS 8
+/* A cut smaller than this (per RTT) is noise-level trimming, not an attempt to drain a queue. */
+#define PCP_MEANINGFUL_CUT 0.05
 
 typedef struct pcp_sample {
     int64_t sent_us;
@@ -126,9 +129,10 @@ typedef struct pcp_state {
 
     /* Tit for tat: per-RTT epochs of the measured queue. */
     int64_t epoch_start_us;
-    double epoch_queue_us;
     double previous_epoch_queue_us;
-    int epoch_compensated;
+    double epoch_cut_factor;           /* product of this epoch's cuts */
+    double cut_one_epoch_ago;          /* fraction cut in the previous epochs */
+    double cut_two_epochs_ago;
     uint32_t ineffective_epochs;
     int tit_for_tat;
 
@@ -181,6 +185,7 @@ static void pcp_init(void *state, cc_context *ctx, int64_t now_us)
     else
         s->increment_bytes_per_s = ctx->initial_rate_bytes_per_s;
     s->epoch_start_us = now_us;
+    s->epoch_cut_factor = 1.0;
 }
 
 static double pcp_pacing_rate_bytes_per_s(const void *state)
@@ -375,16 +380,20 @@ static const pcp_sample *pcp_sample_at(const pcp_state *s, size_t age)
     return &s->samples[(s->sample_head + s->sample_count - 1 - age) % PCP_SAMPLE_RING];
 }
 
-/* Product of the cuts made within the last round trip (§3.2 incremental application). */
-static double pcp_recent_reduction_factor(pcp_state *s, int64_t now_us, int64_t window_us)
+/* Product of the cuts made since `since_us` (§3.2 incremental application). Cuts older than a few
+ * round trips can no longer matter and are dropped. */
+static double pcp_reduction_factor_since(pcp_state *s, int64_t now_us, int64_t since_us)
 {
-    double factor = 1.0;
-    while (s->reduction_count > 0 && s->reductions[s->reduction_head].time_us < now_us - window_us) {
+    int64_t keep_us = 4 * pcp_rtt_us(s);
+    while (s->reduction_count > 0 && s->reductions[s->reduction_head].time_us < now_us - keep_us) {
         s->reduction_head = (s->reduction_head + 1) % PCP_REDUCTION_RING;
         s->reduction_count--;
     }
-    for (size_t i = 0; i < s->reduction_count; i++)
-        factor *= s->reductions[(s->reduction_head + i) % PCP_REDUCTION_RING].factor;
+    double factor = 1.0;
+    for (size_t i = 0; i < s->reduction_count; i++) {
+        const pcp_reduction *r = &s->reductions[(s->reduction_head + i) % PCP_REDUCTION_RING];
+        if (r->time_us >= since_us) factor *= r->factor;
+    }
     return factor;
 }
 
@@ -404,7 +413,7 @@ static void pcp_record_reduction(pcp_state *s, int64_t now_us, double factor)
 }
 
 /* §3.2: the fraction by which the base rate should have dropped over the last round trip. */
-static double pcp_required_compensation(pcp_state *s, int64_t now_us, int64_t window_us)
+static double pcp_required_compensation(pcp_state *s, int64_t now_us, int64_t window_us, int64_t *oldest_sent_us)
 {
     double trim = pcp_param(s, PCP_PARAM_OUTLIER_TRIM);
     size_t n_delay = 0, n_gap = 0;
@@ -412,6 +421,7 @@ static double pcp_required_compensation(pcp_state *s, int64_t now_us, int64_t wi
     for (size_t age = 0; age < s->sample_count; age++) {
         const pcp_sample *sample = pcp_sample_at(s, age);
         if (sample->ack_us < now_us - window_us) break;
+        if (n_delay == 0 || sample->sent_us < *oldest_sent_us) *oldest_sent_us = sample->sent_us;
         s->scratch[n_delay++] = sample->delay_us;
         /* Gaps between consecutive baseline packets, as sent and as received. */
         if (newer != NULL && !sample->is_probe && !newer->is_probe && newer->sent_us > sample->sent_us) {
@@ -423,13 +433,17 @@ static double pcp_required_compensation(pcp_state *s, int64_t now_us, int64_t wi
     }
     double required = 0.0;
 
-    /* Standing queue: trimmed max delay over the min delay, drained within one round trip. */
+    /* Standing queue over the min delay, drained within one round trip. The paper compares the max
+     * delay of the last round trip; but a queue that is already draining (or a probe's short bump)
+     * also raises the max, and cutting for it again overshoots: after a 100 -> 50 Mbit/s drop on the
+     * test bottleneck the max rule ended at 13 Mbit/s once the queue was gone, this one at 25 (the
+     * one drain cut). The delay that held through the whole round trip (trimmed minimum) is the
+     * persistent queue the paper aims at. */
     if (n_delay >= 4 && s->min_delay_valid) {
-        size_t k = (size_t)floor((1.0 - trim) * (double)(n_delay - 1));
-        double high = pcp_select(s->scratch, n_delay, k);
-        double queue_us = high - s->min_delay_us;
+        size_t k = (size_t)ceil(trim * (double)(n_delay - 1));
+        double persistent = pcp_select(s->scratch, n_delay, k);
+        double queue_us = persistent - s->min_delay_us;
         s->last_queue_delay_us = queue_us > 0.0 ? queue_us : 0.0;
-        if (s->last_queue_delay_us > s->epoch_queue_us) s->epoch_queue_us = s->last_queue_delay_us;
         /* The paper divides by max one-way delay; with an unknown receiver clock offset we use
          * the round trip (min RTT + queue), which is what "drain within one RTT" needs. */
         double min_rtt_us = (double)(s->ctx->rtt->min_rtt_us > 0 ? s->ctx->rtt->min_rtt_us : pcp_rtt_us(s));
@@ -461,35 +475,49 @@ static double pcp_required_compensation(pcp_state *s, int64_t now_us, int64_t wi
 static void pcp_compensate(pcp_state *s, int64_t now_us)
 {
     int64_t window_us = pcp_rtt_us(s);
-    double required = pcp_required_compensation(s, now_us, window_us);
+    int64_t oldest_sent_us = now_us;
+    double required = pcp_required_compensation(s, now_us, window_us, &oldest_sent_us);
     double max_cut = pcp_param(s, PCP_PARAM_MAX_COMPENSATION);
     if (required > max_cut) required = max_cut;
     if (s->tit_for_tat) required *= pcp_param(s, PCP_PARAM_TIT_FOR_TAT_SCALE);
     if (required <= 0.0) return;
-    double applied = 1.0 - pcp_recent_reduction_factor(s, now_us, window_us);
+    /* The measurements describe packets sent since oldest_sent_us; cuts made since then already
+     * answer them ("prior compensation is presumed to have eliminated the overloads", §3.2). */
+    double applied = 1.0 - pcp_reduction_factor_since(s, now_us, oldest_sent_us);
     if (required <= applied + 1e-12) return;
     double factor = (1.0 - required) / (1.0 - applied);
     s->base_rate_bytes_per_s *= factor;
     pcp_clamp_base(s);
     pcp_record_reduction(s, now_us, factor);
-    s->epoch_compensated = 1;
+    s->epoch_cut_factor *= factor;
 }
 
 /* §3.5: once per RTT, was compensation effective at shrinking the queue? */
 static void pcp_update_epoch(pcp_state *s, int64_t now_us)
 {
     if (now_us - s->epoch_start_us < pcp_rtt_us(s)) return;
+    /* The queue as measured at the end of the epoch (a peak inside it may predate the cuts). */
+    double queue_us = s->last_queue_delay_us;
     uint32_t needed = (uint32_t)pcp_param(s, PCP_PARAM_TIT_FOR_TAT_RTTS);
     /* A queue of a few packets is the accept rule's intended residue (§3.3), not a competitor. */
     double min_rtt_us = (double)(s->ctx->rtt->min_rtt_us > 0 ? s->ctx->rtt->min_rtt_us : pcp_rtt_us(s));
-    double significant_us = pcp_param(s, PCP_PARAM_TIT_FOR_TAT_MIN_QUEUE) * min_rtt_us;
-    int ineffective = s->epoch_compensated && s->epoch_queue_us > significant_us &&
-                      s->epoch_queue_us >= s->previous_epoch_queue_us;
-    s->ineffective_epochs = ineffective ? s->ineffective_epochs + 1 : 0;
-    s->tit_for_tat = needed > 0 && s->ineffective_epochs >= needed;
-    s->previous_epoch_queue_us = s->epoch_queue_us;
-    s->epoch_queue_us = 0.0;
-    s->epoch_compensated = 0;
+    int significant = queue_us > pcp_param(s, PCP_PARAM_TIT_FOR_TAT_MIN_QUEUE) * min_rtt_us;
+    s->cut_two_epochs_ago = s->cut_one_epoch_ago;
+    s->cut_one_epoch_ago = 1.0 - s->epoch_cut_factor;
+    if (s->tit_for_tat) {
+        /* Stays on while the queue persists; when the competitor leaves the queue drains. */
+        if (!significant) s->tit_for_tat = 0;
+        s->ineffective_epochs = 0;
+    } else {
+        /* A cut shows in the acks a round trip after it is made, and the queue measured over a
+         * round trip lags by one more: judge a real cut from two epochs back by today's queue. */
+        int ineffective = s->cut_two_epochs_ago >= PCP_MEANINGFUL_CUT && significant &&
+                          queue_us >= s->previous_epoch_queue_us;
+        s->ineffective_epochs = ineffective ? s->ineffective_epochs + 1 : 0;
+        if (needed > 0 && s->ineffective_epochs >= needed) s->tit_for_tat = 1;
+    }
+    s->previous_epoch_queue_us = queue_us;
+    s->epoch_cut_factor = 1.0;
     s->epoch_start_us = now_us;
 }
 

@@ -8,7 +8,7 @@ export type QuicCongestion = 'none' | 'cubic' | 'bbr' | 'newreno';
 export interface EndpointOptions {
   /** Default controller for new connections (default 'none'). */
   congestion?: QuicCongestion;
-  /** Initial QUIC MTU in bytes of UDP payload (default 1452, 1200..65527); the minimum MTU is set
+  /** Initial QUIC MTU in bytes of UDP payload (default 1452, 1200..1472); the minimum MTU is set
    * equal to it so black-hole detection never shrinks datagrams below what the app sends. */
   initialMtu?: number;
   /** quinn's datagram send buffer (default 1 MiB); sendDatagram returns false when it is full. */

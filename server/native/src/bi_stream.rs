@@ -41,6 +41,7 @@ fn write_error(error: WriteError) -> napi::Error {
     match error {
         WriteError::Stopped(code) => failure(format!("stream write failed: the peer stopped reading (code {code})")),
         WriteError::ClosedStream => failure("stream write failed: the stream is already finished or reset"),
+        WriteError::SessionError(error) => failure(format!("stream write failed: session closed: {error}")),
         other => failure(format!("stream write failed: {other}")),
     }
 }
@@ -48,6 +49,7 @@ fn write_error(error: WriteError) -> napi::Error {
 fn read_error(error: ReadError) -> napi::Error {
     match error {
         ReadError::Reset(code) => failure(format!("stream read failed: the peer reset the stream (code {code})")),
+        ReadError::SessionError(error) => failure(format!("stream read failed: session closed: {error}")),
         other => failure(format!("stream read failed: {other}")),
     }
 }

@@ -12,7 +12,9 @@ use crate::errors::invalid_arg;
 const DEFAULT_INITIAL_MTU: u32 = 1452;
 /// RFC 9000 §14: QUIC needs 1200 B datagrams.
 const MIN_MTU: u32 = 1200;
-const MAX_MTU: u32 = 65527;
+/// quinn's EndpointConfig advertises max_udp_payload_size 1472 (a 1500 B Ethernet frame over IPv4)
+/// and never sends larger packets than the peer's limit, so a larger initial MTU would be clamped.
+const MAX_MTU: u32 = 1472;
 const DEFAULT_DATAGRAM_SEND_BUFFER_BYTES: u32 = 1 << 20;
 /// Large enough for ~30 ms at 1 Gbit/s, so a Node receiver that stalls for a GC pause keeps up.
 const DEFAULT_DATAGRAM_RECV_BUFFER_BYTES: u32 = 4 << 20;

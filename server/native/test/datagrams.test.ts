@@ -1,0 +1,140 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+
+import { openPair, receiveDatagrams, sleep } from './loopback.ts';
+
+test('datagrams flow both ways and keep their bytes', async () => {
+  const pair = await openPair({ path: '/media?transport=datagram&cc=vivace' });
+  try {
+    assert.equal(pair.serverSession.url, '/media?transport=datagram&cc=vivace');
+    assert.match(pair.serverSession.remoteAddress, /^127\.0\.0\.1:\d+$/);
+    assert.notEqual(pair.serverSession.id, pair.clientSession.id);
+
+    const max = pair.serverSession.maxDatagramSize();
+    assert.ok(max >= 1200, `max datagram size ${max} must fit 1200-byte payloads at MTU 1452`);
+    const big = Buffer.alloc(max, 0xab);
+    assert.equal(pair.serverSession.sendDatagram(big), true);
+    assert.equal(pair.serverSession.sendDatagram(new Uint8Array([1, 2, 3])), true);
+    const toClient = await receiveDatagrams(pair.clientSession, 2);
+    assert.deepEqual(
+      toClient.map((d) => d.length).sort((a, b) => a - b),
+      [3, max],
+    );
+    assert.ok(toClient.some((d) => d.equals(big)));
+
+    assert.equal(pair.clientSession.sendDatagram(Buffer.from('ack 1')), true);
+    const toServer = await receiveDatagrams(pair.serverSession, 1);
+    assert.equal(toServer[0]?.toString(), 'ack 1');
+  } finally {
+    pair.close();
+  }
+});
+
+test('an oversized datagram is a clear error, not a silent drop', async () => {
+  const pair = await openPair();
+  try {
+    const max = pair.serverSession.maxDatagramSize();
+    assert.throws(() => pair.serverSession.sendDatagram(Buffer.alloc(max + 1)), /exceeds maxDatagramSize\(\)/);
+  } finally {
+    pair.close();
+  }
+});
+
+test('a full send buffer returns false and every accepted datagram arrives', async () => {
+  // A tiny send buffer and a large receive buffer: only the sender can refuse, and on an idle
+  // loopback nothing accepted may go missing (quinn's own send_datagram would drop the oldest).
+  const pair = await openPair({
+    server: { datagramSendBufferBytes: 16 * 1024 },
+    client: { datagramRecvBufferBytes: 64 * 1024 * 1024 },
+  });
+  try {
+    const session = pair.serverSession;
+    const payload = Buffer.alloc(1200);
+    const accepted: number[] = [];
+    let refused = 0;
+    for (let seq = 0; seq < 4000 && accepted.length < 2000; seq++) {
+      payload.writeUInt32BE(seq, 0);
+      if (session.sendDatagram(payload)) accepted.push(seq);
+      else refused++;
+      // Yield now and then so quinn drains the buffer and the client keeps up.
+      if (seq % 200 === 199) await sleep(1);
+    }
+    assert.ok(refused > 0, 'the 16 KiB buffer must fill in a tight loop');
+    assert.ok(accepted.length > 50);
+
+    const received = await receiveDatagrams(pair.clientSession, accepted.length);
+    const receivedSeqs = received.map((d) => d.readUInt32BE(0)).sort((a, b) => a - b);
+    assert.deepEqual(receivedSeqs, accepted, 'every accepted datagram arrives exactly once');
+    assert.equal(session.stats().datagramFramesSent, accepted.length);
+  } finally {
+    pair.close();
+  }
+});
+
+test('sendDatagramBatch queues packed datagrams in order and reports partial acceptance', async () => {
+  const pair = await openPair({
+    server: { datagramSendBufferBytes: 64 * 1024 },
+    client: { datagramRecvBufferBytes: 64 * 1024 * 1024 },
+  });
+  try {
+    const session = pair.serverSession;
+    const max = session.maxDatagramSize();
+    const total = 1500;
+    const lengths = new Uint32Array(total);
+    let bytes = 0;
+    for (let i = 0; i < total; i++) {
+      lengths[i] = 4 + ((i * 97) % (max - 3)); // 4..max bytes, varied
+      bytes += lengths[i]!;
+    }
+    const packed = Buffer.alloc(bytes);
+    for (let i = 0, offset = 0; i < total; offset += lengths[i]!, i++) {
+      packed.fill(i & 0xff, offset, offset + lengths[i]!);
+      packed.writeUInt32BE(i, offset);
+    }
+
+    let sent = 0;
+    let offset = 0;
+    let partial = 0;
+    while (sent < total) {
+      const count = Math.min(128, total - sent);
+      const view = packed.subarray(offset);
+      const accepted = session.sendDatagramBatch(view, lengths.subarray(sent, sent + count), count);
+      assert.ok(accepted >= 0 && accepted <= count);
+      if (accepted < count) {
+        partial++;
+        await sleep(1);
+      }
+      for (let i = 0; i < accepted; i++) offset += lengths[sent + i]!;
+      sent += accepted;
+    }
+    assert.ok(partial > 0, 'the 64 KiB buffer must refuse part of some batch');
+
+    const received = await receiveDatagrams(pair.clientSession, total);
+    assert.equal(received.length, total);
+    for (const datagram of received) {
+      const i = datagram.readUInt32BE(0);
+      assert.equal(datagram.length, lengths[i]);
+      if (datagram.length > 4) assert.equal(datagram[datagram.length - 1], i & 0xff);
+    }
+    assert.equal(new Set(received.map((d) => d.readUInt32BE(0))).size, total);
+  } finally {
+    pair.close();
+  }
+});
+
+test('sendDatagramBatch rejects a bad batch before sending anything', async () => {
+  const pair = await openPair();
+  try {
+    const session = pair.serverSession;
+    const max = session.maxDatagramSize();
+    const payloads = Buffer.alloc(4 * max);
+    assert.throws(() => session.sendDatagramBatch(payloads, new Uint32Array([10, max + 1]), 2), /datagram 1 of/);
+    assert.throws(() => session.sendDatagramBatch(payloads, new Uint32Array([max, max, max, max, 5]), 5), /payloads holds only/);
+    assert.throws(() => session.sendDatagramBatch(payloads, new Uint32Array([10]), 2), /count 2 exceeds/);
+    assert.equal(session.sendDatagramBatch(payloads, new Uint32Array(0), 0), 0);
+    await sleep(50);
+    assert.equal(session.stats().datagramFramesSent, 0, 'nothing from a rejected batch was sent');
+  } finally {
+    pair.close();
+  }
+});

@@ -1,0 +1,155 @@
+import assert from 'node:assert/strict';
+import { createSocket } from 'node:dgram';
+import { once } from 'node:events';
+import { test } from 'node:test';
+
+import { QuicClient, QuicServer, generateSelfSignedCert } from '../index.js';
+import { openPair, sleep, testCert } from './loopback.ts';
+
+test('closing a session resolves closed() on both sides and settles pending calls cleanly', async () => {
+  const pair = await openPair();
+  try {
+    const server = pair.serverSession;
+    const client = pair.clientSession;
+    const stream = await client.openBi();
+    await stream.write(Buffer.from('x'));
+    const serverStream = await server.acceptBi();
+    assert.ok(serverStream);
+    assert.equal((await serverStream.read(10))?.toString(), 'x');
+
+    const pendingRecv = server.recvDatagrams(16);
+    const pendingAccept = server.acceptBi();
+    // Attach the expectation now: the read rejects as soon as the session closes.
+    const pendingRead = assert.rejects(serverStream.read(1024), /stream read failed: session closed/);
+    const pendingClientRecv = client.recvDatagrams(16);
+
+    server.close(4242, 'going away');
+    assert.deepEqual(await server.closed(), { code: 4242, reason: 'going away' });
+    assert.deepEqual(await client.closed(), { code: 4242, reason: 'going away' });
+
+    assert.deepEqual(await pendingRecv, []);
+    assert.equal(await pendingAccept, null);
+    await pendingRead;
+    assert.deepEqual(await pendingClientRecv, []);
+
+    assert.throws(() => server.sendDatagram(Buffer.from('late')), /session closed/);
+    assert.throws(() => client.sendDatagramBatch(Buffer.alloc(10), new Uint32Array([10]), 1), /session closed/);
+    assert.throws(() => server.setCongestion('bbr'), /session closed/);
+    await assert.rejects(server.openBi(), /session closed/);
+    await assert.rejects(stream.write(Buffer.from('late')), /stream write failed: session closed/);
+    assert.deepEqual(await server.recvDatagrams(1), []);
+    assert.equal(await client.acceptBi(), null);
+    // stats stay readable after close
+    assert.equal(typeof server.stats().rttUs, 'number');
+    server.close(1, 'twice'); // closing again is harmless
+  } finally {
+    pair.close();
+  }
+});
+
+test('close reason longer than 1024 bytes is refused', async () => {
+  const pair = await openPair();
+  try {
+    assert.throws(() => pair.serverSession.close(1, 'x'.repeat(1025)), /at most 1024/);
+  } finally {
+    pair.close();
+  }
+});
+
+test('server.close() ends accept() with null and closes its sessions', async () => {
+  const pair = await openPair();
+  const pendingAccept = pair.server.accept();
+  pair.server.close();
+  assert.equal(await pendingAccept, null);
+  assert.equal(await pair.server.accept(), null);
+  const info = await pair.clientSession.closed();
+  assert.equal(typeof info.code, 'number');
+});
+
+test('connecting with a wrong certificate hash fails with a clear error', async () => {
+  const cert = testCert();
+  const server = await QuicServer.bind({ host: '127.0.0.1', port: 0, certPem: cert.certPem, keyPem: cert.keyPem });
+  try {
+    const wrong = generateSelfSignedCert(['localhost'], 1).certSha256Hex;
+    await assert.rejects(
+      QuicClient.connect(`https://127.0.0.1:${server.port}/`, { certSha256Hex: wrong }),
+      /connecting to https:\/\/127\.0\.0\.1:\d+\/ failed: .*SHA-256 does not match certSha256Hex/,
+    );
+    // The server survives and still accepts a correct client.
+    const accepted = server.accept();
+    const good = await QuicClient.connect(`https://127.0.0.1:${server.port}/ok`, { certSha256Hex: cert.certSha256Hex });
+    assert.equal((await accepted)?.url, '/ok');
+    good.close(0, '');
+  } finally {
+    server.close();
+  }
+});
+
+test('connect failures are clear errors', async () => {
+  const cert = testCert();
+  await assert.rejects(QuicClient.connect('http://127.0.0.1:1/', { certSha256Hex: cert.certSha256Hex }), /must start with https/);
+  await assert.rejects(QuicClient.connect('not a url', { certSha256Hex: cert.certSha256Hex }), /bad URL/);
+  await assert.rejects(QuicClient.connect('https://127.0.0.1:1/', {}), /certSha256Hex is required/);
+  await assert.rejects(QuicClient.connect('https://127.0.0.1:1/', { certSha256Hex: 'abc' }), /64 hex digits/);
+  await assert.rejects(
+    QuicClient.connect('https://127.0.0.1:1/', { certSha256Hex: cert.certSha256Hex, congestion: 'fast' as 'bbr' }),
+    /unknown QUIC congestion control "fast"/,
+  );
+  // Nothing answers on this UDP port: the connect deadline applies.
+  const silent = createSocket('udp4');
+  silent.bind(0, '127.0.0.1');
+  await once(silent, 'listening');
+  try {
+    const port = silent.address().port;
+    const started = Date.now();
+    await assert.rejects(
+      QuicClient.connect(`https://127.0.0.1:${port}/`, { certSha256Hex: cert.certSha256Hex, connectTimeoutMs: 300 }),
+      /timed out after 300 ms/,
+    );
+    assert.ok(Date.now() - started < 3000);
+  } finally {
+    silent.close();
+  }
+});
+
+test('bind failures and bad options are clear errors', async () => {
+  const cert = testCert();
+  const base = { host: '127.0.0.1', certPem: cert.certPem, keyPem: cert.keyPem };
+  const first = await QuicServer.bind({ ...base, port: 0 });
+  try {
+    await assert.rejects(QuicServer.bind({ ...base, port: first.port }), /binding UDP 127\.0\.0\.1:\d+ failed: Address already in use/);
+  } finally {
+    first.close();
+  }
+  await assert.rejects(QuicServer.bind({ ...base, port: 70000 }), /port must be 0\.\.65535/);
+  await assert.rejects(QuicServer.bind({ ...base, host: 'no-such-host.invalid', port: 0 }), /cannot resolve host/);
+  await assert.rejects(QuicServer.bind({ ...base, port: 0, initialMtu: 1000 }), /initialMtu must be between 1200 and 1472/);
+  await assert.rejects(QuicServer.bind({ ...base, port: 0, congestion: 'vegas' as 'bbr' }), /unknown QUIC congestion control/);
+  await assert.rejects(
+    QuicServer.bind({ ...base, port: 0, idleTimeoutMs: 1000, keepAliveMs: 1000 }),
+    /keepAliveMs \(1000\) must be shorter than idleTimeoutMs/,
+  );
+});
+
+test('an idle session times out and reports it', async () => {
+  const pair = await openPair({ server: { idleTimeoutMs: 300, keepAliveMs: 0 }, client: { idleTimeoutMs: 300, keepAliveMs: 0 } });
+  try {
+    const info = await Promise.race([pair.serverSession.closed(), sleep(5000).then(() => null)]);
+    assert.deepEqual(info, { code: 0, reason: 'idle timeout' });
+  } finally {
+    pair.close();
+  }
+});
+
+test('initialMtu sets the starting path MTU and the datagram size', async () => {
+  const pair = await openPair({ server: { initialMtu: 1472 }, client: { initialMtu: 1472 } });
+  const reference = await openPair();
+  try {
+    assert.equal(pair.serverSession.stats().mtu, 1472);
+    assert.equal(reference.serverSession.stats().mtu, 1452);
+    assert.equal(pair.serverSession.maxDatagramSize() - reference.serverSession.maxDatagramSize(), 1472 - 1452);
+  } finally {
+    pair.close();
+    reference.close();
+  }
+});

@@ -89,6 +89,8 @@ void direction_advance(direction *d, uint64_t now_us) {
         /* equal times: the opportunity goes first, as mm-link rationalizes before enqueueing */
         if (release_us <= now_us && release_us < opportunity_us) {
             packet *p = fifo_pop(&d->delay_fifo);
+            /* opportunities up to this instant come first (and are logged first), as in mm-link */
+            link_advance(&d->link, release_us);
             mmlog_arrival(&d->log, release_us, packet_link_bytes(p));
             link_enqueue(&d->link, p, release_us);
             const packet_fifo *q = &d->link.queue.fifo;

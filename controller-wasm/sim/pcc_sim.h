@@ -54,6 +54,12 @@ typedef struct pcc_sim_sample {
     uint64_t queue_bytes;          /* bottleneck queue occupancy at time_us (all flows) */
     double queue_delay_us;         /* queueing delay of the last packet that left the bottleneck */
     double capacity_bps;           /* bottleneck capacity offered in the interval */
+    /* the controller's telemetry at time_us (cc_get_telemetry), for diagnosing its decisions */
+    const char *cc_state;          /* static string, "" before the flow starts */
+    double last_mi_utility;
+    double last_mi_loss_rate;
+    double gradient;
+    uint64_t mi_completed;
 } pcc_sim_sample;
 
 typedef void (*pcc_sim_sample_fn)(const pcc_sim_sample *sample, void *user_data);

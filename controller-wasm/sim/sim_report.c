@@ -45,14 +45,17 @@ void sim_report_table(FILE *out, const pcc_sim_config *config, const pcc_sim_res
 
 void sim_report_csv_header(FILE *out) {
     fprintf(out, "time_s,flow,cc,pacing_rate_mbps,send_rate_mbps,throughput_mbps,rtt_ms,cwnd_bytes,packets_lost,"
-                 "queue_bytes,queue_delay_ms,capacity_mbps\n");
+                 "queue_bytes,queue_delay_ms,capacity_mbps,cc_state,mi_utility,mi_loss_rate,gradient,mi_completed\n");
 }
 
 void sim_report_csv_row(const pcc_sim_sample *s, void *user_data) {
     FILE *out = user_data;
-    fprintf(out, "%.3f,%u,%s,%.6g,%.6g,%.6g,%.6g,%.6g,%llu,%llu,%.6g,%.6g\n", (double)s->time_us / 1e6, s->flow, s->cc,
+    fprintf(out, "%.3f,%u,%s,%.6g,%.6g,%.6g,%.6g,%.6g,%llu,%llu,%.6g,%.6g,%s,%.6g,%.6g,%.6g,%llu\n",
+            (double)s->time_us / 1e6, s->flow, s->cc,
             finite_or_zero(s->pacing_rate_bps / 1e6), finite_or_zero(s->send_rate_bps / 1e6),
             finite_or_zero(s->throughput_bps / 1e6), finite_or_zero(s->rtt_us / 1e3), finite_or_zero(s->cwnd_bytes),
             (unsigned long long)s->packets_lost, (unsigned long long)s->queue_bytes,
-            finite_or_zero(s->queue_delay_us / 1e3), finite_or_zero(s->capacity_bps / 1e6));
+            finite_or_zero(s->queue_delay_us / 1e3), finite_or_zero(s->capacity_bps / 1e6), s->cc_state ? s->cc_state : "",
+            finite_or_zero(s->last_mi_utility), finite_or_zero(s->last_mi_loss_rate), finite_or_zero(s->gradient),
+            (unsigned long long)s->mi_completed);
 }

@@ -303,9 +303,18 @@ static void handle_sample(sim_world *world) {
             sample.time_us = world->now_us;
             sample.flow = (uint32_t)i;
             sample.cc = flow->config->cc;
+            sample.cc_state = "";
             if (flow->active) {
                 sample.pacing_rate_bps = cc_pacing_rate_bytes_per_s(flow->sender.cc) * 8.0;
                 sample.cwnd_bytes = cc_cwnd_bytes(flow->sender.cc);
+                cc_telemetry telemetry;
+                memset(&telemetry, 0, sizeof telemetry);
+                cc_get_telemetry(flow->sender.cc, &telemetry);
+                sample.cc_state = telemetry.state ? telemetry.state : "";
+                sample.last_mi_utility = telemetry.last_mi_utility;
+                sample.last_mi_loss_rate = telemetry.last_mi_loss_rate;
+                sample.gradient = telemetry.gradient;
+                sample.mi_completed = telemetry.mi_completed;
             }
             sample.send_rate_bps = (double)m->interval_bytes_sent * 8.0 / interval_s;
             sample.throughput_bps = (double)m->interval_bytes_received * 8.0 / interval_s;

@@ -187,11 +187,12 @@ void cc_destroy(cc_controller *cc) {
     free(cc);
 }
 
-const char *cc_algorithm(const cc_controller *cc) { return cc->ops->name; }
+const char *cc_algorithm(const cc_controller *cc) { return cc != NULL ? cc->ops->name : NULL; }
 
-size_t cc_param_count(const cc_controller *cc) { return COMMON_COUNT + cc->ops->param_count; }
+size_t cc_param_count(const cc_controller *cc) { return cc != NULL ? COMMON_COUNT + cc->ops->param_count : 0; }
 
 const cc_param_desc *cc_param_at(const cc_controller *cc, size_t index) {
+    if (cc == NULL) return NULL;
     if (index < COMMON_COUNT) return &common_params[index];
     index -= COMMON_COUNT;
     return index < cc->ops->param_count ? &cc->ops->params[index] : NULL;
@@ -199,7 +200,7 @@ const cc_param_desc *cc_param_at(const cc_controller *cc, size_t index) {
 
 /* Index in the combined list (common first), or -1. */
 static long find_param(const cc_controller *cc, const char *name) {
-    if (name == NULL) return -1;
+    if (cc == NULL || name == NULL) return -1;
     size_t count = cc_param_count(cc);
     for (size_t i = 0; i < count; i++) {
         if (strcmp(cc_param_at(cc, i)->name, name) == 0) return (long)i;
@@ -237,6 +238,7 @@ int cc_param_set(cc_controller *cc, const char *name, double value) {
 }
 
 void cc_on_packet_sent(cc_controller *cc, uint64_t pn, uint32_t bytes, int64_t now_us) {
+    if (cc == NULL) return;
     now_us = advance_clock(cc, now_us);
     if (bytes == 0 || !cc_ledger_accepts(&cc->ledger, pn)) {
         cc->events_ignored++;
@@ -272,6 +274,7 @@ void cc_on_packet_sent(cc_controller *cc, uint64_t pn, uint32_t bytes, int64_t n
 }
 
 void cc_on_ack(cc_controller *cc, uint64_t pn, int64_t rtt_us, int64_t recv_time_us, int64_t now_us) {
+    if (cc == NULL) return;
     now_us = advance_clock(cc, now_us);
     cc_sent_packet *packet = cc_ledger_find(&cc->ledger, pn);
     if (packet == NULL) {
@@ -319,6 +322,7 @@ void cc_on_ack(cc_controller *cc, uint64_t pn, int64_t rtt_us, int64_t recv_time
 }
 
 void cc_on_loss(cc_controller *cc, uint64_t pn, int64_t now_us) {
+    if (cc == NULL) return;
     now_us = advance_clock(cc, now_us);
     cc_sent_packet *packet = cc_ledger_find(&cc->ledger, pn);
     if (packet == NULL) {
@@ -329,34 +333,44 @@ void cc_on_loss(cc_controller *cc, uint64_t pn, int64_t now_us) {
 }
 
 void cc_on_app_limited(cc_controller *cc, int64_t now_us) {
+    if (cc == NULL) return;
     advance_clock(cc, now_us);
     uint64_t mark = cc->delivered_bytes + cc->bytes_in_flight;
     cc->app_limited_until_bytes = mark > 0 ? mark : 1;
 }
 
 void cc_on_tick(cc_controller *cc, int64_t now_us) {
+    if (cc == NULL) return;
     now_us = advance_clock(cc, now_us);
     if (cc->ops->on_tick != NULL) cc->ops->on_tick(cc->state, now_us);
 }
 
 double cc_pacing_rate_bytes_per_s(const cc_controller *cc) {
+    if (cc == NULL) return 0.0;
     double rate = finite_or(cc->ops->pacing_rate_bytes_per_s(cc->state), cc->ctx.initial_rate_bytes_per_s);
     return clamp(rate, cc->ctx.min_rate_bytes_per_s, cc->ctx.max_rate_bytes_per_s);
 }
 
 double cc_cwnd_bytes(const cc_controller *cc) {
+    if (cc == NULL) return 0.0;
     double cwnd = finite_or(cc->ops->cwnd_bytes(cc->state), CC_CWND_UNLIMITED_BYTES);
     return clamp(cwnd, (double)cc->ctx.mss_bytes, CC_CWND_UNLIMITED_BYTES);
 }
 
-uint64_t cc_bytes_in_flight(const cc_controller *cc) { return cc->bytes_in_flight; }
+uint64_t cc_bytes_in_flight(const cc_controller *cc) { return cc != NULL ? cc->bytes_in_flight : 0; }
 
 static void make_finite(double *value) {
     if (!isfinite(*value)) *value = 0.0;
 }
 
 void cc_get_telemetry(const cc_controller *cc, cc_telemetry *out) {
+    if (out == NULL) return;
     memset(out, 0, sizeof *out);
+    if (cc == NULL) {
+        out->algorithm = "none";
+        out->state = "none";
+        return;
+    }
     if (cc->ops->get_telemetry != NULL) cc->ops->get_telemetry(cc->state, out);
     out->algorithm = cc->ops->name;
     if (out->state == NULL) out->state = "running";
@@ -377,7 +391,7 @@ void cc_get_telemetry(const cc_controller *cc, cc_telemetry *out) {
 }
 
 int cc_set_utility(cc_controller *cc, cc_utility_fn fn, void *user_data) {
-    if (!cc->ops->accepts_custom_utility) return CC_ERR_INVALID;
+    if (cc == NULL || !cc->ops->accepts_custom_utility) return CC_ERR_INVALID;
     cc->ctx.custom_utility = fn;
     cc->ctx.custom_utility_data = fn != NULL ? user_data : NULL;
     return CC_OK;

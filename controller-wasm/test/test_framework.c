@@ -93,6 +93,19 @@ static void test_registry(void) {
     CHECK(cc_create("no-such-algorithm", 1, 0) == NULL);
     CHECK(cc_create(NULL, 1, 0) == NULL);
     cc_destroy(NULL);
+    /* A NULL controller is refused everywhere rather than crashing. */
+    cc_on_packet_sent(NULL, 1, 1200, 0);
+    cc_on_ack(NULL, 1, 0, 0, 0);
+    cc_on_loss(NULL, 1, 0);
+    cc_on_tick(NULL, 0);
+    cc_on_app_limited(NULL, 0);
+    CHECK(cc_pacing_rate_bytes_per_s(NULL) == 0 && cc_cwnd_bytes(NULL) == 0 && cc_bytes_in_flight(NULL) == 0);
+    CHECK(cc_param_count(NULL) == 0 && cc_param_at(NULL, 0) == NULL && cc_algorithm(NULL) == NULL);
+    CHECK(cc_param_set(NULL, "mss_bytes", 1200) == CC_ERR_UNKNOWN);
+    CHECK(cc_set_utility(NULL, NULL, NULL) == CC_ERR_INVALID);
+    cc_telemetry t;
+    cc_get_telemetry(NULL, &t);
+    CHECK(strcmp(t.state, "none") == 0);
 }
 
 static void test_fixed_and_params(void) {

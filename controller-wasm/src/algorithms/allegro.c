@@ -19,6 +19,7 @@
 #include <math.h>
 
 #include "../monitor_interval.h"
+#include "../portable_math.h"
 
 enum {
     P_EPSILON_MIN,
@@ -100,7 +101,8 @@ double allegro_utility(const cc_mi_stats *mi, double sigmoid_alpha, double loss_
     double throughput = x * (1.0 - loss);
     double exponent = sigmoid_alpha * (loss - loss_cutoff);
     /* 1/(1+e^z) without overflow: for large z it is e^-z/(1+e^-z). */
-    double sigmoid = exponent > 0 ? exp(-exponent) / (1.0 + exp(-exponent)) : 1.0 / (1.0 + exp(exponent));
+    /* pcc_exp: bit-identical natively and in WASM (portable_math.h) */
+    double sigmoid = exponent > 0 ? pcc_exp(-exponent) / (1.0 + pcc_exp(-exponent)) : 1.0 / (1.0 + pcc_exp(exponent));
     return throughput * sigmoid - x * loss;
 }
 

@@ -38,7 +38,7 @@ async function main(): Promise<number> {
     }
     throw e;
   }
-  log('info', 'emulated link up', { namespace: shell.namespace, MAHIMAHI_BASE: shell.baseAddress, command });
+  log('info', 'emulated link up', { namespace: shell.namespace, MAHIMAHI_BASE: shell.baseAddress, forwarderPid: shell.forwarderPid, command });
 
   const child = shell.spawn(program, args, { stdio: 'inherit' });
   let killTimer: NodeJS.Timeout | undefined;

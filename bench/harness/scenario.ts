@@ -1,0 +1,184 @@
+// Benchmark scenario files: the JSON shape of issue 6, parsed and validated with clear errors.
+// A scenario describes one emulated path, one media configuration and the schemes to compare on it.
+import { readFileSync } from 'node:fs';
+import { dirname, isAbsolute, resolve } from 'node:path';
+
+export const DATAGRAM_SCHEMES = ['vivace', 'vivace-loss', 'allegro', 'pcp', 'cubic', 'bbr'] as const;
+export const QUIC_STREAM_SCHEMES = ['quic-cubic', 'quic-bbr'] as const;
+export const TCP_SCHEMES = ['tcp-cubic', 'tcp-bbr'] as const;
+export const ALL_SCHEMES = [...DATAGRAM_SCHEMES, ...QUIC_STREAM_SCHEMES, ...TCP_SCHEMES] as const;
+export type Scheme = (typeof ALL_SCHEMES)[number];
+
+export type LinkDirection = { rateMbps: number } | { tracePath: string };
+export type QueueSpec = { type: 'infinite' } | { type: 'droptail' | 'drophead'; bytes?: number; packets?: number };
+export type DelaySpec =
+  | { oneWayMs: number }
+  | { rttPattern: { minMs: number; maxMs: number; periodS: number; seed: number } };
+export type MediaSpec = { abr: true } | { abr: false; bitrateMbps: number };
+
+export interface Scenario {
+  name: string;
+  durationS: number;
+  repetitions: number;
+  link: { down: LinkDirection; up: LinkDirection; queue: QueueSpec };
+  delay: DelaySpec;
+  loss: { down: number; up: number };
+  media: MediaSpec;
+  players: number;
+  schemes: Scheme[];
+  /** 'browser' plays video in Chromium; 'bulk' downloads with the Node client (no browser). */
+  mode: 'browser' | 'bulk';
+}
+
+/** Thrown for any problem with a scenario; the message names the field and what was expected. */
+export class ScenarioError extends Error {
+  constructor(where: string, message: string) {
+    super(`${where}: ${message}`);
+    this.name = 'ScenarioError';
+  }
+}
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+type JsonObject = { [key: string]: Json };
+
+function isObject(value: Json | undefined): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function requireObject(value: Json | undefined, where: string): JsonObject {
+  if (!isObject(value)) throw new ScenarioError(where, 'expected an object');
+  return value;
+}
+
+function requireNumber(value: Json | undefined, where: string, min: number, max: number): number {
+  if (typeof value !== 'number' || !Number.isFinite(value)) throw new ScenarioError(where, 'expected a finite number');
+  if (value < min || value > max) throw new ScenarioError(where, `expected a number in [${min}, ${max}], got ${value}`);
+  return value;
+}
+
+function optionalNumber(value: Json | undefined, where: string, min: number, max: number, fallback: number): number {
+  return value === undefined ? fallback : requireNumber(value, where, min, max);
+}
+
+function rejectUnknownKeys(object: JsonObject, allowed: readonly string[], where: string): void {
+  for (const key of Object.keys(object)) {
+    if (!allowed.includes(key)) throw new ScenarioError(`${where}.${key}`, `unknown field (allowed: ${allowed.join(', ')})`);
+  }
+}
+
+function parseDirection(value: Json | undefined, where: string, baseDir: string): LinkDirection {
+  const object = requireObject(value, where);
+  rejectUnknownKeys(object, ['rate_mbps', 'trace'], where);
+  if (object.rate_mbps !== undefined && object.trace !== undefined) {
+    throw new ScenarioError(where, 'give either rate_mbps or trace, not both');
+  }
+  if (object.rate_mbps !== undefined) return { rateMbps: requireNumber(object.rate_mbps, `${where}.rate_mbps`, 0.01, 10_000) };
+  if (typeof object.trace === 'string' && object.trace.length > 0) {
+    return { tracePath: isAbsolute(object.trace) ? object.trace : resolve(baseDir, object.trace) };
+  }
+  throw new ScenarioError(where, 'expected {"rate_mbps": N} or {"trace": "path"}');
+}
+
+function parseQueue(value: Json | undefined, where: string): QueueSpec {
+  if (value === undefined) return { type: 'infinite' };
+  const object = requireObject(value, where);
+  rejectUnknownKeys(object, ['type', 'bytes', 'packets'], where);
+  const type = object.type;
+  if (type === 'infinite') return { type };
+  if (type !== 'droptail' && type !== 'drophead') {
+    throw new ScenarioError(`${where}.type`, 'expected "infinite", "droptail" or "drophead"');
+  }
+  const queue: QueueSpec = { type };
+  if (object.bytes !== undefined) queue.bytes = requireNumber(object.bytes, `${where}.bytes`, 1504, 1e9);
+  if (object.packets !== undefined) queue.packets = requireNumber(object.packets, `${where}.packets`, 1, 1e7);
+  if (queue.bytes === undefined && queue.packets === undefined) {
+    throw new ScenarioError(where, `a ${type} queue needs "bytes" and/or "packets"`);
+  }
+  return queue;
+}
+
+function parseDelay(value: Json | undefined, where: string): DelaySpec {
+  const object = requireObject(value, where);
+  rejectUnknownKeys(object, ['one_way_ms', 'rtt_pattern'], where);
+  if (object.one_way_ms !== undefined) return { oneWayMs: requireNumber(object.one_way_ms, `${where}.one_way_ms`, 0, 10_000) };
+  const pattern = requireObject(object.rtt_pattern, `${where}.rtt_pattern`);
+  rejectUnknownKeys(pattern, ['min_ms', 'max_ms', 'period_s', 'seed'], `${where}.rtt_pattern`);
+  const minMs = requireNumber(pattern.min_ms, `${where}.rtt_pattern.min_ms`, 0, 10_000);
+  const maxMs = requireNumber(pattern.max_ms, `${where}.rtt_pattern.max_ms`, minMs, 10_000);
+  const periodS = requireNumber(pattern.period_s, `${where}.rtt_pattern.period_s`, 0.1, 3600);
+  const seed = optionalNumber(pattern.seed, `${where}.rtt_pattern.seed`, 0, 2 ** 31, 1);
+  return { rttPattern: { minMs, maxMs, periodS, seed: Math.floor(seed) } };
+}
+
+function parseMedia(value: Json | undefined, where: string): MediaSpec {
+  if (value === undefined) return { abr: true };
+  const object = requireObject(value, where);
+  rejectUnknownKeys(object, ['abr', 'bitrate_mbps'], where);
+  if (object.abr === true) return { abr: true };
+  if (object.abr === false) return { abr: false, bitrateMbps: requireNumber(object.bitrate_mbps, `${where}.bitrate_mbps`, 0.05, 1000) };
+  throw new ScenarioError(`${where}.abr`, 'expected true or false');
+}
+
+function parseSchemes(value: Json | undefined, where: string): Scheme[] {
+  if (value === undefined) return [...ALL_SCHEMES];
+  if (!Array.isArray(value) || value.length === 0) throw new ScenarioError(where, 'expected a non-empty array of scheme names');
+  const schemes: Scheme[] = [];
+  for (const [i, name] of value.entries()) {
+    if (typeof name !== 'string' || !(ALL_SCHEMES as readonly string[]).includes(name)) {
+      throw new ScenarioError(`${where}[${i}]`, `unknown scheme ${JSON.stringify(name)} (known: ${ALL_SCHEMES.join(', ')})`);
+    }
+    if (!schemes.includes(name as Scheme)) schemes.push(name as Scheme);
+  }
+  return schemes;
+}
+
+/** Validates a parsed JSON value as a scenario. `baseDir` resolves relative trace paths. */
+export function parseScenario(value: unknown, baseDir: string, where = 'scenario'): Scenario {
+  const object = requireObject(value as Json, where);
+  rejectUnknownKeys(object, ['name', 'duration_s', 'repetitions', 'link', 'delay', 'loss', 'media', 'players', 'schemes', 'mode', 'description'], where);
+  if (typeof object.name !== 'string' || !/^[A-Za-z0-9._-]{1,80}$/.test(object.name)) {
+    throw new ScenarioError(`${where}.name`, 'expected 1-80 characters of letters, digits, ".", "_" or "-"');
+  }
+  const link = requireObject(object.link, `${where}.link`);
+  rejectUnknownKeys(link, ['down', 'up', 'queue'], `${where}.link`);
+  const loss = object.loss === undefined ? {} : requireObject(object.loss, `${where}.loss`);
+  rejectUnknownKeys(loss, ['down', 'up'], `${where}.loss`);
+  const mode = object.mode ?? 'browser';
+  if (mode !== 'browser' && mode !== 'bulk') throw new ScenarioError(`${where}.mode`, 'expected "browser" or "bulk"');
+  return {
+    name: object.name,
+    durationS: requireNumber(object.duration_s, `${where}.duration_s`, 1, 24 * 3600),
+    repetitions: Math.floor(optionalNumber(object.repetitions, `${where}.repetitions`, 1, 1000, 1)),
+    link: {
+      down: parseDirection(link.down, `${where}.link.down`, baseDir),
+      up: parseDirection(link.up, `${where}.link.up`, baseDir),
+      queue: parseQueue(link.queue, `${where}.link.queue`),
+    },
+    delay: parseDelay(object.delay ?? { one_way_ms: 0 }, `${where}.delay`),
+    loss: {
+      down: optionalNumber(loss.down, `${where}.loss.down`, 0, 1, 0),
+      up: optionalNumber(loss.up, `${where}.loss.up`, 0, 1, 0),
+    },
+    media: parseMedia(object.media, `${where}.media`),
+    players: Math.floor(optionalNumber(object.players, `${where}.players`, 1, 16, 1)),
+    schemes: parseSchemes(object.schemes, `${where}.schemes`),
+    mode,
+  };
+}
+
+/** Reads and validates a scenario file; any problem becomes a ScenarioError naming the file. */
+export function loadScenarioFile(path: string): Scenario {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new ScenarioError(path, `cannot read scenario file (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new ScenarioError(path, `not valid JSON (${(error as Error).message})`);
+  }
+  return parseScenario(value, dirname(resolve(path)), path);
+}

@@ -1,0 +1,142 @@
+// Built-in benchmark suites (issue 6), as lists of scenarios. Parameters follow the thesis §5.2 set-ups
+// (Fig. 5.1: RTT redrawn in 10-100 ms every 5 s, 300 KB buffer, 0.01% loss, link 10% above the bitrate;
+// Fig. 5.2: three players, 75 KB buffer, 100 ms RTT, 0.01% loss) and Fig. 4.3 for the bulk loss sweep.
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseScenario, type Scenario } from './scenario.ts';
+
+const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+/** The mahimahi traces shipped beside the repository (../shared/traces), or PCC_TRACES_DIR. */
+export function tracesDir(): string {
+  const candidates = [process.env.PCC_TRACES_DIR, join(repoRoot, '..', 'shared', 'traces'), join(repoRoot, 'bench', 'traces')];
+  for (const dir of candidates) if (dir && existsSync(dir)) return dir;
+  throw new Error(`no trace directory found (looked in ${candidates.filter(Boolean).join(', ')}); set PCC_TRACES_DIR`);
+}
+
+const BROWSER_SCHEMES = ['vivace', 'vivace-loss', 'allegro', 'pcp', 'cubic', 'bbr', 'quic-cubic', 'quic-bbr', 'tcp-cubic', 'tcp-bbr'];
+const FIXED_BITRATES_MBPS = [4, 8, 15, 30];
+
+// LTE traces of the `lte` suite, each with the uplink recorded with it (TMobile-LTE-driving has no uplink
+// trace in the set; the TMobile-LTE-short uplink stands in for it).
+const LTE_TRACES: ReadonlyArray<readonly [string, string, string]> = [
+  ['tmobile-lte-short', 'TMobile-LTE-short.down', 'TMobile-LTE-short.up'],
+  ['verizon-lte-short', 'Verizon-LTE-short.down', 'Verizon-LTE-short.up'],
+  ['att-lte-driving-2016', 'ATT-LTE-driving-2016.down', 'ATT-LTE-driving-2016.up'],
+  ['tmobile-lte-driving', 'TMobile-LTE-driving.down', 'TMobile-LTE-short.up'],
+];
+
+function scenario(json: Record<string, unknown>): Scenario {
+  return parseScenario(json, repoRoot, `suite scenario ${String(json.name)}`);
+}
+
+function changingRtt(): Scenario[] {
+  const base = {
+    duration_s: 60,
+    repetitions: 3,
+    delay: { rtt_pattern: { min_ms: 10, max_ms: 100, period_s: 5, seed: 1 } },
+    loss: { down: 0.0001, up: 0 },
+    players: 1,
+    schemes: BROWSER_SCHEMES,
+  };
+  const fixed = FIXED_BITRATES_MBPS.map((bitrate) => {
+    const rate = Number((bitrate * 1.1).toFixed(2));
+    return scenario({
+      ...base,
+      name: `changing-rtt-${bitrate}mbps`,
+      link: { down: { rate_mbps: rate }, up: { rate_mbps: rate }, queue: { type: 'droptail', bytes: 300_000 } },
+      media: { abr: false, bitrate_mbps: bitrate },
+    });
+  });
+  const abr = scenario({
+    ...base,
+    name: 'changing-rtt-abr',
+    link: { down: { rate_mbps: 8.8 }, up: { rate_mbps: 8.8 }, queue: { type: 'droptail', bytes: 300_000 } },
+    media: { abr: true },
+  });
+  return [...fixed, abr];
+}
+
+function multiflow(): Scenario[] {
+  return [
+    scenario({
+      name: 'multiflow-3x8mbps',
+      duration_s: 60,
+      repetitions: 3,
+      link: { down: { rate_mbps: 30 }, up: { rate_mbps: 30 }, queue: { type: 'droptail', bytes: 75_000 } },
+      delay: { one_way_ms: 50 },
+      loss: { down: 0.0001, up: 0 },
+      media: { abr: false, bitrate_mbps: 8 },
+      players: 3,
+      schemes: BROWSER_SCHEMES,
+    }),
+  ];
+}
+
+function lte(): Scenario[] {
+  const dir = tracesDir();
+  return LTE_TRACES.map(([name, down, up]) =>
+    scenario({
+      name: `lte-${name}`,
+      duration_s: 60,
+      repetitions: 3,
+      link: { down: { trace: join(dir, down) }, up: { trace: join(dir, up) }, queue: { type: 'droptail', bytes: 300_000 } },
+      delay: { one_way_ms: 20 },
+      loss: { down: 0, up: 0 },
+      media: { abr: true },
+      players: 1,
+      schemes: BROWSER_SCHEMES,
+    }),
+  );
+}
+
+function bulk(): Scenario[] {
+  const dir = tracesDir();
+  const schemes = ['vivace', 'vivace-loss', 'allegro', 'pcp', 'cubic', 'bbr', 'quic-cubic', 'quic-bbr', 'tcp-cubic', 'tcp-bbr'];
+  const traces = LTE_TRACES.map(([name, down, up]) =>
+    scenario({
+      name: `bulk-lte-${name}`, mode: 'bulk', duration_s: 60, repetitions: 1,
+      link: { down: { trace: join(dir, down) }, up: { trace: join(dir, up) }, queue: { type: 'droptail', bytes: 300_000 } },
+      delay: { one_way_ms: 20 }, schemes,
+    }),
+  );
+  const lossy = [0, 0.01, 0.02, 0.03, 0.04, 0.05].map((loss) =>
+    scenario({
+      name: `bulk-100mbps-loss-${(loss * 100).toFixed(0)}pct`, mode: 'bulk', duration_s: 60, repetitions: 1,
+      link: { down: { rate_mbps: 100 }, up: { rate_mbps: 100 }, queue: { type: 'droptail', bytes: 75_000 } },
+      delay: { one_way_ms: 15 }, loss: { down: loss, up: 0 }, schemes,
+    }),
+  );
+  return [...traces, ...lossy];
+}
+
+function smoke(): Scenario[] {
+  return [
+    scenario({
+      name: 'smoke',
+      duration_s: 20,
+      repetitions: 1,
+      link: { down: { rate_mbps: 12 }, up: { rate_mbps: 12 }, queue: { type: 'droptail', bytes: 300_000 } },
+      delay: { one_way_ms: 15 },
+      loss: { down: 0, up: 0 },
+      media: { abr: true },
+      players: 1,
+      schemes: ['vivace', 'tcp-cubic'],
+    }),
+  ];
+}
+
+export const SUITES: Readonly<Record<string, () => Scenario[]>> = {
+  'seed-changing-rtt': changingRtt,
+  'seed-multiflow': multiflow,
+  lte,
+  bulk,
+  smoke,
+};
+
+export function suiteScenarios(name: string): Scenario[] {
+  const make = SUITES[name];
+  if (!make) throw new Error(`unknown suite ${JSON.stringify(name)} (known: ${Object.keys(SUITES).join(', ')})`);
+  return make();
+}

@@ -1,0 +1,90 @@
+// Per scenario and scheme: means with 95% confidence intervals over successful runs; failures counted, never averaged in.
+import type { RunResult } from './results.ts';
+import { meanCi95, type MeanCi } from './stats.ts';
+
+export interface SummaryRow {
+  scenario: string;
+  scheme: string;
+  runs_ok: number;
+  runs_failed: number;
+  buffering_ratio: MeanCi;
+  stall_count: MeanCi;
+  stall_time_s: MeanCi;
+  startup_delay_s: MeanCi;
+  avg_bitrate_mbps: MeanCi;
+  switch_count: MeanCi;
+  goodput_mbps: MeanCi;
+  link_utilization: MeanCi;
+  queue_delay_p95_ms: MeanCi;
+}
+
+const METRICS = ['buffering_ratio', 'stall_count', 'stall_time_s', 'startup_delay_s', 'avg_bitrate_mbps', 'switch_count', 'goodput_mbps', 'link_utilization', 'queue_delay_p95_ms'] as const;
+type Metric = (typeof METRICS)[number];
+
+export function summarize(results: readonly RunResult[]): SummaryRow[] {
+  const groups = new Map<string, RunResult[]>();
+  for (const r of results) {
+    const key = `${r.scenario}\u0000${r.scheme}`;
+    const list = groups.get(key) ?? [];
+    list.push(r);
+    groups.set(key, list);
+  }
+  const rows: SummaryRow[] = [];
+  for (const runs of groups.values()) {
+    const ok = runs.filter((r) => r.status === 'ok');
+    const first = runs[0] as RunResult;
+    const pick = (metric: Metric) => meanCi95(ok.map((r) => r[metric]).filter((v): v is number => typeof v === 'number'));
+    rows.push({
+      scenario: first.scenario,
+      scheme: first.scheme,
+      runs_ok: ok.length,
+      runs_failed: runs.length - ok.length,
+      buffering_ratio: pick('buffering_ratio'),
+      stall_count: pick('stall_count'),
+      stall_time_s: pick('stall_time_s'),
+      startup_delay_s: pick('startup_delay_s'),
+      avg_bitrate_mbps: pick('avg_bitrate_mbps'),
+      switch_count: pick('switch_count'),
+      goodput_mbps: pick('goodput_mbps'),
+      link_utilization: pick('link_utilization'),
+      queue_delay_p95_ms: pick('queue_delay_p95_ms'),
+    });
+  }
+  return rows.sort((a, b) => a.scenario.localeCompare(b.scenario));
+}
+
+function fmt(value: number, digits: number): string {
+  return Number.isFinite(value) ? value.toFixed(digits) : '';
+}
+
+export function summaryCsv(rows: readonly SummaryRow[]): string {
+  const header = ['scenario', 'scheme', 'runs_ok', 'runs_failed', ...METRICS.flatMap((m) => [`${m}_mean`, `${m}_ci95`])];
+  const lines = rows.map((r) =>
+    [r.scenario, r.scheme, r.runs_ok, r.runs_failed, ...METRICS.flatMap((m) => [fmt(r[m].mean, 6), fmt(r[m].ci95, 6)])].join(','),
+  );
+  return `${[header.join(','), ...lines].join('\n')}\n`;
+}
+
+function cell(m: MeanCi, digits: number, scale = 1, suffix = ''): string {
+  if (m.n === 0 || !Number.isFinite(m.mean)) return 'n/a';
+  const ci = m.n > 1 ? ` ± ${(m.ci95 * scale).toFixed(digits)}` : '';
+  return `${(m.mean * scale).toFixed(digits)}${ci}${suffix}`;
+}
+
+export function summaryMarkdown(rows: readonly SummaryRow[]): string {
+  const out: string[] = [];
+  const scenarios = [...new Set(rows.map((r) => r.scenario))];
+  for (const scenario of scenarios) {
+    out.push(`### ${scenario}`, '');
+    out.push('| scheme | runs (failed) | buffering ratio % | stalls | stall time s | startup s | avg bitrate Mbit/s | switches | goodput Mbit/s | utilization % | p95 queueing delay ms |');
+    out.push('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
+    for (const r of rows.filter((row) => row.scenario === scenario)) {
+      out.push(
+        `| ${r.scheme} | ${r.runs_ok} (${r.runs_failed}) | ${cell(r.buffering_ratio, 2, 100)} | ${cell(r.stall_count, 1)} | ${cell(r.stall_time_s, 2)} | ${cell(r.startup_delay_s, 2)} | ${cell(r.avg_bitrate_mbps, 2)} | ${cell(r.switch_count, 1)} | ${cell(r.goodput_mbps, 2)} | ${cell(r.link_utilization, 1, 100)} | ${cell(r.queue_delay_p95_ms, 1)} |`,
+      );
+    }
+    out.push('');
+  }
+  out.push('Values are means over successful runs ± the half-width of the 95% confidence interval (Student t). Failed runs are counted, not averaged in.', '');
+  return out.join('\n');
+}

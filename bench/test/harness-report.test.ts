@@ -1,0 +1,79 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync, appendFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { meanCi95, percentile } from '../harness/stats.ts';
+import { appendResult, completedRunIds, readResults, runId, type RunResult } from '../harness/results.ts';
+import { summarize } from '../harness/summary.ts';
+import { writeReport } from '../harness/report.ts';
+
+function run(scheme: 'vivace' | 'tcp-cubic', repetition: number, bufferingRatio: number | null, status: 'ok' | 'failed' = 'ok'): RunResult {
+  return {
+    run_id: runId('s', scheme, repetition), scenario: 's', scheme, repetition, seed: repetition, status,
+    ...(status === 'failed' ? { error: 'origin did not start' } : {}),
+    started_at: '2026-11-21T00:00:00Z', wall_s: 10, duration_s: 10, players: [],
+    buffering_ratio: bufferingRatio, stall_count: 1, stall_time_s: 0.5, startup_delay_s: 1, avg_bitrate_mbps: 4,
+    switch_count: 2, goodput_mbps: 5, link_utilization: 0.9, queue_delay_p95_ms: 20, capacity_mbps: 6, artifacts: {},
+  };
+}
+
+test('mean and 95% CI match hand-computed values', () => {
+  const m = meanCi95([1, 2, 3]);
+  assert.equal(m.mean, 2);
+  // s = 1, t(2 df) = 4.303, half-width = 4.303 / sqrt(3)
+  assert.ok(Math.abs(m.ci95 - 4.303 / Math.sqrt(3)) < 1e-9);
+  assert.deepEqual(meanCi95([5]), { mean: 5, ci95: 0, n: 1 });
+  assert.equal(meanCi95([]).n, 0);
+  assert.equal(meanCi95([Number.NaN, 4]).mean, 4);
+  assert.equal(percentile([1, 2, 3, 4, 5], 50), 3);
+  assert.equal(percentile([10, 20], 95), 19.5);
+});
+
+test('resume: torn lines are ignored, later outcomes replace earlier ones, failed runs are retried', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'pcc-results-'));
+  const file = join(dir, 'results.jsonl');
+  appendResult(file, run('vivace', 1, null, 'failed'));
+  appendResult(file, run('vivace', 2, 0.01));
+  appendResult(file, run('vivace', 1, 0.02));
+  appendFileSync(file, '{"run_id": "s/vivace/3", "stat');
+  const results = readResults(file);
+  assert.equal(results.length, 2);
+  assert.deepEqual([...completedRunIds(results)].sort(), ['s/vivace/1', 's/vivace/2']);
+  appendResult(file, run('tcp-cubic', 1, null, 'failed'));
+  assert.ok(!completedRunIds(readResults(file)).has('s/tcp-cubic/1'));
+});
+
+test('summary counts failures without averaging them in; report writes csv, md, svg, png and html', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'pcc-report-'));
+  const file = join(dir, 'results.jsonl');
+  appendResult(file, run('vivace', 1, 0.01));
+  appendResult(file, run('vivace', 2, 0.03));
+  appendResult(file, run('tcp-cubic', 1, 0.2));
+  appendResult(file, run('tcp-cubic', 2, null, 'failed'));
+  const rows = summarize(readResults(file));
+  const vivace = rows.find((r) => r.scheme === 'vivace');
+  const cubic = rows.find((r) => r.scheme === 'tcp-cubic');
+  assert.ok(vivace && cubic);
+  assert.equal(vivace.buffering_ratio.mean, 0.02);
+  assert.equal(cubic.runs_failed, 1);
+  assert.equal(cubic.buffering_ratio.n, 1);
+  assert.equal(cubic.buffering_ratio.mean, 0.2);
+
+  writeFileSync(join(dir, 'series.json'), JSON.stringify([{ t_s: 0, capacity_mbps: 6, sending_rate_mbps: 5, bitrate_mbps: 4, buffer_s: 2 }, { t_s: 1, capacity_mbps: 6, sending_rate_mbps: 5.5, bitrate_mbps: 4, buffer_s: 3 }]));
+  appendResult(file, { ...run('vivace', 1, 0.01), artifacts: { series: 'series.json' } });
+  const report = writeReport(dir);
+  assert.ok(report.plots.includes('s-buffering-ratio'));
+  assert.ok(report.plots.includes('s-vivace-timeseries'));
+  for (const f of ['summary.csv', 'summary.md', 'report.html', 'plots/s-buffering-ratio.svg', 'plots/s-buffering-ratio.png', 'plots/s-throughput-delay.png']) {
+    assert.ok(existsSync(join(dir, f)), f);
+  }
+  const csv = readFileSync(join(dir, 'summary.csv'), 'utf8').trim().split('\n');
+  assert.equal(csv.length, 3);
+  assert.match(csv[0] ?? '', /^scenario,scheme,runs_ok,runs_failed,buffering_ratio_mean,buffering_ratio_ci95/);
+  const png = readFileSync(join(dir, 'plots/s-buffering-ratio.png'));
+  assert.deepEqual([...png.subarray(0, 4)], [0x89, 0x50, 0x4e, 0x47]);
+  const html = readFileSync(join(dir, 'report.html'), 'utf8');
+  assert.match(html, /s\/tcp-cubic\/2<\/code>: origin did not start/);
+  assert.match(html, /<td>tcp-cubic<\/td><td>1 \(1\)<\/td><td>20\.00<\/td>/);
+});

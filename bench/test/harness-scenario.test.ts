@@ -1,0 +1,79 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadScenarioFile, parseScenario, ScenarioError } from '../harness/scenario.ts';
+import { SUITES, suiteScenarios } from '../harness/suites.ts';
+
+const valid = {
+  name: 'changing-rtt-8mbps',
+  duration_s: 120,
+  repetitions: 3,
+  link: { down: { rate_mbps: 8.8 }, up: { trace: 'traces/x.up' }, queue: { type: 'droptail', bytes: 300000 } },
+  delay: { rtt_pattern: { min_ms: 10, max_ms: 100, period_s: 5, seed: 1 } },
+  loss: { down: 0.0001, up: 0 },
+  media: { abr: false, bitrate_mbps: 8 },
+  players: 1,
+  schemes: ['vivace', 'tcp-cubic'],
+};
+
+test('the issue-6 scenario shape parses into typed fields, trace paths resolved against the file', () => {
+  const s = parseScenario(valid, '/data');
+  assert.equal(s.name, 'changing-rtt-8mbps');
+  assert.deepEqual(s.link.down, { rateMbps: 8.8 });
+  assert.deepEqual(s.link.up, { tracePath: '/data/traces/x.up' });
+  assert.deepEqual(s.link.queue, { type: 'droptail', bytes: 300000 });
+  assert.deepEqual(s.delay, { rttPattern: { minMs: 10, maxMs: 100, periodS: 5, seed: 1 } });
+  assert.deepEqual(s.media, { abr: false, bitrateMbps: 8 });
+  assert.deepEqual(s.schemes, ['vivace', 'tcp-cubic']);
+  assert.equal(s.mode, 'browser');
+});
+
+test('bad scenarios are rejected with the field named', () => {
+  const cases: Array<[unknown, RegExp]> = [
+    [{ ...valid, name: '../etc' }, /scenario\.name/],
+    [{ ...valid, duration_s: -1 }, /duration_s.*\[1,/],
+    [{ ...valid, duration_s: 'long' }, /duration_s: expected a finite number/],
+    [{ ...valid, schemes: ['vivace', 'reno'] }, /schemes\[1\]: unknown scheme "reno"/],
+    [{ ...valid, schemes: [] }, /schemes: expected a non-empty array/],
+    [{ ...valid, link: { ...valid.link, down: { rate_mbps: 5, trace: 'x' } } }, /either rate_mbps or trace/],
+    [{ ...valid, link: { ...valid.link, queue: { type: 'droptail' } } }, /needs "bytes" and\/or "packets"/],
+    [{ ...valid, link: { ...valid.link, queue: { type: 'red', bytes: 1 } } }, /queue\.type/],
+    [{ ...valid, loss: { down: 1.5 } }, /loss\.down/],
+    [{ ...valid, delay: { rtt_pattern: { min_ms: 50, max_ms: 10, period_s: 5 } } }, /max_ms/],
+    [{ ...valid, colour: 'blue' }, /scenario\.colour: unknown field/],
+    [{ ...valid, media: { abr: false } }, /bitrate_mbps/],
+    [[1, 2], /scenario: expected an object/],
+  ];
+  for (const [input, message] of cases) {
+    assert.throws(() => parseScenario(input, '/'), (error: unknown) => error instanceof ScenarioError && message.test(error.message), `expected ${message}`);
+  }
+});
+
+test('scenario files: missing, not JSON, and valid', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'pcc-scenario-'));
+  assert.throws(() => loadScenarioFile(join(dir, 'nope.json')), /cannot read scenario file \(ENOENT\)/);
+  writeFileSync(join(dir, 'bad.json'), '{ "name": ');
+  assert.throws(() => loadScenarioFile(join(dir, 'bad.json')), /not valid JSON/);
+  writeFileSync(join(dir, 'good.json'), JSON.stringify(valid));
+  assert.equal(loadScenarioFile(join(dir, 'good.json')).link.up.constructor, Object);
+  assert.deepEqual(loadScenarioFile(join(dir, 'good.json')).link.up, { tracePath: join(dir, 'traces/x.up') });
+});
+
+test('every built-in suite yields valid scenarios with the seed parameters', () => {
+  for (const name of Object.keys(SUITES)) assert.ok(suiteScenarios(name).length > 0, name);
+  const changing = suiteScenarios('seed-changing-rtt');
+  const eight = changing.find((s) => s.name === 'changing-rtt-8mbps');
+  assert.ok(eight);
+  assert.deepEqual(eight.link.down, { rateMbps: 8.8 });
+  assert.deepEqual(eight.link.queue, { type: 'droptail', bytes: 300000 });
+  assert.deepEqual(eight.delay, { rttPattern: { minMs: 10, maxMs: 100, periodS: 5, seed: 1 } });
+  assert.equal(eight.loss.down, 0.0001);
+  const multi = suiteScenarios('seed-multiflow')[0];
+  assert.ok(multi);
+  assert.equal(multi.players, 3);
+  assert.deepEqual(multi.link.queue, { type: 'droptail', bytes: 75000 });
+  assert.deepEqual(multi.delay, { oneWayMs: 50 });
+  assert.throws(() => suiteScenarios('nope'), /unknown suite "nope"/);
+});

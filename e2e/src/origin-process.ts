@@ -10,17 +10,19 @@ export interface OriginProcess {
   webTransportPort: number;
   httpPort: number;
   httpsPort: number;
+  /** http://127.0.0.1:PORT: the player page and /cert-hash. */
   httpBase: string;
   /** Everything the origin wrote to stderr/stdout (for failure messages). */
   output(): string;
   stop(): Promise<void>;
 }
 
-export async function startOrigin(mediaDir: string, cc = 'vivace'): Promise<OriginProcess> {
+/** Starts the origin serving `mediaDir` (DASH) and `staticDir` (the built player) on its HTTP port. */
+export async function startOrigin(mediaDir: string, staticDir: string, cc = 'vivace'): Promise<OriginProcess> {
   const webTransportPort = await freeUdpPort();
   const httpPort = await freeTcpPort();
   const httpsPort = await freeTcpPort();
-  const child: ChildProcess = spawn('npm', ['run', '-s', 'origin', '--', '--media', mediaDir,
+  const child: ChildProcess = spawn('npm', ['run', '-s', 'origin', '--', '--media', mediaDir, '--static', staticDir, '--host', '127.0.0.1',
     '--port', String(webTransportPort), '--http-port', String(httpPort), '--https-port', String(httpsPort), '--cc', cc], {
     cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'], detached: true,
   });

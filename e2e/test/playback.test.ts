@@ -8,32 +8,28 @@ import type { Browser, Page } from 'playwright-core';
 import type { SessionReport } from '@pcc-stream/player';
 import { launchChromium } from '../src/chromium.ts';
 import { startOrigin, repoRoot, type OriginProcess } from '../src/origin-process.ts';
-import { mediaDir, preparePlayerAndMedia, servePlayer } from '../src/player-fixture.ts';
-import type { PlayerServer } from '@pcc-stream/player/serve';
+import { mediaDir, playerDist, preparePlayerAndMedia } from '../src/player-fixture.ts';
 
 const playS = 30;
 const artifactsDir = join(repoRoot, 'e2e', 'test-results');
 
 let origin: OriginProcess;
-let playerServer: PlayerServer;
 let browser: Browser;
 
 before(async () => {
   preparePlayerAndMedia();
   mkdirSync(artifactsDir, { recursive: true });
-  origin = await startOrigin(mediaDir);
-  playerServer = await servePlayer(origin.httpBase);
+  origin = await startOrigin(mediaDir, playerDist);
   browser = await launchChromium();
 });
 
 after(async () => {
   await browser?.close();
-  await playerServer?.close();
   await origin?.stop();
 });
 
 function pageUrl(query: string): string {
-  return `${playerServer.url}?${query}&port=${origin.webTransportPort}&httpsPort=${origin.httpsPort}`;
+  return `${origin.httpBase}/?${query}&port=${origin.webTransportPort}&httpsPort=${origin.httpsPort}`;
 }
 
 async function openPage(query: string): Promise<{ page: Page; pageErrors: string[]; close: () => Promise<void> }> {
@@ -114,7 +110,7 @@ test('a bad cc value shows a clear message on the page', { timeout: 30_000 }, as
 
 test('an unreachable origin shows a clear message on the page, not a silent hang', { timeout: 60_000 }, async () => {
   // Nothing listens on these loopback ports: the certificate-hash fetch fails fast.
-  const closedHttp = `${playerServer.url}?cc=vivace&httpPort=9&port=9`;
+  const closedHttp = `${origin.httpBase}/?cc=vivace&httpPort=9&port=9`;
   const first = await openPage(closedHttp);
   try {
     const banner = first.page.locator('#page-error');
@@ -124,7 +120,7 @@ test('an unreachable origin shows a clear message on the page, not a silent hang
     await first.close();
   }
   // The certificate hash is available but no QUIC endpoint answers: the WebTransport handshake fails.
-  const second = await openPage(`${playerServer.url}?cc=vivace&port=9`);
+  const second = await openPage(`${origin.httpBase}/?cc=vivace&port=9`);
   try {
     const banner = second.page.locator('#page-error');
     await banner.waitFor({ state: 'visible', timeout: 30_000 });

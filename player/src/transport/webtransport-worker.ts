@@ -94,7 +94,7 @@ function postCounters(): void {
     counters: {
       datagramsReceived: receiver.datagramsReceived,
       datagramsMissing: Math.max(0, largest + 1 - receiver.datagramsReceived),
-      datagramsDroppedByBrowser: 0,
+      datagramsLost: packetsLostBySender,
       bytesReceived: receiver.bytesReceived + streamBytesReceived,
       acksSent,
     },
@@ -103,6 +103,7 @@ function postCounters(): void {
 
 let largestPacketSeen = -1;
 let streamBytesReceived = 0;
+let packetsLostBySender = 0;
 function receiverLargest(): number {
   return largestPacketSeen;
 }
@@ -171,7 +172,6 @@ function finish(r: ActiveRequest): void {
   r.done = true;
   requests.delete(r.id);
   receiver.close(r.id);
-  r.writer?.close().catch(() => { /* already reset */ });
   const body = r.body.buffer as ArrayBuffer;
   post({ type: 'response', id: r.id, status: r.response.status, statusText: r.response.reason, contentType: r.response.contentType, body }, [body]);
 }
@@ -217,9 +217,8 @@ async function readResponseStream(r: ActiveRequest, readable: ReadableStream<Uin
   for (;;) {
     const { value, done } = await reader.read();
     if (done) break;
-    if (r.done) { reader.cancel().catch(() => {}); return; }
     if (streamBody) {
-      appendStreamBody(r, value);
+      if (!r.done) appendStreamBody(r, value);
       continue;
     }
     frames.push(value);
@@ -247,9 +246,14 @@ async function readResponseStream(r: ActiveRequest, readable: ReadableStream<Uin
           break;
         }
       }
-      // DONE carries the sender's statistics; the body is complete only when every byte has arrived.
+      // DONE carries the sender's statistics (the body is complete as soon as every byte has arrived, which may be
+      // before DONE): its lost-packet count covers datagrams the network or the browser dropped.
+      if (frame.type === 'done') packetsLostBySender += frame.packetsLost;
     }
   }
+  // The server finished its side (after DONE for datagram delivery): finish ours. Finishing earlier would cancel
+  // the request (PROTOCOL.md §2.4) and lose DONE's loss statistics.
+  r.writer?.close().catch(() => { /* already reset */ });
   if (!r.done) {
     if (!r.response) throw new Error('the server closed the request stream without a response');
     // Datagram delivery: bytes may still be arriving after the stream ended; drainBody finishes the request.

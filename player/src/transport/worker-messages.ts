@@ -28,10 +28,12 @@ export interface TelemetryPoint {
 
 export interface TransportCounters {
   datagramsReceived: number;
-  /** Packet numbers never received (gaps below the largest seen): the browser or the network dropped them. */
+  /** Packet numbers below the largest seen that never arrived. Includes the numbers the sender skips on purpose
+   *  (PROTOCOL.md §4, about 1 in 128), so it overstates drops; kept for diagnosis. */
   datagramsMissing: number;
-  /** Datagrams the browser discarded before we read them (incoming queue overflow), when it tells us. */
-  datagramsDroppedByBrowser: number;
+  /** DATA datagrams the sender declared lost (sum over completed requests' DONE frames): dropped by the network or
+   *  by the browser's incoming queue. */
+  datagramsLost: number;
   bytesReceived: number;
   acksSent: number;
 }

@@ -53,22 +53,22 @@ typedef struct bottleneck_link {
     uint64_t queue_samples;
 } bottleneck_link;
 
-static void link_ring_push(link_ring *ring, link_event event)
+static inline void link_ring_push(link_ring *ring, link_event event)
 {
     if (ring->count == LINK_RING) abort();   /* fixture misuse: far too much in flight */
     ring->items[(ring->head + ring->count) % LINK_RING] = event;
     ring->count++;
 }
 
-static link_event *link_ring_front(link_ring *ring) { return ring->count ? &ring->items[ring->head] : NULL; }
+static inline link_event *link_ring_front(link_ring *ring) { return ring->count ? &ring->items[ring->head] : NULL; }
 
-static void link_ring_pop(link_ring *ring)
+static inline void link_ring_pop(link_ring *ring)
 {
     ring->head = (ring->head + 1) % LINK_RING;
     ring->count--;
 }
 
-static bottleneck_link *link_create(cc_controller *cc, double rate_bps, int64_t rtt_us, double buffer_bytes)
+static inline bottleneck_link *link_create(cc_controller *cc, double rate_bps, int64_t rtt_us, double buffer_bytes)
 {
     bottleneck_link *link = calloc(1, sizeof *link);
     if (link == NULL) abort();
@@ -83,7 +83,7 @@ static bottleneck_link *link_create(cc_controller *cc, double rate_bps, int64_t 
     return link;
 }
 
-static void link_send_one(bottleneck_link *link)
+static inline void link_send_one(bottleneck_link *link)
 {
     uint64_t pn = link->next_pn++;
     uint32_t bytes = link->packet_bytes;
@@ -115,7 +115,7 @@ static void link_send_one(bottleneck_link *link)
 }
 
 /* Runs the loop until `until_us` (absolute). */
-static void link_run(bottleneck_link *link, int64_t until_us)
+static inline void link_run(bottleneck_link *link, int64_t until_us)
 {
     while (link->now_us < until_us) {
         int can_send = (double)cc_bytes_in_flight(link->cc) + link->packet_bytes <= cc_cwnd_bytes(link->cc);
@@ -145,12 +145,12 @@ static void link_run(bottleneck_link *link, int64_t until_us)
     }
 }
 
-static double link_mean_queue_delay_us(const bottleneck_link *link)
+static inline double link_mean_queue_delay_us(const bottleneck_link *link)
 {
     return link->queue_samples ? link->sum_queue_delay_us / (double)link->queue_samples : 0.0;
 }
 
-static void link_reset_stats(bottleneck_link *link)
+static inline void link_reset_stats(bottleneck_link *link)
 {
     link->delivered_bytes = 0;
     link->dropped_packets = 0;

@@ -267,7 +267,8 @@ static void pcp_schedule_next_probe(pcp_state *s, int64_t now_us)
 {
     int64_t rtt_us = pcp_rtt_us(s);
     int64_t earliest = s->probe.start_us + rtt_us;   /* §3.3: never more than one probe per RTT */
-    if (earliest < now_us) earliest = now_us;
+    /* Not within the event that delivered the verdict: the new base rate is visible for a moment. */
+    if (earliest <= now_us) earliest = now_us + 1;
     if (s->backoff_rtts > 1.0) {
         /* §3.3: the probe is placed randomly within the backed-off interval. */
         double span_us = (s->backoff_rtts - 1.0) * (double)rtt_us;
@@ -647,11 +648,12 @@ static void pcp_on_param_changed(void *state, size_t index)
     pcp_state *s = state;
     if (index == PCP_PARAM_MAX_BACKOFF_RTTS && s->backoff_rtts > pcp_param(s, PCP_PARAM_MAX_BACKOFF_RTTS))
         s->backoff_rtts = pcp_param(s, PCP_PARAM_MAX_BACKOFF_RTTS);
-    if (index == PCP_PARAM_HISTORY_RATE_BPS || index == PCP_PARAM_HISTORY_FRACTION) {
-        /* History only shapes the search while nothing has been learned yet. */
+    if (index == PCP_PARAM_HISTORY_RATE_BPS || index == PCP_PARAM_HISTORY_FRACTION || index == CC_COMMON_PARAMS_CHANGED) {
+        /* History and the initial rate only shape the search while nothing has been learned yet. */
         double history = pcp_param(s, PCP_PARAM_HISTORY_RATE_BPS) / 8.0;
-        if (s->probes_completed == 0 && history > 0.0 && !s->probe.active)
-            s->increment_bytes_per_s = history * pcp_param(s, PCP_PARAM_HISTORY_FRACTION);
+        if (s->probes_completed == 0 && !s->probe.active)
+            s->increment_bytes_per_s = history > 0.0 ? history * pcp_param(s, PCP_PARAM_HISTORY_FRACTION)
+                                                     : s->ctx->initial_rate_bytes_per_s;
     }
     if (index == CC_COMMON_PARAMS_CHANGED) pcp_clamp_base(s);
 }

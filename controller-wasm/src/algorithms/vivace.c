@@ -48,6 +48,7 @@ enum {
     P_PROBE_PAIRS,
     P_AMPLIFIER_CONFIDENCE,
     P_SLOW_START_EXIT_CONFIDENCE,
+    P_LOSS_SMOOTHING,
     P_SLOW_START_LOSS_IGNORED,
     P_SLOW_START_LATENCY_IGNORED,
     P_MI_TIMEOUT_RTTS,
@@ -81,6 +82,7 @@ enum {
         {"probe_pairs", 2, 1, MAX_PROBE_PAIRS, "pairs per round; 2: both must agree (RCTs, §3.2.3; as published Vivace)"}, \
         {"amplifier_confidence", 1, 0, 10, "gradients within this many standard errors of 0 reset the amplifier (0: never)"}, \
         {"slow_start_exit_confidence", 2, 0, 10, "slow start ends on a utility drop beyond this many standard errors (0: any drop)"}, \
+        {"loss_smoothing", 0.5, 0, 0.95, "weight of the recent average loss rate in an MI's loss rate (0: raw)"}, \
         {"slow_start_loss_ignored", 0, 0, 1, "th_loss: loss below this ignored in slow start (Table 4.1)"}, \
         {"slow_start_latency_ignored", 0, 0, 1, "th_latency: RTT gradient below this ignored in slow start (Table 4.1)"}, \
         {"mi_timeout_rtts", 5, 1, 100, "T_timeout in sRTTs: unresolved MI halves the rate (Table 4.1)"},    \
@@ -136,6 +138,9 @@ typedef struct vivace_state {
     probe_result probes[MAX_PROBE_PAIRS][2];  /* [pair][0 = up, 1 = down] */
     double first_gradient;           /* γ of the pair being double-checked */
     double first_gradient_var;
+    /* recent average loss rate over MIs (low-pass filter input) */
+    int have_loss_average;
+    double loss_average;
     /* step control */
     int last_direction;              /* +1, -1, 0 before the first decision */
     unsigned consecutive;            /* τ */
@@ -371,11 +376,15 @@ static void on_probes_complete(vivace_state *s) {
         return;
     }
     if (s->phase == STATE_DOUBLE_CHECK) {
-        /* Consistent: the average, as §4.4.4 says. Inconsistent: still the average (twice the samples
-         * of either); discarding would make only increases need confirmation, a downward bias that
-         * random loss alone turns into a collapse. */
-        gradient = (gradient + s->first_gradient) / 2.0;
-        variance = (variance + s->first_gradient_var) / 4.0;
+        /* Consistent: the average, as §4.4.4 says. Inconsistent: the re-run alone. The first result was
+         * flagged for a significant counter-intuitive loss difference, which is what a change of the
+         * network between the two probes produces (e.g. capacity falling under the second probe gives
+         * γ ≈ +30 at 70% loss); averaging it with a contradicting re-run still moved the rate the wrong
+         * way. The re-run is a fresh sample, so using it alone adds no bias under random loss. */
+        if (same_sign(gradient, s->first_gradient)) {
+            gradient = (gradient + s->first_gradient) / 2.0;
+            variance = (variance + s->first_gradient_var) / 4.0;
+        }
     }
     apply_gradient(s, gradient, variance);
 }
@@ -393,6 +402,13 @@ static double mi_utility(const vivace_state *s, const pcc_mi_result *r, int *val
     if (param(s, P_RTT_GRADIENT_STDERR_FILTER) >= 0.5 && r->rtt_gradient_stderr > fabs(stats.rtt_gradient)) {
         stats.rtt_gradient = 0.0;
     }
+    /* Low-pass filter on loss, the counterpart of the latency filter (§4.4.4 "contending with unreliable
+     * statistics"): an MI's loss rate is blended with the connection's recent average. A loss rate that
+     * every rate shares (random loss) keeps its full weight in the expected utility (x·L_avg), while the
+     * binomial noise of one MI's count, which otherwise drowns the gradient, shrinks by (1 - w). */
+    double smoothing = param(s, P_LOSS_SMOOTHING);
+    if (s->have_loss_average) stats.loss_rate = (1 - smoothing) * stats.loss_rate + smoothing * s->loss_average;
+    else smoothing = 0;
     int slow_start = r->tag == TAG_SLOW_START;
     vivace_utility_coefficients k = {
         .throughput_exponent = param(s, P_THROUGHPUT_EXPONENT),
@@ -405,7 +421,11 @@ static double mi_utility(const vivace_state *s, const pcc_mi_result *r, int *val
     double u = vivace_utility(&stats, &k);
     double x = stats.send_rate_bps * 1e-6;
     if (stats.packets_sent > 0 && x > 0) {
-        double loss_sd = k.loss_coefficient * x * sqrt(stats.loss_rate * (1 - stats.loss_rate) / stats.packets_sent);
+        /* Binomial variance with the (lost + 1)/(sent + 2) estimate: with a handful of packets and no
+         * loss, the raw estimate would claim a noiseless measurement. */
+        double n = (double)stats.packets_sent;
+        double p = ((double)r->stats.packets_lost + 1.0) / (n + 2.0);
+        double loss_sd = (1 - smoothing) * k.loss_coefficient * x * sqrt(p * (1 - p) / n);
         double rtt_sd = stats.rtt_gradient != 0.0 ? k.latency_coefficient * x * r->rtt_gradient_stderr : 0.0;
         *noise_var = loss_sd * loss_sd + rtt_sd * rtt_sd;
         if (!isfinite(*noise_var)) *noise_var = 0.0;
@@ -449,6 +469,12 @@ static void on_result(vivace_state *s, const pcc_mi_result *r) {
     int valid;
     double noise_var = 0.0;
     double utility = mi_utility(s, r, &valid, &noise_var);
+    /* the average loss rate, weighted by packets: a ~10-MI memory */
+    if (r->stats.packets_sent > 0) {
+        if (!s->have_loss_average) s->loss_average = r->stats.loss_rate;
+        else s->loss_average += 0.1 * (r->stats.loss_rate - s->loss_average);
+        s->have_loss_average = 1;
+    }
     s->last_utility = utility;
     if (r->epoch != s->epoch) return;
     if (!valid) {

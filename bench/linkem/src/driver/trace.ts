@@ -44,7 +44,9 @@ export function opportunitiesBetween(timesMs: readonly number[], fromMs: number,
   const countBefore = (tMs: number): number => {
     // opportunities strictly before tMs
     if (tMs <= 0) return 0;
-    const loops = Math.floor(tMs / periodMs);
+    // Loop k holds k·period + t_i with t_i in [0, period]: loops before `loops` lie wholly
+    // before tMs, loop `loops` partly, later loops not at all.
+    const loops = Math.max(0, Math.ceil(tMs / periodMs) - 1);
     const rest = tMs - loops * periodMs;
     let lo = 0;
     let hi = timesMs.length;

@@ -26,12 +26,15 @@ static cc_telemetry telemetry(const fixture *f)
     return t;
 }
 
-/* Delay-based compensation off: these tests look at the probe search alone. */
+/* Delay-based compensation off, and the noise-free accept rule (tolerance 0, no spread floor: a
+ * flat train is a certain accept, any rise a certain reject): these tests look at the search alone. */
 static fixture make_fixture(uint64_t seed)
 {
     fixture f = {cc_create("pcp", seed, 0), 0, 0};
     CHECK(f.cc != NULL);
     CHECK(cc_param_set(f.cc, "pcp_delay_deadband_us", 1e6) == CC_OK);
+    CHECK(cc_param_set(f.cc, "pcp_slope_tolerance", 0) == CC_OK);
+    CHECK(cc_param_set(f.cc, "pcp_slope_noise_floor", 0) == CC_OK);
     return f;
 }
 
@@ -164,6 +167,43 @@ static void test_probabilistic_accept(void)
     double fraction = (double)accepted / runs;
     fprintf(stderr, "pcp probabilistic accept: %d / %d accepted (p = 0.6266)\n", accepted, runs);
     CHECK(fraction > 0.6266 - 0.075 && fraction < 0.6266 + 0.075);   /* 3 sigma */
+}
+
+/* The default rule (tolerance 5%, spread floor 2%) on noise-free trains: accept with probability
+ * Phi((0.05 - slope) / 0.02): flat Phi(2.5) = 0.99379, 5% overload 0.5, 10% Phi(-2.5) = 0.00621. */
+static void test_default_accept_rule(void)
+{
+    const double slopes[3] = {0.0, 0.05, 0.10};
+    const double expected[3] = {0.99379, 0.5, 0.00621};
+    for (int i = 0; i < 3; i++) {
+        fixture f = {cc_create("pcp", 20 + (uint64_t)i, 0), 0, 0};
+        wait_for_probe(&f);
+        double rise[5];
+        for (int k = 0; k < 5; k++) rise[k] = slopes[i] * 1000.0 * k;
+        run_probe(&f, rise, NULL);
+        CHECK_NEAR(telemetry(&f).last_mi_rtt_gradient, slopes[i], 1e-9);
+        CHECK_NEAR(telemetry(&f).last_mi_utility, expected[i], 1e-5);
+        cc_destroy(f.cc);
+    }
+}
+
+/* A train paced slower than the RTT (low rate, short path: 10 ms apart on a 1 ms path) is judged on
+ * all of its packets, not cut short by the probe timeout. */
+static void test_slow_train_on_short_path(void)
+{
+    fixture f = make_fixture(30);
+    wait_for_probe(&f);
+    int64_t t0 = f.now_us;
+    for (int i = 0; i < 5; i++) {
+        int64_t sent = t0 + i * 10000;
+        for (int64_t tick = sent - 9000; i > 0 && tick < sent; tick += 1000) cc_on_tick(f.cc, tick);
+        cc_on_packet_sent(f.cc, f.next_pn, MSS, sent);
+        cc_on_ack(f.cc, f.next_pn, 1000, sent + 500 + RECEIVER_OFFSET_US, sent + 1000);
+        f.next_pn++;
+        CHECK(telemetry(&f).mi_completed == (i < 4 ? 0u : 1u));
+    }
+    CHECK_NEAR(telemetry(&f).last_mi_utility, 1.0, 1e-12);
+    cc_destroy(f.cc);
 }
 
 static void test_lost_probe_packet_fails(void)
@@ -358,7 +398,7 @@ static void test_queue_compensation_and_tit_for_tat(void)
     cc_destroy(f.cc);
 }
 
-/* On the bottleneck: fills the link with almost no queue, with receiver timestamps or RTTs only;
+/* On the bottleneck: fills the link with a small queue, with receiver timestamps or RTTs only;
  * follows a capacity halving (no loss, no lasting queue) and takes the capacity back. */
 static void test_bottleneck(void)
 {
@@ -373,7 +413,9 @@ static void test_bottleneck(void)
         fprintf(stderr, "pcp 100 Mbit/s (receiver time %d): %.1f Mbit/s, max queue %.2f ms\n", with_receiver_time,
                 throughput_bps / 1e6, link->max_queue_delay_us / 1e3);
         CHECK(throughput_bps > 97e6);
-        CHECK(link->max_queue_delay_us < 1000);
+        /* The accept rule lets probes overload a little (§3.3), so a queue of a few ms comes and goes. */
+        CHECK(link->max_queue_delay_us < 5000);
+        CHECK(link_mean_queue_delay_us(link) < 2000);
         CHECK(link->dropped_packets == 0);
 
         link->rate_bytes_per_s = 50e6 / 8;
@@ -387,7 +429,7 @@ static void test_bottleneck(void)
         fprintf(stderr, "pcp after halving: %.1f Mbit/s, max queue %.2f ms\n", throughput_bps / 1e6,
                 link->max_queue_delay_us / 1e3);
         CHECK(throughput_bps > 47e6);
-        CHECK(link->max_queue_delay_us < 1000);
+        CHECK(link->max_queue_delay_us < 5000);
 
         link->rate_bytes_per_s = 100e6 / 8;
         link_run(link, 5000000);
@@ -440,6 +482,8 @@ int main(void)
     test_accept_jump_and_exponential_increase();
     test_reject_and_binary_search();
     test_probabilistic_accept();
+    test_default_accept_rule();
+    test_slow_train_on_short_path();
     test_lost_probe_packet_fails();
     test_exponential_backoff();
     test_history();

@@ -32,6 +32,7 @@
 enum pcp_param {
     PCP_PARAM_PROBE_PACKETS,
     PCP_PARAM_SLOPE_TOLERANCE,
+    PCP_PARAM_SLOPE_NOISE_FLOOR,
     PCP_PARAM_MIN_REQUEST_FRACTION,
     PCP_PARAM_MAX_BACKOFF_RTTS,
     PCP_PARAM_MAX_COMPENSATION,
@@ -51,7 +52,8 @@ enum pcp_param {
 
 static const cc_param_desc pcp_params[PCP_PARAM_COUNT] = {
     {"pcp_probe_packets", 5.0, 3.0, (double)PCP_MAX_PROBE_PACKETS, "packets per probe train, k (seed 001 §3.1: 5)"},
-    {"pcp_slope_tolerance", 0.0, 0.0, 1.0, "delay slope (us per us) still counted as flat in the accept test (§3.1)"},
+    {"pcp_slope_tolerance", 0.05, 0.0, 1.0, "delay slope (us per us) that is as likely accepted as not (§3.1, §3.3)"},
+    {"pcp_slope_noise_floor", 0.02, 0.0, 1.0, "least spread of the slope estimate in the probabilistic accept (§3.1, §3.3)"},
     {"pcp_min_request_fraction", 0.01, 0.0001, 0.5, "smallest probe increment as a fraction of the base rate (§3.3: 1%)"},
     {"pcp_max_backoff_rtts", 100.0, 1.0, 10000.0, "longest probing interval after repeated failures, in RTTs (§3.3: 100)"},
     {"pcp_max_compensation", 0.5, 0.0, 0.9, "largest rate cut per round trip (§3.2: half, the TCP backoff)"},
@@ -219,7 +221,13 @@ static void pcp_start_probe(pcp_state *s, int64_t now_us)
 static double pcp_normal_cdf(double z) { return 0.5 * pcc_erfc(-z / sqrt(2.0)); }
 
 /* §3.1: least squares through (send time, delay); the probability that the slope is at most the
- * tolerance, taking the fit's standard error as the spread of the estimate. */
+ * tolerance, taking the fit's standard error as the spread of the estimate. The slope is the
+ * probe's overload: (probe rate - available rate) / available rate. §3.3 wants a probe that causes
+ * "a small amount of queuing" to succeed now and then, so that newcomers win bandwidth and rate
+ * compensation makes incumbents give some back; with the default tolerance of 5% and spread floor
+ * of 2%, an exactly flat train is accepted with Phi(2.5) = 99.4%, a 5% overload half the time, 10%
+ * with 0.6%. Without the floor a noise-free path would never accept any overload and a full link
+ * would freeze whatever split it has. */
 static double pcp_probe_accept_probability(pcp_state *s, double *slope_out)
 {
     const pcp_probe *p = &s->probe;
@@ -255,7 +263,9 @@ static double pcp_probe_accept_probability(pcp_state *s, double *slope_out)
         double residual = ys[i] - mean_y - slope * (xs[i] - mean_x);
         ssr += residual * residual;
     }
-    double standard_error = sqrt(ssr / (double)(n - 2) / sxx);
+    double fit_error = sqrt(ssr / (double)(n - 2) / sxx);
+    double floor_error = pcp_param(s, PCP_PARAM_SLOPE_NOISE_FLOOR);
+    double standard_error = sqrt(fit_error * fit_error + floor_error * floor_error);
     *slope_out = slope;
     double tolerance = pcp_param(s, PCP_PARAM_SLOPE_TOLERANCE);
     /* Below 1e-9 (a nanosecond per second) the fit is exact for practical purposes. */
@@ -528,14 +538,25 @@ static void pcp_check_timers(pcp_state *s, int64_t now_us)
     int64_t rtt_us = pcp_rtt_us(s);
     if (p->active) {
         int64_t timeout_us = (int64_t)(pcp_param(s, PCP_PARAM_PROBE_TIMEOUT_RTTS) * (double)rtt_us);
-        if (p->sending && p->packets_sent == 0 && now_us - p->start_us > timeout_us) {
-            /* The application sent nothing: no verdict, try again later. */
-            p->active = 0;
-            p->sending = 0;
-            s->next_probe_us = now_us + rtt_us;
-        } else if (now_us - p->last_send_us > timeout_us) {
-            /* Unanswered packets count as lost; a train cut short is judged on what was sent. */
-            p->sending = 0;
+        if (p->sending) {
+            /* The train is paced at the probe rate: allow a few of its packet gaps on top. */
+            double probe_rate = s->base_rate_bytes_per_s + p->increment_bytes_per_s;
+            double gap_us = (double)s->ctx->mss_bytes * 1e6 / (probe_rate > 1.0 ? probe_rate : 1.0);
+            int64_t since_us = now_us - (p->packets_sent > 0 ? p->last_send_us : p->start_us);
+            if ((double)since_us <= (double)timeout_us + 4.0 * gap_us) return;
+            if (p->packets_sent < 3) {
+                /* The application stopped sending: no verdict, try again later. */
+                p->active = 0;
+                p->sending = 0;
+                s->next_probe_us = now_us + rtt_us;
+                return;
+            }
+            p->sending = 0;   /* judge the train on what was sent */
+            if (p->packets_done >= p->packets_sent) pcp_finish_probe(s, now_us);
+            return;
+        }
+        if (now_us - p->last_send_us > timeout_us) {
+            /* Unanswered packets count as lost. */
             if (p->packets_done < p->packets_sent) p->any_lost = 1;
             pcp_finish_probe(s, now_us);
         }

@@ -1,0 +1,137 @@
+// One browser run: Chromium inside the emulated namespace plays the scenario's media from the origin on the
+// host side for duration_s, one page per player, then reports window.pccPlayer.metrics() per page.
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import type { LinkemShell } from '../linkem/src/driver/index.ts';
+import type { PlayerResult } from './results.ts';
+import type { Scenario, Scheme } from './scenario.ts';
+import { schemeTransport } from './schemes.ts';
+
+/** The subset of the player's SessionReport the harness reads (player/src/session/playback-session.ts). */
+interface PlayerReport {
+  startupDelayS: number | null;
+  stallCount: number;
+  totalStallS: number;
+  playingS: number;
+  bufferingRatio: number;
+  bufferingRatioWithStartup: number;
+  averageBitrateKbps: number;
+  timeWeightedBitrateKbps: number;
+  switchCount: number;
+  bytesReceived: number;
+  datagramsReceived: number;
+  datagramsDropped: number;
+  errors: string[];
+  series?: Array<{ tS: number; bufferS: number; bitrateKbps: number; goodputBps: number; sendRateBps: number | null }>;
+}
+
+/** The page's metrics API (player/src/pcc-player-api.ts), as far as the harness uses it. */
+interface PagePlayerApi {
+  pccPlayer?: { metrics(index?: number): PlayerReport | null; errors(): string[] };
+}
+
+export interface BrowserRunOutput {
+  players: PlayerResult[];
+  /** Per-second series of the first player. */
+  series: Array<{ t_s: number; sending_rate_mbps?: number; goodput_mbps?: number; bitrate_mbps?: number; buffer_s?: number }>;
+  bytesReceived: number;
+}
+
+export interface OriginPorts {
+  host: string;
+  webTransportPort: number;
+  httpPort: number;
+  httpsPort: number;
+}
+
+export function contentFor(scenario: Scenario): { content: string; abr: 'on' | 'off'; bitrateKbps?: number } {
+  if (scenario.media.abr) return { content: 'abr', abr: 'on' };
+  const kbps = Math.round(scenario.media.bitrateMbps * 1000);
+  return { content: `fixed-${kbps}k`, abr: 'off', bitrateKbps: kbps };
+}
+
+export function playerUrl(ports: OriginPorts, scheme: Scheme, scenario: Scenario): string {
+  const { transport, cc } = schemeTransport(scheme);
+  const media = contentFor(scenario);
+  const query = new URLSearchParams({
+    host: ports.host, port: String(ports.webTransportPort), httpPort: String(ports.httpPort), httpsPort: String(ports.httpsPort),
+    transport, cc, content: media.content, abr: media.abr, ...(media.bitrateKbps ? { bitrate: String(media.bitrateKbps) } : {}),
+  });
+  return `http://${ports.host}:${ports.httpPort}/?${query.toString()}`;
+}
+
+function toPlayerResult(r: PlayerReport): PlayerResult {
+  return {
+    startup_delay_s: r.startupDelayS ?? Number.NaN,
+    stall_count: r.stallCount,
+    stall_time_s: r.totalStallS,
+    playing_time_s: r.playingS,
+    buffering_ratio: r.bufferingRatio,
+    buffering_ratio_with_startup: r.bufferingRatioWithStartup,
+    avg_bitrate_mbps: r.averageBitrateKbps / 1000,
+    time_weighted_bitrate_mbps: r.timeWeightedBitrateKbps / 1000,
+    switch_count: r.switchCount,
+    bytes_received: r.bytesReceived,
+    datagrams_received: r.datagramsReceived,
+    datagrams_dropped: r.datagramsDropped,
+  };
+}
+
+export async function runBrowser(shell: LinkemShell, ports: OriginPorts, scheme: Scheme, scenario: Scenario, runDir: string, onTick?: (elapsedS: number) => void): Promise<BrowserRunOutput> {
+  mkdirSync(runDir, { recursive: true });
+  const wrapper = await shell.writeExecWrapper(join(runDir, 'chromium-in-netns.sh'), process.env.CHROMIUM_PATH ?? '/usr/bin/chromium');
+  const pageOrigin = `http://${ports.host}:${ports.httpPort}`;
+  const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+  let browser: Browser | null = null;
+  try {
+    browser = await chromium.launch({
+      executablePath: wrapper,
+      headless: true,
+      // The page comes from the host's address inside the namespace, not localhost: declare that origin secure
+      // so WebTransport is allowed (FIELD-NOTES). No --disable-quic: it would disable WebTransport.
+      args: [...(isRoot ? ['--no-sandbox'] : []), '--disable-background-networking', '--disable-component-update', '--disable-sync',
+        '--no-first-run', '--autoplay-policy=no-user-gesture-required', `--unsafely-treat-insecure-origin-as-secure=${pageOrigin}`],
+    });
+    const context = await browser.newContext({ ignoreHTTPSErrors: true, viewport: { width: 1280, height: 1000 } });
+    const url = playerUrl(ports, scheme, scenario);
+    const pageErrors: string[] = [];
+    const pages: Page[] = [];
+    for (let i = 0; i < scenario.players; i += 1) {
+      const page = await context.newPage();
+      page.on('pageerror', (error) => pageErrors.push(`player ${i}: ${error.message}`));
+      await page.goto(url, { waitUntil: 'load', timeout: 30_000 });
+      pages.push(page);
+    }
+    const started = Date.now();
+    const durationMs = scenario.durationS * 1000;
+    while (Date.now() - started < durationMs) {
+      await new Promise((r) => setTimeout(r, 1000));
+      onTick?.((Date.now() - started) / 1000);
+      for (const [i, page] of pages.entries()) {
+        const errors = await page.evaluate(() => (window as unknown as PagePlayerApi).pccPlayer?.errors() ?? []);
+        if (errors.length > 0) throw new Error(`player ${i} reported: ${errors.join('; ')}`);
+      }
+      if (pageErrors.length > 0) throw new Error(`page error: ${pageErrors.join('; ')}`);
+    }
+    const reports: PlayerReport[] = [];
+    for (const [i, page] of pages.entries()) {
+      const report = await page.evaluate(() => (window as unknown as PagePlayerApi).pccPlayer?.metrics(0) ?? null);
+      if (!report) throw new Error(`player ${i} has no metrics (window.pccPlayer missing)`);
+      if (report.startupDelayS === null) throw new Error(`player ${i} never started playing`);
+      reports.push(report);
+    }
+    if (existsSync(runDir)) await pages[0]?.screenshot({ path: join(runDir, 'player.png') });
+    const first = reports[0] as PlayerReport;
+    return {
+      players: reports.map(toPlayerResult),
+      series: (first.series ?? []).map((s) => ({
+        t_s: s.tS, buffer_s: s.bufferS, bitrate_mbps: s.bitrateKbps / 1000, goodput_mbps: s.goodputBps / 1e6,
+        ...(s.sendRateBps !== null ? { sending_rate_mbps: s.sendRateBps / 1e6 } : {}),
+      })),
+      bytesReceived: reports.reduce((sum, r) => sum + r.bytesReceived, 0),
+    };
+  } finally {
+    await browser?.close().catch(() => undefined);
+  }
+}

@@ -1,0 +1,153 @@
+// Runs scenario × scheme × repetition: emulated link, origin on the host side, players (or the Node client)
+// inside; collects metrics into results.jsonl; failures are recorded per run, never dropped or averaged in.
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import type { LinkemShell, LinkemSummary } from '../linkem/src/driver/index.ts';
+import { downlinkCapacityMbpsPerSecond, startLink } from './link.ts';
+import { repoRoot, startOriginProcess, type OriginProcess } from './origin-process.ts';
+import { Progress } from './progress.ts';
+import { appendResult, completedRunIds, readResults, runId, type RunResult } from './results.ts';
+import { contentFor, runBrowser, type OriginPorts } from './run-browser.ts';
+import { ensureBulkObject, runBulk } from './run-bulk.ts';
+import type { Scenario, Scheme } from './scenario.ts';
+
+export interface RunPlanItem {
+  scenario: Scenario;
+  scheme: Scheme;
+  repetition: number;
+}
+
+export interface RunnerOptions {
+  outDir: string;
+  mediaDir: string;
+  playerDir: string;
+  /** Set by a signal handler: finish the current run's cleanup and stop. */
+  shouldStop: () => boolean;
+}
+
+const PORTS = { webTransportPort: 4433, httpPort: 8080, httpsPort: 8443 };
+
+export function plan(scenarios: readonly Scenario[]): RunPlanItem[] {
+  const items: RunPlanItem[] = [];
+  for (const scenario of scenarios) {
+    for (let repetition = 1; repetition <= scenario.repetitions; repetition += 1) {
+      // Schemes interleaved within a repetition, so slow drift of the machine affects all schemes alike.
+      for (const scheme of scenario.schemes) items.push({ scenario, scheme, repetition });
+    }
+  }
+  return items;
+}
+
+function mean(values: number[]): number | null {
+  const finite = values.filter(Number.isFinite);
+  return finite.length === 0 ? null : finite.reduce((s, v) => s + v, 0) / finite.length;
+}
+
+function log(event: string, detail: Record<string, unknown>): void {
+  console.error(JSON.stringify({ t: new Date().toISOString(), component: 'bench', event, ...detail }));
+}
+
+async function runOne(item: RunPlanItem, options: RunnerOptions): Promise<RunResult> {
+  const { scenario, scheme, repetition } = item;
+  const id = runId(scenario.name, scheme, repetition);
+  const runDir = join(options.outDir, 'runs', scenario.name, scheme, String(repetition));
+  rmSync(runDir, { recursive: true, force: true });
+  mkdirSync(runDir, { recursive: true });
+  const seed = repetition;
+  const startedAt = new Date();
+  const base: Omit<RunResult, 'status' | 'players' | 'buffering_ratio' | 'stall_count' | 'stall_time_s' | 'startup_delay_s' | 'avg_bitrate_mbps' | 'switch_count' | 'goodput_mbps' | 'link_utilization' | 'queue_delay_p95_ms' | 'capacity_mbps' | 'artifacts' | 'wall_s'> = {
+    run_id: id, scenario: scenario.name, scheme, repetition, seed, started_at: startedAt.toISOString(), duration_s: scenario.durationS,
+  };
+  let shell: LinkemShell | null = null;
+  let origin: OriginProcess | null = null;
+  let summary: LinkemSummary | null = null;
+  try {
+    shell = await startLink(scenario, seed, runDir);
+    const ports: OriginPorts = { host: shell.baseAddress, ...PORTS };
+    origin = await startOriginProcess({ ...ports, mediaDir: options.mediaDir, staticDir: options.playerDir, logDir: join(runDir, 'telemetry') });
+    let players: RunResult['players'] = [];
+    let goodputMbps: number;
+    let series: Array<Record<string, number>> = [];
+    if (scenario.mode === 'bulk') {
+      const fetched = await runBulk(shell, ports, origin.certHashHex, scheme, scenario);
+      goodputMbps = fetched.goodput_mbps;
+      writeFileSync(join(runDir, 'fetch.json'), JSON.stringify(fetched, null, 2));
+    } else {
+      const output = await runBrowser(shell, ports, scheme, scenario, runDir);
+      players = output.players;
+      goodputMbps = (output.bytesReceived * 8) / scenario.durationS / 1e6;
+      series = output.series;
+    }
+    await origin.stop();
+    writeFileSync(join(runDir, 'origin.log'), origin.output());
+    origin = null;
+    summary = await shell.stop();
+    shell = null;
+    const durationS = summary.durationMs / 1000;
+    const capacityPerSecond = downlinkCapacityMbpsPerSecond(scenario, durationS);
+    const capacityMbps = capacityPerSecond.reduce((s, v) => s + v, 0) / Math.max(1, capacityPerSecond.length);
+    const capacityBytes = (capacityMbps * 1e6 * durationS) / 8;
+    // The player's clock starts after the link, origin and browser are up: align capacity to the series' own seconds.
+    const offsetS = Math.max(0, Math.round(durationS - scenario.durationS - 1));
+    const seriesWithCapacity = series.map((s) => ({ ...s, capacity_mbps: capacityPerSecond[Math.floor((s.t_s ?? 0) + offsetS)] ?? capacityMbps }));
+    const artifacts: Record<string, string> = { telemetry: relative(options.outDir, join(runDir, 'telemetry')), link_log: relative(options.outDir, join(runDir, 'link-down.log')) };
+    if (seriesWithCapacity.length > 0) {
+      writeFileSync(join(runDir, 'series.json'), JSON.stringify(seriesWithCapacity));
+      artifacts.series = relative(options.outDir, join(runDir, 'series.json'));
+    }
+    return {
+      ...base, status: 'ok', wall_s: (Date.now() - startedAt.getTime()) / 1000, players,
+      buffering_ratio: mean(players.map((p) => p.buffering_ratio)),
+      stall_count: mean(players.map((p) => p.stall_count)),
+      stall_time_s: mean(players.map((p) => p.stall_time_s)),
+      startup_delay_s: mean(players.map((p) => p.startup_delay_s)),
+      avg_bitrate_mbps: mean(players.map((p) => p.avg_bitrate_mbps)),
+      switch_count: mean(players.map((p) => p.switch_count)),
+      goodput_mbps: goodputMbps,
+      link_utilization: capacityBytes > 0 ? summary.down.departedBytes / capacityBytes : null,
+      queue_delay_p95_ms: summary.down.queueDelayMs.p95,
+      capacity_mbps: capacityMbps,
+      artifacts,
+    };
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    if (origin) writeFileSync(join(runDir, 'origin.log'), origin.output());
+    return {
+      ...base, status: 'failed', error: message.slice(0, 2000), wall_s: (Date.now() - startedAt.getTime()) / 1000, players: [],
+      buffering_ratio: null, stall_count: null, stall_time_s: null, startup_delay_s: null, avg_bitrate_mbps: null, switch_count: null,
+      goodput_mbps: null, link_utilization: null, queue_delay_p95_ms: null, capacity_mbps: null, artifacts: {},
+    };
+  } finally {
+    await origin?.stop().catch(() => undefined);
+    await shell?.stop().catch(() => undefined);
+  }
+}
+
+/** Runs every planned run not already completed in outDir; returns the runs performed now. */
+export async function runPlan(items: readonly RunPlanItem[], options: RunnerOptions): Promise<RunResult[]> {
+  mkdirSync(options.outDir, { recursive: true });
+  const resultsPath = join(options.outDir, 'results.jsonl');
+  const done = completedRunIds(readResults(resultsPath));
+  const pending = items.filter((i) => !done.has(runId(i.scenario.name, i.scheme, i.repetition)));
+  for (const item of pending) {
+    if (item.scenario.mode === 'bulk') ensureBulkObject(options.mediaDir);
+    else {
+      const manifest = join(options.mediaDir, contentFor(item.scenario).content, 'manifest.mpd');
+      if (!existsSync(manifest)) throw new Error(`media set missing: ${manifest} (generate it with: npm run media)`);
+    }
+  }
+  log('plan', { runs_total: items.length, runs_done_before: items.length - pending.length, runs_pending: pending.length, out: options.outDir, repo: repoRoot });
+  const progress = new Progress(items.length, items.length - pending.length);
+  const performed: RunResult[] = [];
+  for (const item of pending) {
+    if (options.shouldStop()) break;
+    const id = runId(item.scenario.name, item.scheme, item.repetition);
+    progress.start(id);
+    const result = await runOne(item, options);
+    appendResult(resultsPath, result);
+    performed.push(result);
+    progress.finish(id, result.status === 'ok');
+    if (result.status === 'failed') log('run-failed', { run: id, error: result.error });
+  }
+  return performed;
+}

@@ -27,7 +27,24 @@ void pcc_mi_close(pcc_mi_tracker *tracker, int64_t now_us) {
         tracker->count--;
         return;
     }
-    mi->end_time_us = now_us > mi->start_time_us ? now_us : mi->start_time_us;
+    /* end_time_us holds the last send. If the sender went idle since (an application-limited gap,
+     * common for video), the idle time is not part of the MI: it ends one average spacing after its
+     * last packet. Otherwise it ends now, when the next MI takes over. */
+    int64_t last_send_us = mi->end_time_us;
+    double spacing_us = mi->packets_sent > 1
+                            ? (double)(last_send_us - mi->start_time_us) / (double)(mi->packets_sent - 1)
+                            : 0.0;
+    double paced_gap_us = mi->target_rate_bytes_per_s > 0 ? (double)mi->bytes_sent / mi->packets_sent * 1e6 /
+                                                                mi->target_rate_bytes_per_s
+                                                          : 0.0;
+    double idle_threshold_us = PCC_MI_IDLE_FACTOR * (spacing_us > paced_gap_us ? spacing_us : paced_gap_us);
+    if (idle_threshold_us < PCC_MI_IDLE_MIN_US) idle_threshold_us = PCC_MI_IDLE_MIN_US;
+    if ((double)(now_us - last_send_us) > idle_threshold_us) {
+        double tail_us = spacing_us > 0 ? spacing_us : paced_gap_us;
+        mi->end_time_us = last_send_us + (int64_t)tail_us;
+    } else {
+        mi->end_time_us = now_us > mi->start_time_us ? now_us : mi->start_time_us;
+    }
 }
 
 pcc_mi *pcc_mi_start(pcc_mi_tracker *tracker, double target_rate_bytes_per_s, int tag, uint64_t epoch,

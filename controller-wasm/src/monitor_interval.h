@@ -17,6 +17,10 @@
 
 /* MIs tracked at once (the open one plus those awaiting feedback). When full, the oldest is timed out. */
 #define PCC_MI_CAPACITY 32
+/* A pause after an MI's last packet longer than this many packet spacings (and PCC_MI_IDLE_MIN_US) is
+ * the sender being idle, not sending: it is left out of the MI's duration. */
+#define PCC_MI_IDLE_FACTOR 4.0
+#define PCC_MI_IDLE_MIN_US 2000.0
 
 typedef struct pcc_mi {
     uint64_t id;                  /* increases by one per MI */

@@ -145,7 +145,29 @@ static void test_timeout_and_edge_cases(void) {
     CHECK(pcc_mi_open(&t)->packets_sent == 6);
 }
 
+static void test_idle_sender(void) {
+    /* 10 packets 1 ms apart, then the application has nothing to send for half a second: the MI's
+     * duration is its sending time (10 ms), not 500 ms, so its rate is 8 Mbit/s, not 0.16. */
+    pcc_mi_tracker t;
+    pcc_mi_tracker_init(&t);
+    pcc_mi_start(&t, 1e6, 0, 0, 0);
+    for (uint64_t i = 0; i < 10; i++) {
+        cc_sent_packet p = packet(i, (int64_t)i * 1000);
+        pcc_mi_on_sent(&t, &p);
+    }
+    pcc_mi_start(&t, 1e6, 0, 0, 500000);
+    for (uint64_t i = 0; i < 10; i++) {
+        cc_sent_packet p = packet(i, (int64_t)i * 1000);
+        pcc_mi_on_ack(&t, &p, 20000);
+    }
+    pcc_mi_result r;
+    CHECK(pcc_mi_pop_result(&t, 20000, &r) == 1);
+    CHECK_NEAR(r.stats.duration_us, 10000, 1e-9);
+    CHECK_NEAR(r.stats.send_rate_bps, 8e6, 1e-6);
+}
+
 int main(void) {
+    test_idle_sender();
     test_association_and_order();
     test_regression_by_hand();
     test_timeout_and_edge_cases();

@@ -7,9 +7,9 @@ import { repoRoot } from './origin-process.ts';
 export const mediaDir = join(repoRoot, '.cache', 'media');
 export const playerDist = join(repoRoot, 'player', 'dist');
 
-/** Generates the ABR ladder if absent (idempotent) and builds the player if it is stale. */
+/** Generates the ABR ladder and the 30 Mbit/s stream if absent (idempotent) and builds the player if stale. */
 export function preparePlayerAndMedia(): void {
-  const media = spawnSync('npm', ['run', '-s', 'media', '--', '--sets', 'abr'], { cwd: repoRoot, stdio: 'inherit' });
+  const media = spawnSync('npm', ['run', '-s', 'media', '--', '--sets', 'abr,fixed-30000k'], { cwd: repoRoot, stdio: 'inherit' });
   if (media.status !== 0) throw new Error('media generation failed');
   const build = spawnSync('npm', ['run', '-s', 'build', '-w', 'player'], { cwd: repoRoot, stdio: 'inherit' });
   if (build.status !== 0 || !existsSync(join(playerDist, 'index.html'))) throw new Error('player build failed');

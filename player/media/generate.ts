@@ -20,14 +20,14 @@ const log = (event: string, detail: Record<string, unknown> = {}): void => {
   process.stderr.write(`${JSON.stringify({ t: new Date().toISOString(), component: 'media', event, ...detail })}\n`);
 };
 
-function completionRecord(set: MediaSet): string {
-  return JSON.stringify({ generatorVersion, set, segmentDurationS, mediaDurationS, framesPerSecond, audioKbps });
+function completionRecord(set: MediaSet, durationS: number): string {
+  return JSON.stringify({ generatorVersion, set, segmentDurationS, mediaDurationS: durationS, framesPerSecond, audioKbps });
 }
 
-export function isSetComplete(mediaRoot: string, set: MediaSet): boolean {
+export function isSetComplete(mediaRoot: string, set: MediaSet, durationS = mediaDurationS): boolean {
   const marker = join(mediaRoot, set.name, 'complete.json');
   if (!existsSync(marker) || !existsSync(join(mediaRoot, set.name, 'manifest.mpd'))) return false;
-  return readFileSync(marker, 'utf8') === completionRecord(set);
+  return readFileSync(marker, 'utf8') === completionRecord(set, durationS);
 }
 
 function videoFilter(set: MediaSet): string {
@@ -44,12 +44,12 @@ function videoFilter(set: MediaSet): string {
   return parts.join(';');
 }
 
-function ffmpegArgs(set: MediaSet): string[] {
+function ffmpegArgs(set: MediaSet, durationS: number): string[] {
   const gopFrames = framesPerSecond * segmentDurationS; // closed GOP == segment, so every segment starts with an IDR
   const args = [
     '-hide_banner', '-loglevel', 'error', '-nostats', '-y',
-    '-f', 'lavfi', '-i', `testsrc2=size=1280x720:rate=${framesPerSecond}:duration=${mediaDurationS}`,
-    '-f', 'lavfi', '-i', `sine=frequency=440:beep_factor=4:sample_rate=48000:duration=${mediaDurationS}`,
+    '-f', 'lavfi', '-i', `testsrc2=size=1280x720:rate=${framesPerSecond}:duration=${durationS}`,
+    '-f', 'lavfi', '-i', `sine=frequency=440:beep_factor=4:sample_rate=48000:duration=${durationS}`,
     '-filter_complex', videoFilter(set),
   ];
   set.renditions.forEach((r, i) => {
@@ -85,8 +85,9 @@ function runFfmpeg(args: string[], cwd: string): Promise<void> {
   });
 }
 
-export async function generateSet(mediaRoot: string, set: MediaSet, force = false): Promise<'skipped' | 'generated'> {
-  if (!force && isSetComplete(mediaRoot, set)) return 'skipped';
+/** `durationS` shortens the content (tests); the default is the project's 60 s. */
+export async function generateSet(mediaRoot: string, set: MediaSet, force = false, durationS = mediaDurationS): Promise<'skipped' | 'generated'> {
+  if (!force && isSetComplete(mediaRoot, set, durationS)) return 'skipped';
   const finalDir = join(mediaRoot, set.name);
   const workDir = join(mediaRoot, `.${set.name}.partial-${process.pid}`);
   rmSync(workDir, { recursive: true, force: true });
@@ -94,8 +95,8 @@ export async function generateSet(mediaRoot: string, set: MediaSet, force = fals
   const started = Date.now();
   log('encode-start', { set: set.name, renditionsKbps: set.renditions.map((r) => r.videoKbps) });
   try {
-    await runFfmpeg(ffmpegArgs(set), workDir);
-    writeFileSync(join(workDir, 'complete.json'), completionRecord(set));
+    await runFfmpeg(ffmpegArgs(set, durationS), workDir);
+    writeFileSync(join(workDir, 'complete.json'), completionRecord(set, durationS));
     rmSync(finalDir, { recursive: true, force: true });
     renameSync(workDir, finalDir);
   } catch (err) {

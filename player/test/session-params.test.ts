@@ -36,3 +36,10 @@ test('abr=off pins a bitrate; compare builds one session per controller, with op
   assert.equal(cmp.compare, true);
   assert.deepEqual(cmp.sessions.map((s) => [s.cc, s.transport, s.content]), [['vivace', 'datagram', 'fixed-8000k'], ['cubic', 'tcp', 'fixed-8000k']]);
 });
+
+test('cc=fixed needs a sane rateBps and is offered only over datagrams', () => {
+  assert.equal(parsePageParams('?cc=fixed&rateBps=50000000', 'h').sessions[0]!.fixedRateBps, 50_000_000);
+  assert.throws(() => parsePageParams('?cc=fixed', 'h'), /rateBps/);
+  assert.throws(() => parsePageParams('?cc=fixed&rateBps=1e12', 'h'), /rateBps/);
+  assert.throws(() => parsePageParams('?transport=tcp&cc=fixed&rateBps=1000000', 'h'), /cc="fixed"/);
+});

@@ -1,7 +1,8 @@
 // The page's URL parameters, validated up front so a bad value becomes a clear on-page message instead of a
 // session that silently never starts.
 
-export const datagramControllers = ['vivace', 'vivace-loss', 'allegro', 'pcp', 'cubic', 'bbr'] as const;
+/** `fixed` paces at a constant `rateBps` (page parameter): for receive-rate checks and fixed-rate baselines. */
+export const datagramControllers = ['vivace', 'vivace-loss', 'allegro', 'pcp', 'cubic', 'bbr', 'fixed'] as const;
 export const streamControllers = ['cubic', 'bbr'] as const;
 export const transports = ['datagram', 'quic-stream', 'tcp'] as const;
 
@@ -27,6 +28,8 @@ export interface SessionParams {
   /** Pinned video bitrate when abr=off; null lets the player start wherever dash.js chooses. */
   pinnedBitrateKbps: number | null;
   server: ServerAddress;
+  /** Constant sending rate for cc=fixed (bit/s); null otherwise. */
+  fixedRateBps: number | null;
   /** Short label for charts and panels, e.g. "vivace · datagrams". */
   label: string;
 }
@@ -78,9 +81,18 @@ function parseOne(query: URLSearchParams, ccRaw: string, server: ServerAddress):
   if (abrRaw === 'off' && pinnedBitrateKbps === null && !content.startsWith('fixed-')) {
     throw new ParamError('abr=off needs bitrate=K (kbit/s) to choose the rendition to pin');
   }
+  const rateRaw = query.get('rateBps');
+  let fixedRateBps: number | null = null;
+  if (ccRaw === 'fixed') {
+    fixedRateBps = Number(rateRaw ?? '');
+    if (rateRaw === null || !Number.isFinite(fixedRateBps) || fixedRateBps < 1e5 || fixedRateBps > 1e10) {
+      throw new ParamError(`cc=fixed needs rateBps between 100000 and 10000000000 (bit/s), got ${rateRaw === null ? 'none' : `"${rateRaw}"`}`);
+    }
+  }
   return {
     transport,
     cc: ccRaw as Controller,
+    fixedRateBps,
     content,
     abr: abrRaw === 'on',
     pinnedBitrateKbps: abrRaw === 'off' ? pinnedBitrateKbps : null,

@@ -15,7 +15,7 @@ export function originEndpoints(p: SessionParams, pageOrigin: string): OriginEnd
   const certHashUrl = p.server.httpPort === null ? `${pageOrigin}/cert-hash` : `http://${host}:${p.server.httpPort}/cert-hash`;
   const query = p.transport === 'quic-stream'
     ? `transport=quic-stream&cc=${encodeURIComponent(p.cc)}`
-    : `cc=${encodeURIComponent(p.cc)}`;
+    : `cc=${encodeURIComponent(p.cc)}${p.fixedRateBps !== null ? `&rate_bps=${Math.round(p.fixedRateBps)}` : ''}`;
   const sessionUrl = `https://${host}:${p.server.webTransportPort}/pcc?${query}`;
   const manifestUrl = p.transport === 'tcp'
     ? `https://${host}:${p.server.httpsPort}/${p.content}/manifest.mpd?cc=${encodeURIComponent(p.cc)}`

@@ -216,8 +216,10 @@ static void bbr_update_bw(bbr_state *s, const cc_ack_event *event)
         } else if (sample > s->bw_round_max[slot]) {
             s->bw_round_max[slot] = sample;
         }
+        if (sample > s->max_bw_bytes_per_s) s->max_bw_bytes_per_s = sample;
     }
-    bbr_recompute_max_bw(s);
+    /* Old rounds only leave the window when a new round starts: rescan then. */
+    if (s->round_start) bbr_recompute_max_bw(s);
 }
 
 /* tcp_bbr.c bbr_is_next_cycle_phase: each phase lasts a min RTT; probing also waits until the extra

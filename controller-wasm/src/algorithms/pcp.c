@@ -72,7 +72,7 @@ static const cc_param_desc pcp_params[PCP_PARAM_COUNT] = {
 #define PCP_INITIAL_RTT_US 333000
 #define PCP_SAMPLE_RING 256
 #define PCP_REDUCTION_RING 64
-#define PCP_COMPENSATE_EVERY_ACKS 8
+#define PCP_COMPENSATE_EVERY_ACKS 8   /* the most often compensation is evaluated */
 /* A cut smaller than this (per RTT) is noise-level trimming, not an attempt to drain a queue. */
 #define PCP_MEANINGFUL_CUT 0.05
 
@@ -128,6 +128,7 @@ typedef struct pcp_state {
     pcp_reduction reductions[PCP_REDUCTION_RING];
     size_t reduction_head, reduction_count;
     uint32_t acks_since_compensation;
+    uint32_t compensate_every_acks;    /* about 8 evaluations per round trip, at least every 8 acks */
 
     /* Tit for tat: per-RTT epochs of the measured queue. */
     int64_t epoch_start_us;
@@ -188,6 +189,7 @@ static void pcp_init(void *state, cc_context *ctx, int64_t now_us)
         s->increment_bytes_per_s = ctx->initial_rate_bytes_per_s;
     s->epoch_start_us = now_us;
     s->epoch_cut_factor = 1.0;
+    s->compensate_every_acks = PCP_COMPENSATE_EVERY_ACKS;
 }
 
 static double pcp_pacing_rate_bytes_per_s(const void *state)
@@ -443,6 +445,8 @@ static double pcp_required_compensation(pcp_state *s, int64_t now_us, int64_t wi
         newer = sample;
     }
     double required = 0.0;
+    uint32_t every = (uint32_t)(n_delay / 8);
+    s->compensate_every_acks = every > PCP_COMPENSATE_EVERY_ACKS ? every : PCP_COMPENSATE_EVERY_ACKS;
 
     /* Standing queue over the min delay, drained within one round trip. The paper compares the max
      * delay of the last round trip; but a queue that is already draining (or a probe's short bump)
@@ -612,7 +616,7 @@ static void pcp_on_ack(void *state, const cc_ack_event *event)
         if (!s->probe.sending && s->probe.packets_done >= s->probe.packets_sent) pcp_finish_probe(s, now_us);
     }
 
-    if (++s->acks_since_compensation >= PCP_COMPENSATE_EVERY_ACKS) {
+    if (++s->acks_since_compensation >= s->compensate_every_acks) {
         s->acks_since_compensation = 0;
         pcp_compensate(s, now_us);
     }

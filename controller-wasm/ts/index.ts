@@ -9,3 +9,12 @@ export type {
   ParamDesc,
 } from './types.ts';
 export { loadControllerModule, type ModuleSource } from './load.ts';
+export {
+  runSimulation,
+  simulationArgs,
+  type SimulationConfig,
+  type SimulationOutcome,
+  type SimulationReport,
+  type SimulationResult,
+  type SimulationSample,
+} from './simulation.ts';

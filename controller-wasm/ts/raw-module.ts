@@ -36,8 +36,8 @@ export interface PccRawModule {
   _pccw_set_js_utility(handle: Pointer, enabled: number): number;
   _pccw_heap_bytes_in_use(): number;
 
-  _pccw_sim_run_json(configText: Pointer): Pointer;
-  _pccw_sim_free_json(json: Pointer): void;
+  _pccw_sim_run(argc: number, argv: Pointer, traceMs: Pointer, traceCount: number, withSamples: number): Pointer;
+  _pccw_sim_free(json: Pointer): void;
 }
 
 /** Options the wrapper passes to the factory; `pccwUtility` is the import behind pccw_js_utility. */

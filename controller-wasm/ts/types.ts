@@ -49,7 +49,7 @@ export interface ControllerTelemetry {
   packetsLost: number;
   /** Events the library ignored (unknown/duplicate/invalid) plus events refused at the JS/WASM boundary. */
   eventsIgnored: number;
-  /** Calls of the custom utility that threw or returned a non-finite value (the MI then reuses the last valid utility). */
+  /** Calls of the custom utility that threw or returned a non-finite value (the algorithm then treats that MI as invalid). */
   utilityErrors: number;
   /** Events refused at the boundary because a field was not an exact integer in range (NaN, 1.5, -1 bytes, ...). */
   eventsRefused: number;

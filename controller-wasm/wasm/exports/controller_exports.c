@@ -34,7 +34,6 @@ typedef struct pccw_controller {
     uint32_t event_capacity;
     uint64_t events_refused;        /* refused at the boundary (never reached the library) */
     uint64_t utility_errors;        /* custom utility calls that threw or returned a non-finite value */
-    double last_valid_utility;
     double telemetry[PCCW_TELEMETRY_FIELDS];
     double mi_stats[PCCW_MI_STATS_FIELDS];
 } pccw_controller;
@@ -184,9 +183,9 @@ PCCW_EXPORT int pccw_param_set(pccw_controller *handle, int index, double value)
 }
 
 /* Custom utility: the library calls this trampoline once per MI; it forwards to JS. A JS function that
- * throws or returns a non-finite value must not steer the controller: the MI gets the last valid utility
- * (0 before any), which makes it look like its neighbour instead of infinitely good or bad, and the
- * failure is counted in telemetry. */
+ * throws or returns a non-finite value yields NaN here, which the PCC algorithms already treat as an
+ * invalid MI (vivace discards it, allegro scores it 0), so it cannot steer the controller; the failure
+ * is counted in telemetry. */
 static double js_utility_trampoline(const cc_mi_stats *mi, void *user_data) {
     pccw_controller *handle = user_data;
     double *s = handle->mi_stats;
@@ -205,15 +204,13 @@ static double js_utility_trampoline(const cc_mi_stats *mi, void *user_data) {
     double utility = pccw_js_utility(handle, s);
     if (!isfinite(utility)) {
         handle->utility_errors++;
-        return handle->last_valid_utility;
+        return NAN;
     }
-    handle->last_valid_utility = utility;
     return utility;
 }
 
 /* enabled != 0 routes utilities to JS; 0 restores the built-in one. A cc_status code (CC_ERR_INVALID for
  * algorithms without a utility). */
 PCCW_EXPORT int pccw_set_js_utility(pccw_controller *handle, int enabled) {
-    handle->last_valid_utility = 0.0;
     return cc_set_utility(handle->cc, enabled ? js_utility_trampoline : NULL, enabled ? handle : NULL);
 }

@@ -1,6 +1,6 @@
 // Runs the native pcc-sim binary and parses its JSON (and optional CSV time series).
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -50,10 +50,21 @@ export interface SimRun {
   wallMs: number;
 }
 
+let runnableBinary = simBinary;
+
+/**
+ * Checks the binary exists and runs a private copy of it from then on: a long benchmark must not fail or
+ * change results halfway because a build in the shared build directory relinked pcc-sim. The copy is
+ * removed when the process exits.
+ */
 export function assertSimBuilt(): void {
   if (!existsSync(simBinary)) {
     throw new Error(`${simBinary} is missing: run "npm run build -w controller-wasm" first`);
   }
+  const scratch = mkdtempSync(join(tmpdir(), 'pcc-sim-bin-'));
+  runnableBinary = join(scratch, 'pcc-sim');
+  copyFileSync(simBinary, runnableBinary);
+  process.on('exit', () => rmSync(scratch, { recursive: true, force: true }));
 }
 
 function parseCsv(text: string): SimSample[] {
@@ -84,7 +95,7 @@ export function runSim(args: string[], wantSamples = false): Promise<SimRun> {
   const fullArgs = [...args, '--json', ...(csvPath ? ['--csv', csvPath] : [])];
   const started = performance.now();
   return new Promise((resolve, reject) => {
-    const child = spawn(simBinary, fullArgs, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(runnableBinary, fullArgs, { stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));

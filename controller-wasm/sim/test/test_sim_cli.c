@@ -121,6 +121,15 @@ static int run_binary(const char *binary, const char *args) {
     return WEXITSTATUS(status);
 }
 
+/* Runs the binary with shell-level args (redirections allowed); exit code or -1 on a signal. */
+static int system_exit(const char *binary, const char *args) {
+    char command[4096];
+    snprintf(command, sizeof command, "'%.1000s' %.2000s 2>/dev/null", binary, args);
+    int status = system(command);
+    if (status == -1 || !WIFEXITED(status)) return -1;
+    return WEXITSTATUS(status);
+}
+
 static void test_binary_exit_codes(const char *binary) {
     CHECK(run_binary(binary, "--cc fixed --duration-s 0.5 --json") == 0);
     CHECK(run_binary(binary, "--help") == 0);
@@ -136,11 +145,55 @@ static void test_binary_exit_codes(const char *binary) {
     remove(path);
 }
 
+static int files_equal(const char *a, const char *b) {
+    FILE *fa = fopen(a, "rb"), *fb = fopen(b, "rb");
+    int equal = fa && fb;
+    while (equal) {
+        int ca = fgetc(fa), cb = fgetc(fb);
+        if (ca != cb) equal = 0;
+        if (ca == EOF || cb == EOF) break;
+    }
+    if (fa) fclose(fa);
+    if (fb) fclose(fb);
+    return equal;
+}
+
+/* Same flags, same seed: the same JSON and CSV, byte for byte; another seed: different output. */
+static void test_binary_is_deterministic(const char *binary) {
+    char out[4][128], args[1024];
+    for (int i = 0; i < 4; i++) snprintf(out[i], sizeof out[i], "/tmp/pcc-sim-test-%d-det%d", (int)getpid(), i);
+    const char *flags = "--cc vivace,cubic,bbr --start-gap-s 1 --loss 0.005 --rtt-schedule 10:60:1 --duration-s 5 --json";
+    for (int run = 0; run < 2; run++) {
+        snprintf(args, sizeof args, "%s --seed 9 --csv '%.120s.csv' > '%.120s.json'", flags, out[run], out[run]);
+        CHECK(system_exit(binary, args) == 0);
+    }
+    snprintf(args, sizeof args, "%s --seed 10 --csv '%.120s.csv' > '%.120s.json'", flags, out[2], out[2]);
+    CHECK(system_exit(binary, args) == 0);
+    char a[160], b[160];
+    snprintf(a, sizeof a, "%.120s.json", out[0]);
+    snprintf(b, sizeof b, "%.120s.json", out[1]);
+    CHECK(files_equal(a, b));
+    snprintf(b, sizeof b, "%.120s.json", out[2]);
+    CHECK(!files_equal(a, b));
+    snprintf(a, sizeof a, "%.120s.csv", out[0]);
+    snprintf(b, sizeof b, "%.120s.csv", out[1]);
+    CHECK(files_equal(a, b));
+    for (int i = 0; i < 3; i++) {
+        snprintf(a, sizeof a, "%.120s.json", out[i]);
+        remove(a);
+        snprintf(a, sizeof a, "%.120s.csv", out[i]);
+        remove(a);
+    }
+}
+
 int main(int argc, char **argv) {
     test_contract_flags();
     test_bad_flags();
     test_trace_files();
-    if (argc > 1) test_binary_exit_codes(argv[1]);
+    if (argc > 1) {
+        test_binary_exit_codes(argv[1]);
+        test_binary_is_deterministic(argv[1]);
+    }
     else fprintf(stderr, "test_sim_cli: no pcc-sim path given, binary checks skipped\n");
     sim_cli_free(&options);
     return check_summary("test_sim_cli");

@@ -49,15 +49,18 @@ static int64_t wait_for_probe(fixture *f)
     return -1;
 }
 
-/* Sends the probe train 1 ms apart and acknowledges it one RTT later; packet i's one-way delay is
+/* Sends the probe train (1 ms apart at most) and acknowledges it one RTT later; packet i's one-way delay is
  * the base plus extra_delay_us[i]; lost[i] drops it. Returns 1 if the probe was accepted. */
 static int run_probe(fixture *f, const double *extra_delay_us, const int *lost)
 {
     cc_telemetry before = telemetry(f);
     uint64_t first = f->next_pn;
     int64_t sent_us[5];
+    /* 1 ms apart, or closer when the probe rate asks for it (a slower train would not count). */
+    int64_t spacing_us = (int64_t)(MSS * 1e6 / cc_pacing_rate_bytes_per_s(f->cc));
+    if (spacing_us > 1000) spacing_us = 1000;
     for (int i = 0; i < 5; i++) {
-        sent_us[i] = f->now_us + i * 1000;
+        sent_us[i] = f->now_us + i * spacing_us;
         cc_on_packet_sent(f->cc, f->next_pn++, MSS, sent_us[i]);
     }
     for (int i = 0; i < 5; i++) {
@@ -125,7 +128,7 @@ static void test_reject_and_binary_search(void)
     CHECK(!run_probe(&f, RISING, NULL));
     cc_telemetry t = telemetry(&f);
     CHECK_NEAR(t.last_mi_utility, 0.0, 1e-12);
-    CHECK_NEAR(t.last_mi_rtt_gradient, 0.5, 1e-9);
+    CHECK_NEAR(t.last_mi_rtt_gradient, 500.0 / 640.0, 1e-9);   /* 500 us more per packet, 640 us apart (15 Mbit/s) */
     CHECK_NEAR(cc_pacing_rate_bytes_per_s(f.cc), 7e6 / 8, 1e-6);
     CHECK(strcmp(t.state, "holding") == 0);
     /* Halved increment: 7 + 4 = 11; accepted, the next step bisects the 11..15 gap: 13, then 14. */
@@ -204,6 +207,35 @@ static void test_slow_train_on_short_path(void)
     }
     CHECK_NEAR(telemetry(&f).last_mi_utility, 1.0, 1e-12);
     cc_destroy(f.cc);
+}
+
+/* A train the application could not fill (sent at half its rate, or flagged by cc_on_app_limited)
+ * tests nothing: no verdict, no change, a new probe later. */
+static void test_app_limited_train_is_inconclusive(void)
+{
+    for (int flagged = 0; flagged <= 1; flagged++) {
+        fixture f = make_fixture(40 + (uint64_t)flagged);
+        wait_for_probe(&f);
+        run_probe(&f, FLAT, NULL);
+        double base = cc_pacing_rate_bytes_per_s(f.cc);
+        wait_for_probe(&f);
+        double probe_rate = telemetry(&f).mi_rate_bps / 8.0;
+        int64_t spacing_us = flagged ? (int64_t)(MSS * 1e6 / probe_rate) : (int64_t)(2 * MSS * 1e6 / probe_rate);
+        if (flagged) cc_on_app_limited(f.cc, f.now_us);
+        uint64_t first = f.next_pn;
+        for (int i = 0; i < 5; i++) cc_on_packet_sent(f.cc, f.next_pn++, MSS, f.now_us + i * spacing_us);
+        for (int i = 0; i < 5; i++) {
+            int64_t sent = f.now_us + i * spacing_us;
+            cc_on_ack(f.cc, first + (uint64_t)i, 0, sent + RTT_US / 2 + RECEIVER_OFFSET_US, sent + RTT_US);
+        }
+        f.now_us += 4 * spacing_us + RTT_US;
+        cc_telemetry t = telemetry(&f);
+        CHECK(t.mi_completed == 1);
+        CHECK(t.mi_rate_bps == 0);
+        CHECK_NEAR(cc_pacing_rate_bytes_per_s(f.cc), base, 1e-6);
+        CHECK(wait_for_probe(&f) > 0);   /* and probing goes on */
+        cc_destroy(f.cc);
+    }
 }
 
 static void test_lost_probe_packet_fails(void)
@@ -484,6 +516,7 @@ int main(void)
     test_probabilistic_accept();
     test_default_accept_rule();
     test_slow_train_on_short_path();
+    test_app_limited_train_is_inconclusive();
     test_lost_probe_packet_fails();
     test_exponential_backoff();
     test_history();

@@ -72,6 +72,8 @@ static const cc_param_desc pcp_params[PCP_PARAM_COUNT] = {
 #define PCP_INITIAL_RTT_US 333000
 #define PCP_SAMPLE_RING 256
 #define PCP_REDUCTION_RING 64
+/* A train whose packets left slower than this fraction of its rate was application-limited. */
+#define PCP_MIN_TRAIN_RATE_FRACTION 0.8
 #define PCP_COMPENSATE_EVERY_ACKS 8   /* the most often compensation is evaluated */
 /* A cut smaller than this (per RTT) is noise-level trimming, not an attempt to drain a queue. */
 #define PCP_MEANINGFUL_CUT 0.05
@@ -99,6 +101,8 @@ typedef struct pcp_probe {
     double increment_bytes_per_s;
     int64_t start_us;
     int64_t last_send_us;
+    uint64_t train_bytes;     /* bytes of the train after its first packet */
+    int app_limited;          /* the sender said it ran out of data during the train */
     uint64_t pn[PCP_MAX_PROBE_PACKETS];
     int64_t sent_us[PCP_MAX_PROBE_PACKETS];
     double delay_us[PCP_MAX_PROBE_PACKETS];
@@ -289,9 +293,29 @@ static void pcp_schedule_next_probe(pcp_state *s, int64_t now_us)
     s->next_probe_us = earliest;
 }
 
+/* A train sent slower than its rate tested nothing: an application that had no data would
+ * otherwise see every probe succeed and the base rate grow without bound. */
+static int pcp_train_was_app_limited(const pcp_state *s)
+{
+    const pcp_probe *p = &s->probe;
+    if (p->app_limited) return 1;
+    if (p->packets_sent < 2) return 0;
+    double span_us = (double)(p->sent_us[p->packets_sent - 1] - p->sent_us[0]);
+    if (span_us <= 0.0) return 0;
+    double train_rate = (double)p->train_bytes * 1e6 / span_us;
+    return train_rate < PCP_MIN_TRAIN_RATE_FRACTION * (s->base_rate_bytes_per_s + p->increment_bytes_per_s);
+}
+
 static void pcp_finish_probe(pcp_state *s, int64_t now_us)
 {
     pcp_probe *p = &s->probe;
+    if (pcp_train_was_app_limited(s)) {
+        /* Inconclusive: no verdict, no change; try again a round trip later. */
+        p->active = 0;
+        p->sending = 0;
+        pcp_schedule_next_probe(s, now_us);
+        return;
+    }
     double slope = 0.0;
     double probability = p->any_lost ? 0.0 : pcp_probe_accept_probability(s, &slope);
     int accepted = s->ctx->random_unit(s->ctx) < probability;
@@ -351,6 +375,8 @@ static void pcp_on_packet_sent(void *state, const cc_sent_packet *packet)
     p->pn[index] = packet->pn;
     p->sent_us[index] = packet->sent_time_us;
     p->last_send_us = packet->sent_time_us;
+    if (index > 0) p->train_bytes += packet->bytes;
+    if (packet->is_app_limited) p->app_limited = 1;
     if (p->packets_sent >= p->packets_target) p->sending = 0;   /* back to the base rate */
 }
 

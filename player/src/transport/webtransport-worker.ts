@@ -8,7 +8,7 @@ import {
 } from '@pcc-stream/protocol';
 import type { ByteRange } from './media-fetcher.ts';
 import type { ConnectOptions, FromWorker, TelemetryPoint, ToWorker } from './worker-messages.ts';
-import { telemetryPointFrom } from './telemetry-point.ts';
+import { TelemetryDecoder } from './telemetry-point.ts';
 
 declare const self: DedicatedWorkerGlobalScope;
 
@@ -295,6 +295,7 @@ async function readTelemetry(): Promise<void> {
     const reader = stream.readable.getReader();
     const frames = new StreamFrameReader();
     const decoder = new TextDecoder();
+    const telemetry = new TelemetryDecoder();
     let text = '';
     let inBody = false;
     for (;;) {
@@ -317,7 +318,7 @@ async function readTelemetry(): Promise<void> {
         text = text.slice(nl + 1);
         if (line === '') continue;
         try {
-          const point: TelemetryPoint | null = telemetryPointFrom(JSON.parse(line) as unknown, performance.now());
+          const point: TelemetryPoint | null = telemetry.decode(JSON.parse(line) as unknown, performance.now());
           if (point) post({ type: 'telemetry', point });
         } catch { /* a malformed line is skipped, the feed goes on */ }
       }

@@ -36,7 +36,7 @@ typedef struct bottleneck_link {
     int report_recv_time;           /* 0: acks carry no receiver timestamp */
     uint32_t packet_bytes;
     int64_t tick_interval_us;
-    double app_rate_bytes_per_s;    /* > 0: the application offers at most this much */
+    double app_rate_bytes_per_s;    /* > 0: the application offers at most this much (bytes/s) */
 
     int64_t now_us;
     int64_t next_send_us;
@@ -109,7 +109,11 @@ static inline void link_send_one(bottleneck_link *link)
         link_ring_push(&link->acks, ack);
     }
     double rate = cc_pacing_rate_bytes_per_s(link->cc);
-    if (link->app_rate_bytes_per_s > 0 && link->app_rate_bytes_per_s < rate) rate = link->app_rate_bytes_per_s;
+    if (link->app_rate_bytes_per_s > 0 && link->app_rate_bytes_per_s < rate) {
+        /* The application, not the controller, sets the pace: say so (tcp_rate.c app-limited mark). */
+        rate = link->app_rate_bytes_per_s;
+        cc_on_app_limited(link->cc, link->now_us);
+    }
     int64_t gap_us = (int64_t)((double)bytes * 1e6 / rate);
     link->next_send_us = link->now_us + (gap_us > 0 ? gap_us : 1);
 }

@@ -178,6 +178,27 @@ static void test_probe_rtt_returns_to_startup(void)
     cc_destroy(cc);
 }
 
+/* An application that sends less than the path carries: its samples never end startup and never
+ * lower the estimate; once it has data to send, BBR fills the pipe. */
+static void test_application_limited(void)
+{
+    cc_controller *cc = cc_create("bbr", 19, 0);
+    bottleneck_link *link = link_create(cc, 100e6, 30000, 375000);
+    link->app_rate_bytes_per_s = 10e6 / 8;
+    link_run(link, 2000000);
+    cc_telemetry t;
+    cc_get_telemetry(cc, &t);
+    CHECK(strcmp(t.state, "startup") == 0);
+    CHECK_NEAR(t.last_mi_throughput_bps, 10e6, 1e6);
+    link->app_rate_bytes_per_s = 0;
+    link_run(link, 3500000);
+    cc_get_telemetry(cc, &t);
+    CHECK(strcmp(t.state, "probe_bw") == 0);
+    CHECK_NEAR(t.last_mi_throughput_bps, 100e6, 5e6);
+    free(link);
+    cc_destroy(cc);
+}
+
 /* Loss: the window drops to what is in flight, is held by packet conservation, and comes back
  * when recovery ends. */
 static void test_recovery(void)
@@ -270,6 +291,7 @@ int main(void)
     test_probe_rtt();
     test_probe_rtt_returns_to_startup();
     test_probe_rtt_lasts_a_round();
+    test_application_limited();
     test_recovery();
     test_deep_buffer_queue();
     test_hostile_input();

@@ -247,6 +247,29 @@ static void test_reno_friendly_region(void)
     cc_destroy(cc);
 }
 
+/* RFC 9438 §4.4: the target is at most 1.5 cwnd, so the window grows at most 1.5x per RTT even
+ * where the curve is steeper. C = 10, W_max = 20, cwnd = 14, RTT 1 s: K = cbrt(6 / 10) = 0.84 s;
+ * one RTT after the epoch W(2) = 10 x 1.16^3 + 20 = 35.6 would be more than 1.5 x the window. */
+static void test_target_capped_at_one_and_a_half(void)
+{
+    cc_controller *cc = make_cubic(0, 0, 1);
+    CHECK(cc_param_set(cc, "cubic_c", 10.0) == CC_OK);
+    window_driver *d = driver_create(cc, 1000000);
+    int64_t epoch_us = reach_window_then_lose(d, 20);
+    double worst_ratio = 0.0;
+    double previous = cwnd_packets(cc);
+    for (int rtt = 1; rtt <= 4; rtt++) {
+        run_until(d, epoch_us + rtt * 1000000);
+        double ratio = cwnd_packets(cc) / previous;
+        if (ratio > worst_ratio) worst_ratio = ratio;
+        previous = cwnd_packets(cc);
+    }
+    CHECK(worst_ratio <= 1.5 + 0.02);
+    CHECK(worst_ratio > 1.3);   /* the cap is what binds */
+    free(d);
+    cc_destroy(cc);
+}
+
 /* HyStart++ (RFC 9406): an RTT rise of max(4 ms, minRTT / 8) in slow start enters conservative
  * slow start; a lower RTT returns to slow start; CSS_ROUNDS = 5 rounds end in congestion avoidance
  * without any loss. */
@@ -347,6 +370,7 @@ int main(void)
     test_cubic_window_curve();
     test_fast_convergence();
     test_reno_friendly_region();
+    test_target_capped_at_one_and_a_half();
     test_hystart();
     test_fills_deep_buffer();
     test_hostile_input();

@@ -4,8 +4,10 @@
  * Table 2 of the paper, mechanism by mechanism:
  *  - probes (§3.1): a short train of k packets at a test rate (base + increment); success means the
  *    one-way delays measured at the receiver do not rise during the train;
- *  - probabilistic accept (§3.1): a least-squares line through (send time, delay) gives a slope and
- *    its standard error; the probe is accepted with the probability that the true slope is flat;
+ *  - probabilistic accept (§3.1): a least-squares line through (send time, delay) gives a slope (the
+ *    probe's overload) and its standard error; the probe is accepted with the probability that the
+ *    true slope is within a small tolerance, so slight overloads sometimes win (§3.3);
+ *    a train the application could not send at its rate is no test and gets no verdict;
  *  - direct jump (§3.1): on success the base rate becomes the tested rate at once;
  *  - rate compensation (§3.2): a rising inter-packet gap at the receiver or a standing queue (the
  *    delay that persisted through the last round trip over the min one-way delay) cuts the base
@@ -18,7 +20,7 @@
  *  - history (§3.4): a previous base rate for this destination (parameter) makes the first probe
  *    1/3 of it;
  *  - tit for tat (§3.5): when compensation fails to shrink the queue for several RTTs in a row
- *    (a loss-based competitor), compensation is scaled down tenfold until it works again.
+ *    (a loss-based competitor), compensation is scaled down tenfold until the queue is gone.
  * One-way delay is receive time minus send time when the receiver's timestamp is present (its clock
  * offset cancels out of every difference used); otherwise the RTT stands in, as §3.5 proposes.
  */
@@ -52,7 +54,7 @@ enum pcp_param {
 
 static const cc_param_desc pcp_params[PCP_PARAM_COUNT] = {
     {"pcp_probe_packets", 5.0, 3.0, (double)PCP_MAX_PROBE_PACKETS, "packets per probe train, k (seed 001 §3.1: 5)"},
-    {"pcp_slope_tolerance", 0.05, 0.0, 1.0, "delay slope (us per us) that is as likely accepted as not (§3.1, §3.3)"},
+    {"pcp_slope_tolerance", 0.05, 0.0, 1.0, "probe delay slope (us/us = overload fraction) accepted half the time (§3.1, §3.3)"},
     {"pcp_slope_noise_floor", 0.02, 0.0, 1.0, "least spread of the slope estimate in the probabilistic accept (§3.1, §3.3)"},
     {"pcp_min_request_fraction", 0.01, 0.0001, 0.5, "smallest probe increment as a fraction of the base rate (§3.3: 1%)"},
     {"pcp_max_backoff_rtts", 100.0, 1.0, 10000.0, "longest probing interval after repeated failures, in RTTs (§3.3: 100)"},

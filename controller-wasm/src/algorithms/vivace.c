@@ -421,13 +421,16 @@ static double mi_utility(const vivace_state *s, const pcc_mi_result *r, int *val
     double u = vivace_utility(&stats, &k);
     double x = stats.send_rate_bps * 1e-6;
     if (stats.packets_sent > 0 && x > 0) {
-        /* Binomial variance with the (lost + 1)/(sent + 2) estimate: with a handful of packets and no
-         * loss, the raw estimate would claim a noiseless measurement. */
+        /* Binomial variance of the loss count. In slow start MIs are short, so the (lost + 1)/(sent + 2)
+         * estimate keeps a handful of loss-free packets from passing as a noiseless measurement; later
+         * the recent average loss rate is the better estimate of the underlying probability (0 on a
+         * loss-free path, so clean gradients keep the thesis's amplifier). RTT noise needs no term: an
+         * RTT gradient within its standard error was zeroed above. */
         double n = (double)stats.packets_sent;
-        double p = ((double)r->stats.packets_lost + 1.0) / (n + 2.0);
+        double p = slow_start || !s->have_loss_average ? ((double)r->stats.packets_lost + 1.0) / (n + 2.0)
+                                                       : s->loss_average;
         double loss_sd = (1 - smoothing) * k.loss_coefficient * x * sqrt(p * (1 - p) / n);
-        double rtt_sd = stats.rtt_gradient != 0.0 ? k.latency_coefficient * x * r->rtt_gradient_stderr : 0.0;
-        *noise_var = loss_sd * loss_sd + rtt_sd * rtt_sd;
+        *noise_var = loss_sd * loss_sd;
         if (!isfinite(*noise_var)) *noise_var = 0.0;
     }
     *valid = isfinite(u);

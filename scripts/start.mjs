@@ -96,12 +96,10 @@ if (!(await waitForOrigin(60_000))) {
 
 const page = `${originHttp}/`;
 const q = options['wt-port'] === '4433' && options['https-port'] === '8443' ? '' : `&port=${options['wt-port']}&httpsPort=${options['https-port']}`;
-console.log(`
-pcc-stream is running. Open in Chromium (WebTransport needs it):
-  ${page}?cc=vivace${q}                    PCC Vivace over WebTransport datagrams
-  ${page}?compare=vivace,cubic@tcp${q}     Vivace beside kernel CUBIC over TCP
-  ${page}?transport=quic-stream&cc=bbr${q} quinn's BBR on a WebTransport stream
-  ${page}?transport=tcp&cc=cubic${q}       dash.js over HTTPS/TCP (first accept the self-signed
-      certificate at https://${options.host}:${options['https-port']}/ , the browser will not trust it otherwise)
-Metrics: window.pccPlayer.metrics() in the page's console. Ctrl-C stops everything.
-`);
+const links = [
+  ['PCC Vivace over WebTransport datagrams', `?cc=vivace${q}`],
+  ['Vivace beside kernel CUBIC over TCP', `?compare=vivace,cubic@tcp${q}`],
+  ["quinn's BBR on a WebTransport stream", `?transport=quic-stream&cc=bbr${q}`],
+  [`dash.js over HTTPS/TCP (accept the self-signed certificate at https://${options.host}:${options['https-port']}/ first)`, `?transport=tcp&cc=cubic${q}`],
+];
+console.log(`\npcc-stream is running. Open in Chromium (WebTransport needs it):\n${links.map(([what, query]) => `  ${what}\n    ${page}${query}`).join('\n')}\nMetrics: window.pccPlayer.metrics() in the page's console. Ctrl-C stops everything.\n`);

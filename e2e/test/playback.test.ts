@@ -97,6 +97,24 @@ test('dash.js over HTTPS/TCP (cubic) plays 30 s without stalls and reaches the t
   }
 });
 
+test('compare mode plays two sessions side by side', { timeout: 60_000 }, async () => {
+  const { page, pageErrors, close } = await openPage('compare=vivace,cubic@tcp');
+  try {
+    await page.waitForFunction(() => window.pccPlayer.allMetrics().every((m) => m.playbackPositionS >= 12) || window.pccPlayer.errors().length > 0, undefined, { timeout: 45_000, polling: 1000 });
+    await page.screenshot({ path: join(artifactsDir, 'player-compare.png'), fullPage: true });
+    const all = await page.evaluate(() => window.pccPlayer.allMetrics());
+    assert.deepEqual(all.map((m) => [m.cc, m.transport]), [['vivace', 'datagram'], ['cubic', 'tcp']]);
+    for (const m of all) {
+      assert.ok(m.playbackPositionS >= 12, `${m.label} played only ${m.playbackPositionS} s`);
+      assert.deepEqual(m.errors, [], `${m.label}: ${m.errors.join('; ')}`);
+    }
+    assert.equal(await page.locator('.pane').count(), 2);
+    assert.deepEqual(pageErrors, []);
+  } finally {
+    await close();
+  }
+});
+
 test('the page receives 50 Mbit/s of datagrams without drops', { timeout: 60_000 }, async () => {
   // A constant 50 Mbit/s sender and a 30 Mbit/s stream keep the link busy while the buffer fills; any datagram the
   // browser's queue (or anything else) drops shows up as a packet the sender declares lost.

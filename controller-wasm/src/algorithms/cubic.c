@@ -292,7 +292,9 @@ static void cubic_on_ack(void *state, const cc_ack_event *event)
     }
 }
 
-/* RFC 9438 §4.6-§4.7: one congestion event per recovery period. */
+/* RFC 9438 §4.6-§4.7: one congestion event per recovery period. The reduction is taken from cwnd
+ * rather than the flight size (as Linux does): with pacing the two differ by under a packet when
+ * cwnd-limited, and cwnd is what an application-limited sender should not inflate. */
 static void cubic_on_loss(void *state, const cc_loss_event *event)
 {
     cubic_state *s = state;

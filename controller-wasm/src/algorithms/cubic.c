@@ -293,8 +293,8 @@ static void cubic_on_ack(void *state, const cc_ack_event *event)
 }
 
 /* RFC 9438 §4.6-§4.7: one congestion event per recovery period. The reduction is taken from cwnd
- * rather than the flight size (as Linux does): with pacing the two differ by under a packet when
- * cwnd-limited, and cwnd is what an application-limited sender should not inflate. */
+ * rather than the flight size, as Linux does: for a cwnd-limited sender the two differ by under a
+ * packet, and the window never grows while application-limited (§5.8), so cwnd is not inflated. */
 static void cubic_on_loss(void *state, const cc_loss_event *event)
 {
     cubic_state *s = state;

@@ -106,11 +106,11 @@ void pcc_mi_on_ack(pcc_mi_tracker *tracker, const cc_sent_packet *packet, int64_
     double x = (double)(packet->sent_time_us - mi->start_time_us);
     double y = (double)rtt_us;
     mi->rtt_samples++;
-    double n = (double)mi->rtt_samples;
+    double inverse_n = 1.0 / (double)mi->rtt_samples;
     double dx = x - mi->mean_send_time_us;
     double dy = y - mi->mean_rtt_us;
-    mi->mean_send_time_us += dx / n;
-    mi->mean_rtt_us += dy / n;
+    mi->mean_send_time_us += dx * inverse_n;
+    mi->mean_rtt_us += dy * inverse_n;
     mi->m2_send_time += dx * (x - mi->mean_send_time_us);
     mi->m2_rtt += dy * (y - mi->mean_rtt_us);
     mi->co_moment += dx * (y - mi->mean_rtt_us);

@@ -124,6 +124,7 @@ typedef struct vivace_state {
     vivace_phase phase;
     uint64_t epoch;
     int restart_mi;                  /* cut the open MI short at the next send */
+    int64_t open_mi_duration_us;     /* length of the open MI, set when it opened */
     double base_rate;                /* bytes/s: r */
     /* slow start */
     double slow_start_next_rate;     /* bytes/s of the next slow-start MI */
@@ -258,14 +259,15 @@ static void vivace_on_packet_sent(void *state, const cc_sent_packet *packet) {
     int64_t now_us = packet->sent_time_us;
     pcc_mi *open = pcc_mi_open(&s->tracker);
     int due = open == NULL || s->restart_mi ||
-              (now_us - open->start_time_us >= mi_duration_us(s, open->target_rate_bytes_per_s) &&
+              (now_us - open->start_time_us >= s->open_mi_duration_us &&
                open->packets_sent >= (uint32_t)param(s, P_MI_MIN_PACKETS));
     if (due) {
         pcc_mi_expire(&s->tracker, now_us, mi_timeout_us(s));
         double rate = s->base_rate;
         int tag = TAG_HOLD;
         next_mi(s, &rate, &tag);
-        pcc_mi_start(&s->tracker, rate, tag, s->epoch, now_us);
+        /* the length is fixed when the MI opens: no per-packet arithmetic */
+        if (pcc_mi_start(&s->tracker, rate, tag, s->epoch, now_us) != NULL) s->open_mi_duration_us = mi_duration_us(s, rate);
         s->restart_mi = 0;
     }
     pcc_mi_on_sent(&s->tracker, packet);

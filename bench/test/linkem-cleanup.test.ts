@@ -9,7 +9,7 @@ import { createInterface } from 'node:readline';
 import { test } from 'node:test';
 
 import { startLinkem } from '../linkem/src/driver/index.ts';
-import { port, runProbe } from './linkem-helpers.ts';
+import { port, runProbe, tempDir } from './linkem-helpers.ts';
 
 const CLI = join(import.meta.dirname, '..', 'linkem', 'cli.ts');
 
@@ -71,16 +71,39 @@ async function assertAllGone(namespace: string, forwarderPid: number, marker: st
 }
 
 test('the CLI gives the command MAHIMAHI_BASE, returns its exit status and removes everything', { timeout: 30000 }, async () => {
-  const run = runCli(['--down-mbps', '50', '--up-mbps', '50', '--', 'sh', '-c', 'echo "base=$MAHIMAHI_BASE"; ip -4 route; exit 7']);
-  const up = await run.up;
-  const r = await run.done;
-  assert.equal(r.code, 7, r.stderr);
-  assert.match(r.stdout, new RegExp(`base=${up.MAHIMAHI_BASE.replace(/\./g, '\\.')}\\n`));
-  assert.match(up.MAHIMAHI_BASE, /^100\.110\.\d+\.\d+$/);
-  // the only route inside leads to the host end of the link
-  const routes = r.stdout.split('\n').filter((l) => l !== '' && !l.startsWith('base='));
-  assert.deepEqual(routes.map((l) => l.split(' ')[0]), [up.MAHIMAHI_BASE]);
-  await assertAllGone(up.namespace, up.forwarderPid, 'no-such-marker-process');
+  const files = tempDir('linkem-cli-files-');
+  try {
+    const summaryPath = join(files.path, 'summary.json');
+    const logPath = join(files.path, 'up.log');
+    const script = [
+      'sleep 0.5', // the test reads the host-side TUN's settings meanwhile
+      'echo "base=$MAHIMAHI_BASE"',
+      'echo "ipv6-off-inside=$(cat /proc/sys/net/ipv6/conf/$LINKEM_NAMESPACE/disable_ipv6)"',
+      'echo "ipv6-addresses-inside=$(ip -6 addr show dev $LINKEM_NAMESPACE | wc -l)"',
+      'ip -4 route',
+      'exit 7',
+    ].join('; ');
+    const run = runCli(['--down-mbps', '50', '--up-mbps', '50', '--summary-json', summaryPath, '--log-up', logPath, '--', 'sh', '-c', script]);
+    const up = await run.up;
+    const hostIpv6Off = readFileSync(`/proc/sys/net/ipv6/conf/${up.namespace}/disable_ipv6`, 'utf8').trim();
+    const r = await run.done;
+    assert.equal(r.code, 7, r.stderr);
+    assert.match(r.stdout, new RegExp(`base=${up.MAHIMAHI_BASE.replace(/\./g, '\\.')}\\n`));
+    assert.match(up.MAHIMAHI_BASE, /^100\.110\.\d+\.\d+$/);
+    assert.equal(hostIpv6Off, '1', 'IPv6 is on for the host-side TUN');
+    assert.match(r.stdout, /ipv6-off-inside=1\n/);
+    assert.match(r.stdout, /ipv6-addresses-inside=0\n/);
+    // the only route inside leads to the host end of the link
+    const routes = r.stdout.split('\n').filter((l) => /^\d/.test(l));
+    assert.deepEqual(routes.map((l) => l.split(' ')[0]), [up.MAHIMAHI_BASE]);
+    await assertAllGone(up.namespace, up.forwarderPid, 'no-such-marker-process');
+    const summary = JSON.parse(readFileSync(summaryPath, 'utf8')) as { namespace: string; up: { ingressPackets: number }; down: { queueDelayMs: { p50: number; p95: number } } };
+    assert.equal(summary.namespace, up.namespace);
+    assert.equal(typeof summary.down.queueDelayMs.p95, 'number');
+    assert.match(readFileSync(logPath, 'utf8'), /^# mahimahi mm-link \(uplink\) \[constant 50 Mbit\/s\] > /);
+  } finally {
+    files.remove();
+  }
 });
 
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {

@@ -28,6 +28,7 @@ const char *sim_cli_usage(void) {
            "  --sample-ms MS         time-series interval (default 100)\n"
            "  --csv FILE             write the time series (per flow per interval) as CSV\n"
            "  --json                 print one JSON object instead of a table\n"
+           "  --timing               log wall and CPU seconds as a JSON line on stderr\n"
            "  --help\n";
 }
 
@@ -150,12 +151,13 @@ int sim_cli_parse(int argc, char **argv, sim_cli_options *options, char *error, 
             options->help = 1;
             return 0;
         }
-        if (strcmp(flag, "--json") == 0) {
+        if (strcmp(flag, "--json") == 0 || strcmp(flag, "--timing") == 0) {
             if (value) {
-                snprintf(error, error_bytes, "--json takes no value");
+                snprintf(error, error_bytes, "%s takes no value", flag);
                 return -1;
             }
-            options->json = 1;
+            if (flag[2] == 'j') options->json = 1;
+            else options->timing = 1;
             continue;
         }
         if (strncmp(flag, "--", 2) != 0) {

@@ -16,6 +16,7 @@ typedef struct sim_cli_options {
     const char *trace_path;
     const char *csv_path;
     int json;
+    int timing;                   /* --timing: log wall and CPU time to stderr (never to stdout) */
     int help;
 } sim_cli_options;
 

@@ -48,6 +48,8 @@ export interface SimRun {
   result: SimResult;
   samples: SimSample[];
   wallMs: number;
+  /** pcc-sim's stderr (structured log lines, e.g. the --timing record) */
+  stderr: string;
 }
 
 let runnableBinary = simBinary;
@@ -107,7 +109,7 @@ export function runSim(args: string[], wantSamples = false): Promise<SimRun> {
         if (code !== 0) throw new Error(`pcc-sim ${fullArgs.join(' ')} exited ${code}: ${stderr.trim()}`);
         const result = JSON.parse(stdout) as SimResult;
         const samples = csvPath ? parseCsv(readFileSync(csvPath, 'utf8')) : [];
-        resolve({ result, samples, wallMs });
+        resolve({ result, samples, wallMs, stderr });
       } catch (error) {
         reject(error);
       } finally {

@@ -2,8 +2,8 @@
 // SIGINT and SIGKILL of the CLI leave no namespace, TUN device or process behind; a crashed
 // forwarder's leftovers are reclaimed by the next instance; shells run side by side, isolated.
 import assert from 'node:assert/strict';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { test } from 'node:test';
@@ -50,9 +50,19 @@ const processAlive = (pid: number): boolean => {
     return false;
   }
 };
+/** Live processes whose command line contains `pattern` (what `pgrep -f` does, without procps). */
 function pidsOf(pattern: string): number[] {
-  const out = spawnSync('pgrep', ['-f', pattern], { encoding: 'utf8' }).stdout;
-  return out.split('\n').filter((l) => l !== '').map(Number);
+  const pids: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
+    try {
+      const cmdline = readFileSync(`/proc/${entry}/cmdline`, 'utf8').replace(/\0/g, ' ');
+      if (cmdline.includes(pattern) && processAlive(Number(entry))) pids.push(Number(entry));
+    } catch {
+      /* exited meanwhile */
+    }
+  }
+  return pids;
 }
 
 async function eventually(check: () => boolean, timeoutMs: number, what: string): Promise<void> {

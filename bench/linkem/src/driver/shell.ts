@@ -24,6 +24,8 @@ export interface DirectionSummary {
   opportunities: number;
   maxQueuePackets: number;
   maxQueueLinkBytes: number;
+  /** From the first packet read to the last packet written. */
+  activeMs: number;
   /** Time in the link queue (model time). */
   queueDelayMs: { p50: number; p95: number; p99: number; max: number };
   /** Actual write time minus model departure time: the emulator's own timing error. */

@@ -43,6 +43,7 @@ static int crosses_link(const direction *d, const packet *p) {
 }
 
 static void ingress(direction *d, packet *p, uint64_t now_us) {
+    if (d->stats.ingress_packets == 0) d->stats.first_ingress_us = now_us;
     d->stats.ingress_packets++;
     d->stats.ingress_ip_bytes += p->ip_bytes;
     if (!crosses_link(d, p)) {
@@ -123,6 +124,7 @@ int direction_flush(direction *d) {
         } else {
             d->stats.written_packets++;
             uint64_t now_us = clock_now_us();
+            d->stats.last_write_us = now_us;
             histogram_record(&d->stats.write_lateness, now_us > p->departure_us ? now_us - p->departure_us : 0);
         }
         packet_free(fifo_pop(&d->out_fifo));

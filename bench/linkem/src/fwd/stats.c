@@ -39,14 +39,15 @@ void stats_write_json(FILE *f, const char *name, const direction_stats *s) {
             "\"%s\":{\"ingressPackets\":%llu,\"ingressBytes\":%llu,\"filteredPackets\":%llu,\"lossDropPackets\":%llu,"
             "\"queueDropPackets\":%llu,\"queueDropLinkBytes\":%llu,\"departedPackets\":%llu,\"departedBytes\":%llu,"
             "\"writtenPackets\":%llu,\"writeErrors\":%llu,\"opportunities\":%llu,\"maxQueuePackets\":%llu,"
-            "\"maxQueueLinkBytes\":%llu,",
+            "\"maxQueueLinkBytes\":%llu,\"activeMs\":%.3f,",
             name, (unsigned long long)s->ingress_packets, (unsigned long long)s->ingress_ip_bytes,
             (unsigned long long)s->filtered_packets, (unsigned long long)s->loss_drop_packets,
             (unsigned long long)s->queue_drop_packets, (unsigned long long)s->queue_drop_bytes,
             (unsigned long long)s->departed_packets, (unsigned long long)s->departed_ip_bytes,
             (unsigned long long)s->written_packets, (unsigned long long)s->write_errors,
             (unsigned long long)s->opportunities, (unsigned long long)s->max_queue_packets,
-            (unsigned long long)s->max_queue_bytes);
+            (unsigned long long)s->max_queue_bytes,
+            s->last_write_us > s->first_ingress_us ? (double)(s->last_write_us - s->first_ingress_us) / 1000.0 : 0.0);
     write_histogram(f, "queueDelayMs", &s->queue_delay);
     fputc(',', f);
     write_histogram(f, "writeLatenessMs", &s->write_lateness);

@@ -27,6 +27,7 @@ typedef struct {
     uint64_t queue_drop_packets, queue_drop_bytes;  /* bytes = link bytes (IP + 4) */
     uint64_t departed_packets, departed_ip_bytes;   /* left the link */
     uint64_t written_packets, write_errors;         /* written to the far TUN */
+    uint64_t first_ingress_us, last_write_us;       /* span of activity, for throughput figures */
     uint64_t opportunities;
     uint64_t max_queue_packets, max_queue_bytes;
     delay_histogram queue_delay;   /* link queue arrival to departure (model time) */

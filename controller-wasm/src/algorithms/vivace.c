@@ -80,7 +80,7 @@ enum {
         {"rtt_gradient_stderr_filter", 1, 0, 1, "1: zero an RTT gradient smaller than its standard error"}, \
         {"double_check", 1, 0, 1, "1: re-run counter-intuitive probe pairs (§4.4.4, Table 4.1 ON)"},        \
         {"probe_pairs", 2, 1, MAX_PROBE_PAIRS, "pairs per round; 2: both must agree (RCTs, §3.2.3; as published Vivace)"}, \
-        {"amplifier_confidence", 1, 0, 10, "gradients within this many standard errors of 0 reset the amplifier (0: never)"}, \
+        {"amplifier_confidence", 0.5, 0, 10, "gradients within this many standard errors of 0 reset the amplifier (0: never)"}, \
         {"slow_start_exit_confidence", 2, 0, 10, "slow start ends on a utility drop beyond this many standard errors (0: any drop)"}, \
         {"loss_smoothing", 0.5, 0, 0.95, "weight of the recent average loss rate in an MI's loss rate (0: raw)"}, \
         {"slow_start_loss_ignored", 0, 0, 1, "th_loss: loss below this ignored in slow start (Table 4.1)"}, \

@@ -134,9 +134,9 @@ async function main(): Promise<void> {
   writeFileSync(join(RESULTS_DIR, 'benchmark.json'), `${JSON.stringify(results, null, 2)}\n`);
   writeFileSync(
     join(RESULTS_DIR, 'pps.svg'),
-    lineChartSvg('linkem: packets/s forwarded, no delay, no limit (each run)', 'UDP payload bytes', 'packets/s', [
-      { label: 'sent (sender)', color: '#888', points: throughput.map((t) => [t.payloadBytes, t.sentPps]) },
-      { label: 'forwarded (linkem)', color: '#2e7d32', points: throughput.map((t) => [t.payloadBytes, t.forwardedPps]) },
+    lineChartSvg(`linkem: packets/s forwarded, no delay, no limit (median of ${RUNS})`, 'UDP payload bytes', 'packets/s', [
+      { label: 'sent (sender)', color: '#888', points: PAYLOAD_SIZES.map((size) => [size, medianOf(throughput.filter((t) => t.payloadBytes === size).map((t) => t.sentPps))]) },
+      { label: 'forwarded (linkem)', color: '#2e7d32', points: bySize.map((b) => [b.payloadBytes, b.medianForwardedPps]) },
     ]),
   );
   process.stdout.write(

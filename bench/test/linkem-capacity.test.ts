@@ -1,14 +1,13 @@
 // A saturating UDP sender through the emulated link delivers exactly the trace's capacity
 // (within 1%): a constant trace, an LTE trace from ../shared/traces, and a constant rate.
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test, type TestContext } from 'node:test';
 
 import { loadTrace, OPPORTUNITY_BYTES, opportunitiesBetween, type LinkemOptions } from '../linkem/src/driver/index.ts';
-import { parseProbeCsv, port, runProbe, tempDir, withLinkem } from './linkem-helpers.ts';
+import { parseProbeCsv, port, runProbe, sharedTrace, tempDir, withLinkem } from './linkem-helpers.ts';
 
-const LTE_TRACE = join(import.meta.dirname, '..', '..', '..', 'shared', 'traces', 'TMobile-LTE-short.down');
 const SEND_MS = 4000;
 const WINDOW_START_MS = 1000; // let the queue fill first: capacity is only observable while saturated
 const UDP_PAYLOAD_BYTES = 1472; // 1500-byte IP packets: each fills one 1504-byte opportunity exactly
@@ -70,9 +69,9 @@ test('constant trace (one opportunity per ms, 12.03 Mbit/s): delivered bytes = t
 });
 
 test('LTE trace (TMobile-LTE-short.down): delivered bytes = trace capacity ±1%', { timeout: 40000 }, async (t) => {
-  assert.ok(existsSync(LTE_TRACE), `missing ${LTE_TRACE} (the project's shared trace set)`);
-  const d = await saturate({ downTrace: LTE_TRACE, upMbps: 100 }, 8000);
-  const times = loadTrace(LTE_TRACE);
+  const lteTrace = sharedTrace('TMobile-LTE-short.down');
+  const d = await saturate({ downTrace: lteTrace, upMbps: 100 }, 8000);
+  const times = loadTrace(lteTrace);
   const capacity = opportunitiesBetween(times, msOf(d.windowFromNs - d.startNs), msOf(d.windowToNs - d.startNs)) * OPPORTUNITY_BYTES;
   assertWithinOnePercent(t, d.deliveredLinkBytes, capacity, 'LTE trace');
   assert.equal(d.reordered, 0);

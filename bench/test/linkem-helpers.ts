@@ -1,7 +1,7 @@
 // Shared plumbing for linkem's fidelity tests: run the C probe on the host or inside a
 // namespace, collect its JSON lines, and always stop every emulator a test started.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -133,4 +133,13 @@ export function parseProbeCsv(text: string): ProbeCsvRow[] {
 /** Ports per test file so a leftover socket from one file never collides with another. */
 export function port(base: number): number {
   return base + (process.pid % 500);
+}
+
+/** A trace from the project's shared trace set: ../shared/traces beside the checkout (the
+ *  issue's location), else /work/shared/traces. */
+export function sharedTrace(name: string): string {
+  const candidates = [join(import.meta.dirname, '..', '..', '..', 'shared', 'traces', name), join('/work/shared/traces', name)];
+  const found = candidates.find((c) => existsSync(c));
+  if (!found) throw new Error(`trace ${name} not found in ${candidates.join(' or ')}`);
+  return found;
 }

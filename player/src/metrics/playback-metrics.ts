@@ -34,7 +34,10 @@ export interface MetricsSnapshot {
   switchCount: number;
   bytesReceived: number;
   datagramsReceived: number;
+  /** DATA datagrams the sender sent that never arrived (network or browser drops). */
   datagramsDropped: number;
+  /** Packets the sender declared lost; above datagramsDropped when late ACKs made it declare arrived packets lost. */
+  datagramsDeclaredLost: number;
   segmentsLoaded: number;
   playbackPositionS: number;
   series: SecondSample[];
@@ -57,6 +60,7 @@ export class PlaybackMetrics {
   private bytes = 0;
   private datagrams = 0;
   private dropped = 0;
+  private declaredLost = 0;
   private position = 0;
   private readonly samples: SecondSample[] = [];
 
@@ -117,9 +121,10 @@ export class PlaybackMetrics {
     this.bytes = bytes;
   }
 
-  setDatagramCounts(received: number, dropped: number): void {
+  setDatagramCounts(received: number, dropped: number, declaredLost: number): void {
     this.datagrams = received;
     this.dropped = dropped;
+    this.declaredLost = declaredLost;
   }
 
   setPosition(currentTimeS: number): void {
@@ -156,6 +161,7 @@ export class PlaybackMetrics {
       bytesReceived: this.bytes,
       datagramsReceived: this.datagrams,
       datagramsDropped: this.dropped,
+      datagramsDeclaredLost: this.declaredLost,
       segmentsLoaded: this.segments,
       playbackPositionS: this.position,
       series: this.samples.slice(),

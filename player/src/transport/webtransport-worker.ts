@@ -94,7 +94,8 @@ function postCounters(): void {
     counters: {
       datagramsReceived: receiver.datagramsReceived,
       datagramsMissing: Math.max(0, largest + 1 - receiver.datagramsReceived),
-      datagramsLost: packetsLostBySender,
+      datagramsLost: datagramsNeverArrived,
+      datagramsDeclaredLost: packetsLostBySender,
       bytesReceived: receiver.bytesReceived + streamBytesReceived,
       acksSent,
     },
@@ -104,6 +105,9 @@ function postCounters(): void {
 let largestPacketSeen = -1;
 let streamBytesReceived = 0;
 let packetsLostBySender = 0;
+let datagramsNeverArrived = 0;
+/** DATA datagrams received per request id, until its DONE frame settles the count. */
+const datagramsPerRequest = new Map<number, number>();
 function receiverLargest(): number {
   return largestPacketSeen;
 }
@@ -122,6 +126,8 @@ async function readDatagrams(wt: WebTransport): Promise<void> {
     const outcome = receiver.onDatagram(result.value, t);
     if (outcome.ok) {
       largestPacketSeen = Math.max(largestPacketSeen, outcome.value.packetNumber);
+      const id = outcome.value.requestId;
+      datagramsPerRequest.set(id, (datagramsPerRequest.get(id) ?? 0) + 1);
       const active = requests.get(outcome.value.requestId);
       if (active && outcome.value.newBytes > 0) drainBody(active);
     }
@@ -248,7 +254,13 @@ async function readResponseStream(r: ActiveRequest, readable: ReadableStream<Uin
       }
       // DONE carries the sender's statistics (the body is complete as soon as every byte has arrived, which may be
       // before DONE): its lost-packet count covers datagrams the network or the browser dropped.
-      if (frame.type === 'done') packetsLostBySender += frame.packetsLost;
+      if (frame.type === 'done') {
+        packetsLostBySender += frame.packetsLost;
+        // Exact drop count: DATA datagrams sent for this request that never arrived here. (The sender's own loss
+        // count also includes packets it declared lost because their ACKs came late.)
+        datagramsNeverArrived += Math.max(0, frame.packetsSent - (datagramsPerRequest.get(r.id) ?? 0));
+        datagramsPerRequest.delete(r.id);
+      }
     }
   }
   // The server finished its side (after DONE for datagram delivery): finish ours. Finishing earlier would cancel

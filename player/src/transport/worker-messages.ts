@@ -31,9 +31,11 @@ export interface TransportCounters {
   /** Packet numbers below the largest seen that never arrived. Includes the numbers the sender skips on purpose
    *  (PROTOCOL.md §4, about 1 in 128), so it overstates drops; kept for diagnosis. */
   datagramsMissing: number;
-  /** DATA datagrams the sender declared lost (sum over completed requests' DONE frames): dropped by the network or
-   *  by the browser's incoming queue. */
+  /** DATA datagrams sent (per completed requests' DONE frames) that never arrived: dropped by the network, the
+   *  browser's network stack or its incoming datagram queue. */
   datagramsLost: number;
+  /** Packets the sender declared lost (DONE frames); exceeds datagramsLost when ACKs arrive late. */
+  datagramsDeclaredLost: number;
   bytesReceived: number;
   acksSent: number;
 }

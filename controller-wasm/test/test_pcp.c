@@ -390,6 +390,34 @@ static void test_gap_compensation(void)
     cc_destroy(f.cc);
 }
 
+/* A droptail queue that drops every other packet keeps the survivors' spacing matched; counting
+ * the lost bytes as sent still finds the rate twice what gets through: cut by the 50% cap. */
+static void test_gap_compensation_counts_losses(void)
+{
+    fixture f = make_settled_fixture(12, 1e6);
+    send_baseline(&f, 200000, 1000, 0, 1);
+    int64_t start = f.now_us;
+    enum { PACKETS = 80 };   /* 50 ms of answers: the window holds only the new pattern by the end */
+    uint64_t pns[PACKETS];
+    for (int i = 0; i < PACKETS; i++) {
+        int64_t now = start + i * 1000;
+        /* The packet sent one RTT earlier is answered now: acked, or reported lost. */
+        int answered = i - RTT_US / 1000;
+        if (answered >= 0) {
+            if (answered % 2)
+                cc_on_loss(f.cc, pns[answered], now);
+            else
+                cc_on_ack(f.cc, pns[answered], RTT_US, start + answered * 1000 + RTT_US / 2 + RECEIVER_OFFSET_US, now);
+        }
+        pns[i] = f.next_pn++;
+        cc_on_packet_sent(f.cc, pns[i], MSS, now);
+    }
+    f.now_us = start + PACKETS * 1000;
+    /* About half: the window's edges hold one ack more than losses, so 0.48..0.5 is cut. */
+    CHECK_NEAR(base_rate(&f), 0.5 * 10e6 / 8, 0.03 * 10e6 / 8);
+    cc_destroy(f.cc);
+}
+
 /* §3.2 delay test: a queue of 10 ms that persists over a 30 ms path is drained by cutting
  * 10 / (10 + 30) = 25% within the round trip. Then §3.5: when the cuts do not shrink it for three
  * round trips, compensation drops tenfold until the queue goes away. */
@@ -427,6 +455,28 @@ static void test_queue_compensation_and_tit_for_tat(void)
     send_baseline(&f, 400000, 1000, 10000, 1);
     CHECK(strcmp(telemetry(&f).state, "tit_for_tat") != 0);
     CHECK(base_rate(&f) < 0.3 * 10e6 / 8);
+    cc_destroy(f.cc);
+}
+
+/* Acknowledgements stop altogether: the base rate halves every silent timeout (200 ms floor here),
+ * instead of pacing on at full rate. */
+static void test_silence(void)
+{
+    fixture f = make_settled_fixture(50, 0);
+    send_baseline(&f, 200000, 1000, 0, 0);
+    CHECK_NEAR(cc_pacing_rate_bytes_per_s(f.cc), 10e6 / 8, 1e-6);
+    int64_t dark_from = f.now_us;
+    double rate_at_300ms = 0.0;
+    for (int64_t t = 0; t < 1000000; t += 1000) {
+        cc_on_packet_sent(f.cc, f.next_pn++, MSS, dark_from + t);
+        cc_on_tick(f.cc, dark_from + t);
+        if (t == 150000) CHECK(base_rate(&f) > 0.99 * 10e6 / 8);   /* within the first timeout: no cut */
+        if (t == 300000) rate_at_300ms = base_rate(&f);
+    }
+    f.now_us = dark_from + 1000000;
+    CHECK(rate_at_300ms <= 0.5 * 10e6 / 8 + 1e-6);
+    /* 1 s of silence: four 200 ms timeouts after the first, so at most 1/16 of the rate. */
+    CHECK(base_rate(&f) <= 10e6 / 8 / 16 + 1e-6);
     cc_destroy(f.cc);
 }
 
@@ -521,7 +571,9 @@ int main(void)
     test_exponential_backoff();
     test_history();
     test_gap_compensation();
+    test_gap_compensation_counts_losses();
     test_queue_compensation_and_tit_for_tat();
+    test_silence();
     test_bottleneck();
     test_hostile_input();
     return check_summary("test_pcp");

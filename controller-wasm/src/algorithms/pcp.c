@@ -9,10 +9,10 @@
  *    true slope is within a small tolerance, so slight overloads sometimes win (§3.3);
  *    a train the application could not send at its rate is no test and gets no verdict;
  *  - direct jump (§3.1): on success the base rate becomes the tested rate at once;
- *  - rate compensation (§3.2): a rising inter-packet gap at the receiver or a standing queue (the
- *    delay that persisted through the last round trip over the min one-way delay) cuts the base
- *    rate, at most by half per RTT, applied incrementally against the cuts made since the measured
- *    packets were sent, outliers trimmed 10%/10%;
+ *  - rate compensation (§3.2): receiver spacing wider than sender spacing (lost bytes counted as
+ *    sent) or a standing queue (the delay that persisted through the last round trip over the min
+ *    one-way delay) cuts the base rate, at most by half per RTT, applied incrementally against the
+ *    cuts made since the measured packets were sent, outliers trimmed 10%/10%;
  *  - periodic probes, binary search, exponential backoff (§3.3): at most one probe per RTT; the
  *    increment doubles on success and halves on failure, bisecting between the base rate and the
  *    lowest failed rate; the smallest request is 1% of the base rate, and failing at it doubles
@@ -21,6 +21,8 @@
  *    1/3 of it;
  *  - tit for tat (§3.5): when compensation fails to shrink the queue for several RTTs in a row
  *    (a loss-based competitor), compensation is scaled down tenfold until the queue is gone.
+ * Not in the paper: when acknowledgements stop altogether the base rate halves per timeout, as a
+ * TCP sender's retransmission timeout would.
  * One-way delay is receive time minus send time when the receiver's timestamp is present (its clock
  * offset cancels out of every difference used); otherwise the RTT stands in, as §3.5 proposes.
  */
@@ -74,9 +76,13 @@ static const cc_param_desc pcp_params[PCP_PARAM_COUNT] = {
 #define PCP_INITIAL_RTT_US 333000
 #define PCP_SAMPLE_RING 256
 #define PCP_REDUCTION_RING 64
+#define PCP_LOSS_RING 64
 /* A train whose packets left slower than this fraction of its rate was application-limited. */
 #define PCP_MIN_TRAIN_RATE_FRACTION 0.8
 #define PCP_COMPENSATE_EVERY_ACKS 8   /* the most often compensation is evaluated */
+/* Silence (no ack at all) for max(3 srtt, srtt + 4 rttvar, 200 ms) halves the base rate. */
+#define PCP_SILENCE_RTTS 3
+#define PCP_SILENCE_MIN_US 200000
 /* A cut smaller than this (per RTT) is noise-level trimming, not an attempt to drain a queue. */
 #define PCP_MEANINGFUL_CUT 0.05
 
@@ -85,8 +91,14 @@ typedef struct pcp_sample {
     int64_t out_us;       /* receiver timestamp, or ack arrival when there is none */
     int64_t ack_us;
     double delay_us;      /* one-way delay (receiver clock offset included) or RTT */
+    uint32_t bytes;
     int is_probe;
 } pcp_sample;
+
+typedef struct pcp_loss {
+    int64_t time_us;      /* when the loss was reported */
+    uint64_t bytes;
+} pcp_loss;
 
 typedef struct pcp_reduction {
     int64_t time_us;
@@ -117,11 +129,14 @@ typedef struct pcp_state {
     cc_context *ctx;
     double base_rate_bytes_per_s;
     double increment_bytes_per_s;      /* next probe's request */
+    double first_increment_bytes_per_s; /* the first probe's request (history or initial rate) */
     double failed_rate_bytes_per_s;    /* lowest total rate that failed; 0 = none (binary search bound) */
     double backoff_rtts;
     int any_probe_failed;
     int64_t next_probe_us;
     pcp_probe probe;
+    int64_t unanswered_since_us;       /* first send since the last ack; 0 = none */
+    int64_t silence_cut_us;            /* last cut for silence; 0 = none since the last ack */
 
     /* Measurements for rate compensation. */
     pcp_sample samples[PCP_SAMPLE_RING];
@@ -131,6 +146,8 @@ typedef struct pcp_state {
     double min_delay_us;
     int64_t min_delay_stamp_us;
     int min_delay_valid;
+    pcp_loss losses[PCP_LOSS_RING];
+    size_t loss_head, loss_count;
     pcp_reduction reductions[PCP_REDUCTION_RING];
     size_t reduction_head, reduction_count;
     uint32_t acks_since_compensation;
@@ -153,8 +170,6 @@ typedef struct pcp_state {
     double last_probe_accept_probability;
     double last_queue_delay_us;
     double scratch[PCP_SAMPLE_RING];
-    double scratch_in[PCP_SAMPLE_RING];
-    double scratch_out[PCP_SAMPLE_RING];
 } pcp_state;
 
 static double pcp_param(const pcp_state *s, enum pcp_param p) { return s->ctx->params[p]; }
@@ -193,6 +208,7 @@ static void pcp_init(void *state, cc_context *ctx, int64_t now_us)
         s->increment_bytes_per_s = history * pcp_param(s, PCP_PARAM_HISTORY_FRACTION);
     else
         s->increment_bytes_per_s = ctx->initial_rate_bytes_per_s;
+    s->first_increment_bytes_per_s = s->increment_bytes_per_s;
     s->epoch_start_us = now_us;
     s->epoch_cut_factor = 1.0;
     s->compensate_every_acks = PCP_COMPENSATE_EVERY_ACKS;
@@ -209,6 +225,13 @@ static double pcp_pacing_rate_bytes_per_s(const void *state)
 static void pcp_start_probe(pcp_state *s, int64_t now_us)
 {
     double max_rate = s->ctx->max_rate_bytes_per_s;
+    /* The search doubles the increment as the base grows (§3.3): the n-th increment is the base
+     * plus the first one, never above twice the base. When compensation has cut the base since, a
+     * stale large increment would leap far past anything measured (and on links that deliver in
+     * bursts the delay test cannot catch it), so it is held to that bound. */
+    double cap = 2.0 * s->base_rate_bytes_per_s;
+    if (cap < s->first_increment_bytes_per_s) cap = s->first_increment_bytes_per_s;
+    if (s->increment_bytes_per_s > cap) s->increment_bytes_per_s = cap;
     double increment = s->increment_bytes_per_s;
     if (s->base_rate_bytes_per_s + increment > max_rate) increment = max_rate - s->base_rate_bytes_per_s;
     if (increment <= 0.0) {
@@ -372,6 +395,7 @@ static void pcp_on_packet_sent(void *state, const cc_sent_packet *packet)
 {
     pcp_state *s = state;
     pcp_probe *p = &s->probe;
+    if (s->unanswered_since_us == 0) s->unanswered_since_us = packet->sent_time_us;
     if (!p->active || !p->sending) return;
     uint32_t index = p->packets_sent++;
     p->pn[index] = packet->pn;
@@ -454,27 +478,28 @@ static void pcp_record_reduction(pcp_state *s, int64_t now_us, double factor)
 }
 
 /* §3.2: the fraction by which the base rate should have dropped over the last round trip. */
-static double pcp_required_compensation(pcp_state *s, int64_t now_us, int64_t window_us, int64_t *oldest_sent_us)
+static void pcp_required_compensation(pcp_state *s, int64_t now_us, int64_t window_us, int64_t *oldest_sent_us,
+                                      double *queue_fraction, double *gap_fraction)
 {
     double trim = pcp_param(s, PCP_PARAM_OUTLIER_TRIM);
-    size_t n_delay = 0, n_gap = 0;
-    const pcp_sample *newer = NULL;
+    size_t n = 0;
+    double delivered_bytes = 0.0, lost_bytes = 0.0;
+    for (size_t i = 0; i < s->loss_count; i++) {
+        const pcp_loss *loss = &s->losses[(s->loss_head + i) % PCP_LOSS_RING];
+        if (loss->time_us >= now_us - window_us) lost_bytes += (double)loss->bytes;
+    }
     for (size_t age = 0; age < s->sample_count; age++) {
         const pcp_sample *sample = pcp_sample_at(s, age);
         if (sample->ack_us < now_us - window_us) break;
-        if (n_delay == 0 || sample->sent_us < *oldest_sent_us) *oldest_sent_us = sample->sent_us;
-        s->scratch[n_delay++] = sample->delay_us;
-        /* Gaps between consecutive baseline packets, as sent and as received. */
-        if (newer != NULL && !sample->is_probe && !newer->is_probe && newer->sent_us > sample->sent_us) {
-            s->scratch_in[n_gap] = (double)(newer->sent_us - sample->sent_us);
-            s->scratch_out[n_gap] = (double)(newer->out_us - sample->out_us);
-            n_gap++;
-        }
-        newer = sample;
+        if (n == 0 || sample->sent_us < *oldest_sent_us) *oldest_sent_us = sample->sent_us;
+        delivered_bytes += sample->bytes;
+        s->scratch[n++] = sample->delay_us;
     }
-    double required = 0.0;
-    uint32_t every = (uint32_t)(n_delay / 8);
+    *queue_fraction = 0.0;
+    *gap_fraction = 0.0;
+    uint32_t every = (uint32_t)(n / 8);
     s->compensate_every_acks = every > PCP_COMPENSATE_EVERY_ACKS ? every : PCP_COMPENSATE_EVERY_ACKS;
+    if (n < 4) return;
 
     /* Standing queue over the min delay, drained within one round trip. The paper compares the max
      * delay of the last round trip; but a queue that is already draining (or a probe's short bump)
@@ -482,47 +507,48 @@ static double pcp_required_compensation(pcp_state *s, int64_t now_us, int64_t wi
      * test bottleneck the max rule ended at 13 Mbit/s once the queue was gone, this one at 25 (the
      * one drain cut). The delay that held through the whole round trip (trimmed minimum) is the
      * persistent queue the paper aims at. */
-    if (n_delay >= 4 && s->min_delay_valid) {
-        size_t k = (size_t)ceil(trim * (double)(n_delay - 1));
-        double persistent = pcp_select(s->scratch, n_delay, k);
+    if (s->min_delay_valid) {
+        size_t k = (size_t)ceil(trim * (double)(n - 1));
+        double persistent = pcp_select(s->scratch, n, k);
         double queue_us = persistent - s->min_delay_us;
         s->last_queue_delay_us = queue_us > 0.0 ? queue_us : 0.0;
         /* The paper divides by max one-way delay; with an unknown receiver clock offset we use
          * the round trip (min RTT + queue), which is what "drain within one RTT" needs. */
         double min_rtt_us = (double)(s->ctx->rtt->min_rtt_us > 0 ? s->ctx->rtt->min_rtt_us : pcp_rtt_us(s));
-        if (queue_us > pcp_param(s, PCP_PARAM_DELAY_DEADBAND_US)) required = queue_us / (queue_us + min_rtt_us);
+        if (queue_us > pcp_param(s, PCP_PARAM_DELAY_DEADBAND_US)) *queue_fraction = queue_us / (queue_us + min_rtt_us);
     }
 
-    /* Receiver spacing wider than sender spacing: reduce by (out - in) / out, trimmed by ratio. */
-    if (n_gap >= 4) {
-        for (size_t i = 0; i < n_gap; i++) s->scratch[i] = s->scratch_out[i] / s->scratch_in[i];
-        size_t low_k = (size_t)floor(trim * (double)(n_gap - 1));
-        size_t high_k = (size_t)ceil((1.0 - trim) * (double)(n_gap - 1));
-        double low = pcp_select(s->scratch, n_gap, low_k);
-        double high = pcp_select(s->scratch, n_gap, high_k);
-        double sum_in = 0.0, sum_out = 0.0;
-        for (size_t i = 0; i < n_gap; i++) {
-            double ratio = s->scratch_out[i] / s->scratch_in[i];
-            if (ratio < low || ratio > high) continue;
-            sum_in += s->scratch_in[i];
-            sum_out += s->scratch_out[i];
-        }
-        if (sum_out > sum_in && sum_out > 0.0) {
-            double gap_fraction = (sum_out - sum_in) / sum_out;
-            if (gap_fraction > required) required = gap_fraction;
-        }
+    /* Receiver spacing wider than sender spacing: reduce by (out - in) / out. Summed over the
+     * consecutive packets of the window the gaps telescope into spans; the 10% outliers are
+     * trimmed at both ends of the window (per-pair ratios are useless on links that deliver in
+     * bursts, where most receive gaps are zero). The paper's test assumes no loss, but a droptail
+     * queue that drops most of what we send leaves the survivors' spacing matched; so the sent side
+     * counts the bytes lost in the window too: fraction = 1 - D / (D + L) x in / out. */
+    size_t newest = (size_t)floor(trim * (double)(n - 1));          /* ages: 0 = newest */
+    size_t oldest = (size_t)ceil((1.0 - trim) * (double)(n - 1));
+    const pcp_sample *last = pcp_sample_at(s, newest);
+    const pcp_sample *first = pcp_sample_at(s, oldest);
+    double span_in = (double)(last->sent_us - first->sent_us);
+    double span_out = (double)(last->out_us - first->out_us);
+    if (span_in > 0.0 && span_out > 0.0) {
+        double delivered_share = delivered_bytes / (delivered_bytes + lost_bytes);
+        double fraction = 1.0 - delivered_share * span_in / span_out;
+        if (fraction > 0.0) *gap_fraction = fraction;
     }
-    return required;
 }
 
 static void pcp_compensate(pcp_state *s, int64_t now_us)
 {
     int64_t window_us = pcp_rtt_us(s);
     int64_t oldest_sent_us = now_us;
-    double required = pcp_required_compensation(s, now_us, window_us, &oldest_sent_us);
+    double queue_fraction, gap_fraction;
+    pcp_required_compensation(s, now_us, window_us, &oldest_sent_us, &queue_fraction, &gap_fraction);
+    /* Tit for tat (§3.5) softens draining the queue a competitor keeps full; it never lets the
+     * flow send faster than its own packets get through (the gap test), which only builds loss. */
+    if (s->tit_for_tat) queue_fraction *= pcp_param(s, PCP_PARAM_TIT_FOR_TAT_SCALE);
+    double required = queue_fraction > gap_fraction ? queue_fraction : gap_fraction;
     double max_cut = pcp_param(s, PCP_PARAM_MAX_COMPENSATION);
     if (required > max_cut) required = max_cut;
-    if (s->tit_for_tat) required *= pcp_param(s, PCP_PARAM_TIT_FOR_TAT_SCALE);
     if (required <= 0.0) return;
     /* The measurements describe packets sent since oldest_sent_us; cuts made since then already
      * answer them ("prior compensation is presumed to have eliminated the overloads", §3.2). */
@@ -604,6 +630,7 @@ static void pcp_record_sample(pcp_state *s, const cc_ack_event *event, double de
         .out_us = event->recv_time_us > 0 ? event->recv_time_us : event->now_us,
         .ack_us = event->now_us,
         .delay_us = delay_us,
+        .bytes = event->packet->bytes,
         .is_probe = is_probe,
     };
     if (s->sample_count == PCP_SAMPLE_RING) {
@@ -618,6 +645,8 @@ static void pcp_on_ack(void *state, const cc_ack_event *event)
 {
     pcp_state *s = state;
     int64_t now_us = event->now_us;
+    s->unanswered_since_us = 0;
+    s->silence_cut_us = 0;
     int from_receiver = event->recv_time_us > 0;
     if (!s->delay_kind_known || from_receiver != s->delay_from_receiver) {
         /* Receiver timestamps appeared or vanished: old delays are on another scale. */
@@ -652,10 +681,33 @@ static void pcp_on_ack(void *state, const cc_ack_event *event)
     pcp_check_timers(s, now_us);
 }
 
+static void pcp_record_loss(pcp_state *s, const cc_loss_event *event)
+{
+    if (s->loss_count > 0) {
+        pcp_loss *last = &s->losses[(s->loss_head + s->loss_count - 1) % PCP_LOSS_RING];
+        if (last->time_us == event->now_us) {
+            last->bytes += event->packet->bytes;
+            return;
+        }
+    }
+    if (s->loss_count == PCP_LOSS_RING) {
+        /* Fold the oldest into the next so no lost byte is forgotten early. */
+        size_t next = (s->loss_head + 1) % PCP_LOSS_RING;
+        s->losses[next].bytes += s->losses[s->loss_head].bytes;
+        s->loss_head = next;
+        s->loss_count--;
+    }
+    s->losses[(s->loss_head + s->loss_count) % PCP_LOSS_RING] =
+        (pcp_loss){.time_us = event->now_us, .bytes = event->packet->bytes};
+    s->loss_count++;
+}
+
 static void pcp_on_loss(void *state, const cc_loss_event *event)
 {
     pcp_state *s = state;
-    /* Loss is no congestion signal in PCP (§4.2.5) except inside a probe, which then fails. */
+    pcp_record_loss(s, event);
+    /* Loss by itself is no congestion signal in PCP (§4.2.5): it fails a probe it hits, and rate
+     * compensation counts lost bytes as sent when it compares sent and delivered rates. */
     int index = pcp_probe_index(&s->probe, event->packet->pn);
     if (index < 0 || s->probe.acked[index]) return;
     s->probe.acked[index] = 0;
@@ -664,9 +716,28 @@ static void pcp_on_loss(void *state, const cc_loss_event *event)
     if (!s->probe.sending && s->probe.packets_done >= s->probe.packets_sent) pcp_finish_probe(s, event->now_us);
 }
 
+/* Rate compensation needs acknowledgements; when they stop altogether (the path went dark), a
+ * rate-based sender would go on at full rate forever. Not in the paper: like TCP's retransmission
+ * timeout (RFC 6298, 200 ms floor as in Linux), halve the base rate for every timeout of silence. */
+static void pcp_check_silence(pcp_state *s, int64_t now_us)
+{
+    if (s->unanswered_since_us == 0) return;
+    const cc_rtt_view *rtt = s->ctx->rtt;
+    int64_t srtt_us = pcp_rtt_us(s);
+    int64_t timeout_us = PCP_SILENCE_RTTS * srtt_us;
+    if (srtt_us + 4 * rtt->rtt_var_us > timeout_us) timeout_us = srtt_us + 4 * rtt->rtt_var_us;
+    if (timeout_us < PCP_SILENCE_MIN_US) timeout_us = PCP_SILENCE_MIN_US;
+    int64_t since_us = s->silence_cut_us > 0 ? s->silence_cut_us : s->unanswered_since_us;
+    if (now_us - since_us <= timeout_us) return;
+    s->base_rate_bytes_per_s *= 0.5;
+    pcp_clamp_base(s);
+    s->silence_cut_us = now_us;
+}
+
 static void pcp_on_tick(void *state, int64_t now_us)
 {
     pcp_state *s = state;
+    pcp_check_silence(s, now_us);
     pcp_update_epoch(s, now_us);
     pcp_check_timers(s, now_us);
 }
@@ -704,9 +775,11 @@ static void pcp_on_param_changed(void *state, size_t index)
     if (index == PCP_PARAM_HISTORY_RATE_BPS || index == PCP_PARAM_HISTORY_FRACTION || index == CC_COMMON_PARAMS_CHANGED) {
         /* History and the initial rate only shape the search while nothing has been learned yet. */
         double history = pcp_param(s, PCP_PARAM_HISTORY_RATE_BPS) / 8.0;
-        if (s->probes_completed == 0 && !s->probe.active)
+        if (s->probes_completed == 0 && !s->probe.active) {
             s->increment_bytes_per_s = history > 0.0 ? history * pcp_param(s, PCP_PARAM_HISTORY_FRACTION)
                                                      : s->ctx->initial_rate_bytes_per_s;
+            s->first_increment_bytes_per_s = s->increment_bytes_per_s;
+        }
     }
     if (index == CC_COMMON_PARAMS_CHANGED) pcp_clamp_base(s);
 }

@@ -45,6 +45,20 @@ void pcc_mi_close(pcc_mi_tracker *tracker, int64_t now_us) {
     } else {
         mi->end_time_us = now_us > mi->start_time_us ? now_us : mi->start_time_us;
     }
+    if (mi->end_time_us > mi->start_time_us) {
+        double rate = (double)mi->bytes_sent * 1e6 / (double)(mi->end_time_us - mi->start_time_us);
+        tracker->recent_send_rate_bytes_per_s[tracker->recent_rates_written % PCC_MI_RECENT_RATES] = rate;
+        tracker->recent_rates_written++;
+    }
+}
+
+double pcc_mi_recent_send_rate(const pcc_mi_tracker *tracker) {
+    double best = 0.0;
+    size_t n = tracker->recent_rates_written < PCC_MI_RECENT_RATES ? tracker->recent_rates_written : PCC_MI_RECENT_RATES;
+    for (size_t i = 0; i < n; i++) {
+        if (tracker->recent_send_rate_bytes_per_s[i] > best) best = tracker->recent_send_rate_bytes_per_s[i];
+    }
+    return best;
 }
 
 pcc_mi *pcc_mi_start(pcc_mi_tracker *tracker, double target_rate_bytes_per_s, int tag, uint64_t epoch,

@@ -44,11 +44,16 @@ typedef struct pcc_mi {
     double co_moment;             /* sum of (send time dev) * (rtt dev) */
 } pcc_mi;
 
+/* Closed MIs whose achieved send rate is remembered (see pcc_mi_recent_send_rate). */
+#define PCC_MI_RECENT_RATES 4
+
 typedef struct pcc_mi_tracker {
     pcc_mi ring[PCC_MI_CAPACITY];
     size_t head;                  /* oldest MI */
     size_t count;
     uint64_t next_id;
+    double recent_send_rate_bytes_per_s[PCC_MI_RECENT_RATES];
+    size_t recent_rates_written;
 } pcc_mi_tracker;
 
 /* What a finished MI reports. */
@@ -86,6 +91,11 @@ int pcc_mi_pop_result(pcc_mi_tracker *tracker, double min_rtt_us, pcc_mi_result 
 
 /* Statistics of an MI as they stand (used by pcc_mi_pop_result; exposed for tests and telemetry). */
 void pcc_mi_compute_stats(const pcc_mi *mi, double min_rtt_us, cc_mi_stats *out, double *rtt_gradient_stderr);
+
+/* The highest send rate actually achieved over the last PCC_MI_RECENT_RATES closed MIs (bytes sent over
+ * the time spent sending, idle pauses excluded), or 0 before any MI closed. An application or a CPU that
+ * cannot fill the target rate shows here. */
+double pcc_mi_recent_send_rate(const pcc_mi_tracker *tracker);
 
 /* Number of MIs tracked (open + awaiting feedback + finished but not popped). */
 size_t pcc_mi_count(const pcc_mi_tracker *tracker);

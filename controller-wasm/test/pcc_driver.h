@@ -29,6 +29,7 @@ typedef struct driver {
     uint64_t next_pn;
     uint32_t packet_bytes;
     int feedback_enabled;                 /* 0: the path goes silent (no acks, no losses) */
+    double app_rate_bytes_per_s;          /* > 0: the application offers no more than this */
     /* returns 1 to lose the packet; rate is the pacing rate at send, bytes/s */
     int (*lose)(uint64_t pn, double rate_bytes_per_s, void *user);
     void *lose_user;
@@ -36,7 +37,7 @@ typedef struct driver {
     size_t head, count;
 } driver;
 
-static void driver_init(driver *d, cc_controller *cc, int64_t rtt_us) {
+static inline void driver_init(driver *d, cc_controller *cc, int64_t rtt_us) {
     d->cc = cc;
     d->now_us = 0;
     d->rtt_us = rtt_us;
@@ -45,6 +46,7 @@ static void driver_init(driver *d, cc_controller *cc, int64_t rtt_us) {
     d->next_pn = 0;
     d->packet_bytes = 1200;
     d->feedback_enabled = 1;
+    d->app_rate_bytes_per_s = 0;
     d->lose = NULL;
     d->lose_user = NULL;
     d->pending = calloc(DRIVER_RING, sizeof *d->pending);
@@ -52,10 +54,10 @@ static void driver_init(driver *d, cc_controller *cc, int64_t rtt_us) {
     d->head = d->count = 0;
 }
 
-static void driver_release(driver *d) { free(d->pending); }
+static inline void driver_release(driver *d) { free(d->pending); }
 
 /* Runs until until_us: sends, feedback and a 1 ms tick, in time order. */
-static void driver_run(driver *d, int64_t until_us) {
+static inline void driver_run(driver *d, int64_t until_us) {
     while (d->now_us < until_us) {
         int64_t next = until_us;
         if (d->next_send_us < next) next = d->next_send_us;
@@ -79,6 +81,7 @@ static void driver_run(driver *d, int64_t until_us) {
             driver_pending p = {pn, d->now_us + d->rtt_us, d->lose != NULL && d->lose(pn, rate, d->lose_user)};
             d->pending[(d->head + d->count) % DRIVER_RING] = p;
             d->count++;
+            if (d->app_rate_bytes_per_s > 0 && d->app_rate_bytes_per_s < rate) rate = d->app_rate_bytes_per_s;
             int64_t gap_us = (int64_t)((double)d->packet_bytes * 1e6 / rate);
             d->next_send_us = d->now_us + (gap_us > 0 ? gap_us : 1);
         } else {
@@ -96,7 +99,7 @@ typedef struct mi_record {
     size_t count;
 } mi_record;
 
-static void record_mi(mi_record *r, const cc_mi_stats *mi) {
+static inline void record_mi(mi_record *r, const cc_mi_stats *mi) {
     if (r->count < RECORD_MAX) {
         r->target_rate_bps[r->count] = mi->target_rate_bps;
         r->loss_rate[r->count] = mi->loss_rate;

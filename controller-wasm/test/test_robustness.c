@@ -11,6 +11,7 @@
 
 #include "check.h"
 #include "pcc/cc.h"
+#include "pcc_driver.h"
 
 static uint64_t fuzz_state;
 
@@ -157,7 +158,33 @@ static void steady_loopback(const char *name) {
     cc_destroy(cc);
 }
 
+/* An application that offers 5 Mbit/s on an unconstrained path: the PCC algorithms must not let their
+ * target run off to max_rate_bps (their utility is the same at every target when nothing more is
+ * sent), and must grow again once data is plentiful. */
+static void application_limited(const char *name) {
+    cc_controller *cc = cc_create(name, 3, 0);
+    driver d;
+    driver_init(&d, cc, 30000);
+    d.app_rate_bytes_per_s = 5e6 / 8;
+    double highest_bps = 0;
+    for (int64_t t = 100000; t <= 5000000; t += 100000) {
+        driver_run(&d, t);
+        double rate_bps = cc_pacing_rate_bytes_per_s(cc) * 8;
+        if (rate_bps > highest_bps) highest_bps = rate_bps;
+    }
+    CHECK(highest_bps <= 2.5 * 5e6 * 1.06);
+    if (!(highest_bps <= 2.5 * 5e6 * 1.06)) fprintf(stderr, "%s ran to %g bit/s while application-limited\n", name, highest_bps);
+    d.app_rate_bytes_per_s = 0;
+    driver_run(&d, 8000000);
+    CHECK(cc_pacing_rate_bytes_per_s(cc) * 8 > 50e6);
+    driver_release(&d);
+    cc_destroy(cc);
+}
+
 int main(void) {
+    application_limited("vivace");
+    application_limited("vivace-loss");
+    application_limited("allegro");
     for (size_t i = 0; i < cc_algorithm_count(); i++) {
         const char *name = cc_algorithm_name_at(i);
         fuzz_algorithm(name, 1000 + i);

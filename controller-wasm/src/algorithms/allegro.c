@@ -32,6 +32,7 @@ enum {
     P_MI_MIN_DURATION_MS,
     P_MI_TIMEOUT_RTTS,
     P_MI_TIMEOUT_MIN_MS,
+    P_MAX_RATE_OVER_SENT,
     P_COUNT
 };
 
@@ -46,6 +47,7 @@ static const cc_param_desc allegro_params[P_COUNT] = {
     {"mi_min_duration_ms", 5, 0, 10000, "MI floor in ms: a few pacer ticks even on loopback"},
     {"mi_timeout_rtts", 5, 1, 100, "unresolved packets of an MI this many sRTTs after it ended count as lost"},
     {"mi_timeout_min_ms", 50, 1, 60000, "floor of the MI timeout, ms"},
+    {"max_rate_over_sent", 2.5, 1.1, 1e6, "rate ceiling: this multiple of the best send rate achieved in the last 4 MIs (> 2 so starting can double)"},
 };
 
 enum { TAG_STARTING, TAG_HOLD, TAG_ADJUSTING, TAG_TRIAL_FIRST };
@@ -92,6 +94,15 @@ static double clamp_rate(const allegro_state *s, double rate) {
     return rate;
 }
 
+/* No growth beyond what the sender manages to send (application- or CPU-limited; RFC 7661's point). */
+static double clamp_to_ceiling(const allegro_state *s, double rate) {
+    rate = clamp_rate(s, rate);
+    double sent = pcc_mi_recent_send_rate(&s->tracker);
+    if (!(sent > 0)) return rate;
+    double ceiling = clamp_rate(s, param(s, P_MAX_RATE_OVER_SENT) * sent);
+    return rate < ceiling ? rate : ceiling;
+}
+
 double allegro_utility(const cc_mi_stats *mi, double sigmoid_alpha, double loss_cutoff) {
     double x = mi->send_rate_bps * 1e-6;
     if (!(x > 0)) return 0.0;
@@ -120,7 +131,7 @@ static void new_epoch(allegro_state *s) {
 
 static void enter_decision(allegro_state *s, double rate, double epsilon) {
     s->phase = PHASE_DECISION;
-    s->base_rate = clamp_rate(s, rate);
+    s->base_rate = clamp_to_ceiling(s, rate);
     s->epsilon = epsilon;
     s->trials_sent = 0;
     for (int pair = 0; pair < TRIAL_PAIRS; pair++) {
@@ -134,7 +145,7 @@ static void enter_decision(allegro_state *s, double rate, double epsilon) {
 
 static void enter_adjusting(allegro_state *s, double rate, int direction) {
     s->phase = PHASE_ADJUSTING;
-    s->base_rate = clamp_rate(s, rate);
+    s->base_rate = clamp_to_ceiling(s, rate);
     s->direction = direction;
     s->adjust_step = 0;
     s->have_previous = 0;
@@ -180,14 +191,14 @@ static double trial_rate(const allegro_state *s, int tag) {
 static void next_mi(allegro_state *s, double *rate, int *tag) {
     switch (s->phase) {
     case PHASE_STARTING:
-        *rate = s->next_rate;
+        *rate = clamp_to_ceiling(s, s->next_rate);
         *tag = TAG_STARTING;
-        s->next_rate = clamp_rate(s, s->next_rate * 2.0);
+        s->next_rate = clamp_rate(s, *rate * 2.0);
         return;
     case PHASE_ADJUSTING:
         /* eq. 3.1: r_n = r_{n-1}(1 + n·ε_min·dir) */
         s->adjust_step++;
-        s->next_rate = clamp_rate(s, s->next_rate * (1.0 + s->adjust_step * epsilon_min(s) * s->direction));
+        s->next_rate = clamp_to_ceiling(s, s->next_rate * (1.0 + s->adjust_step * epsilon_min(s) * s->direction));
         *rate = s->next_rate;
         *tag = TAG_ADJUSTING;
         return;
@@ -211,6 +222,7 @@ static void allegro_on_packet_sent(void *state, const cc_sent_packet *packet) {
               (now_us - open->start_time_us >= s->open_mi_duration_us &&
                open->packets_sent >= (uint32_t)param(s, P_MI_MIN_PACKETS));
     if (due) {
+        pcc_mi_close(&s->tracker, now_us); /* first, so its achieved rate counts for the ceiling */
         pcc_mi_expire(&s->tracker, now_us, mi_timeout_us(s));
         double rate = s->base_rate;
         int tag = TAG_HOLD;

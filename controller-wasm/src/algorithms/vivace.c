@@ -49,6 +49,7 @@ enum {
     P_AMPLIFIER_CONFIDENCE,
     P_SLOW_START_EXIT_CONFIDENCE,
     P_LOSS_SMOOTHING,
+    P_MAX_RATE_OVER_SENT,
     P_SLOW_START_LOSS_IGNORED,
     P_SLOW_START_LATENCY_IGNORED,
     P_MI_TIMEOUT_RTTS,
@@ -83,6 +84,7 @@ enum {
         {"amplifier_confidence", 0.5, 0, 10, "gradients within this many standard errors of 0 reset the amplifier (0: never)"}, \
         {"slow_start_exit_confidence", 2, 0, 10, "slow start ends on a utility drop beyond this many standard errors (0: any drop)"}, \
         {"loss_smoothing", 0.5, 0, 0.95, "weight of the recent average loss rate in an MI's loss rate (0: raw)"}, \
+        {"max_rate_over_sent", 2.5, 1.1, 1e6, "rate ceiling: this multiple of the best send rate achieved in the last 4 MIs (> 2 so slow start can double)"}, \
         {"slow_start_loss_ignored", 0, 0, 1, "th_loss: loss below this ignored in slow start (Table 4.1)"}, \
         {"slow_start_latency_ignored", 0, 0, 1, "th_latency: RTT gradient below this ignored in slow start (Table 4.1)"}, \
         {"mi_timeout_rtts", 5, 1, 100, "T_timeout in sRTTs: unresolved MI halves the rate (Table 4.1)"},    \
@@ -165,6 +167,21 @@ static double clamp_rate(const vivace_state *s, double rate) {
 
 static double to_mbps(double bytes_per_s) { return bytes_per_s * 8e-6; }
 
+/* The rate may not run ahead of what the sender actually manages to send (RFC 7661's point for
+ * windows): an application- or CPU-limited sender measures the same utility at every target, so
+ * nothing would stop the target from doubling to max_rate_bps, to be unleashed when data arrives. */
+static double rate_ceiling(const vivace_state *s) {
+    double sent = pcc_mi_recent_send_rate(&s->tracker);
+    if (!(sent > 0)) return s->ctx->max_rate_bytes_per_s;
+    return clamp_rate(s, param(s, P_MAX_RATE_OVER_SENT) * sent);
+}
+
+static double clamp_to_ceiling(const vivace_state *s, double rate) {
+    double ceiling = rate_ceiling(s);
+    rate = clamp_rate(s, rate);
+    return rate < ceiling ? rate : ceiling;
+}
+
 double vivace_utility(const cc_mi_stats *mi, const vivace_utility_coefficients *k) {
     double x = mi->send_rate_bps * 1e-6;
     if (!(x > 0)) return 0.0;
@@ -195,7 +212,7 @@ static void new_epoch(vivace_state *s) {
 
 static void enter_probing(vivace_state *s, double base_rate) {
     s->phase = STATE_PROBING;
-    s->base_rate = clamp_rate(s, base_rate);
+    s->base_rate = clamp_to_ceiling(s, base_rate);
     reset_probe_pair(s);
     new_epoch(s);
 }
@@ -237,9 +254,9 @@ static double probe_rate(const vivace_state *s, int tag) {
 static void next_mi(vivace_state *s, double *rate, int *tag) {
     switch (s->phase) {
     case STATE_SLOW_START:
-        *rate = s->slow_start_next_rate;
+        *rate = clamp_to_ceiling(s, s->slow_start_next_rate);
         *tag = TAG_SLOW_START;
-        s->slow_start_next_rate = clamp_rate(s, s->slow_start_next_rate * 2.0);
+        s->slow_start_next_rate = clamp_rate(s, *rate * 2.0);
         return;
     case STATE_PROBING:
     case STATE_DOUBLE_CHECK:
@@ -262,6 +279,7 @@ static void vivace_on_packet_sent(void *state, const cc_sent_packet *packet) {
               (now_us - open->start_time_us >= s->open_mi_duration_us &&
                open->packets_sent >= (uint32_t)param(s, P_MI_MIN_PACKETS));
     if (due) {
+        pcc_mi_close(&s->tracker, now_us); /* first, so its achieved rate counts for the ceiling */
         pcc_mi_expire(&s->tracker, now_us, mi_timeout_us(s));
         double rate = s->base_rate;
         int tag = TAG_HOLD;

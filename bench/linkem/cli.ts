@@ -1,5 +1,6 @@
 // linkem command line: runs a command inside an emulated link, as mahimahi's mm-link/mm-delay.
 //   npm run -s linkem -- --down TRACE --up TRACE --delay-ms 20 -- COMMAND ARGS...
+import { reclaimLinkem } from './src/driver/reclaim.ts';
 import { LinkemStartError, startLinkem } from './src/driver/shell.ts';
 import { parseCommandLine, USAGE, UsageError } from './src/driver/options.ts';
 import { PreflightError } from './src/driver/preflight.ts';
@@ -24,6 +25,16 @@ async function main(): Promise<number> {
   if (parsed.help) {
     process.stdout.write(`${USAGE}\n`);
     return 0;
+  }
+  if (parsed.reclaim) {
+    try {
+      const instances = await reclaimLinkem();
+      log('info', 'reclaimed dead instances', { instances });
+      return 0;
+    } catch (e) {
+      log('error', (e as Error).message);
+      return e instanceof PreflightError ? 3 : 1;
+    }
   }
   const command = parsed.command.length > 0 ? parsed.command : [process.env.SHELL ?? '/bin/sh'];
   const [program, ...args] = command as [string, ...string[]];

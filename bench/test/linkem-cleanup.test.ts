@@ -162,6 +162,32 @@ test('SIGKILL of CLI and forwarder: the next instance reclaims the leftovers', {
   await assertAllGone(up.namespace, next.forwarderPid, marker);
 });
 
+test('--reclaim removes a dead instance without starting one, and leaves live ones alone', { timeout: 30000 }, async () => {
+  const live = await startLinkem({}, { onLog: () => {} });
+  try {
+    const marker = 'sleep 61.5';
+    const run = runCli(['--', 'sh', '-c', `${marker}; true`]);
+    const up = await run.up;
+    await eventually(() => pidsOf(marker).length > 0, 5000, 'command did not start');
+    process.kill(up.forwarderPid, 'SIGKILL');
+    run.child.kill('SIGKILL');
+    await run.exited;
+    assert.ok(namespaceExists(up.namespace));
+    const r = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
+      const c = spawn(process.execPath, ['--import', 'tsx', CLI, '--reclaim'], { stdio: ['ignore', 'ignore', 'pipe'] });
+      let stderr = '';
+      c.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+      c.on('close', (code) => resolve({ code, stderr }));
+    });
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stderr, /"reclaimed dead instances","instances":[1-9]/);
+    await assertAllGone(up.namespace, up.forwarderPid, marker);
+    assert.ok(namespaceExists(live.namespace), 'a live instance was removed');
+  } finally {
+    await live.stop();
+  }
+});
+
 test('two shells at once get their own namespace and addresses, and cannot reach each other or elsewhere', { timeout: 30000 }, async () => {
   const a = await startLinkem({ delayMs: 1 }, { onLog: () => {} });
   try {

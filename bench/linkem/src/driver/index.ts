@@ -1,5 +1,6 @@
 // Public API of linkem (import from "@pcc-stream/bench/linkem").
 export { startLinkem, LinkemStartError } from './shell.ts';
+export { reclaimLinkem } from './reclaim.ts';
 export type { LinkemShell, LinkemSummary, DirectionSummary, StartOptions } from './shell.ts';
 export { parseCommandLine, validateOptions, forwarderArgs, UsageError, USAGE } from './options.ts';
 export type { LinkemOptions, QueueKind } from './options.ts';

@@ -41,6 +41,7 @@ export const USAGE = `usage: npm run -s linkem -- [--down TRACE | --down-mbps R]
          [--loss-down P] [--loss-up P] [--seed N]
          [--queue-down infinite|droptail|drophead|codel --queue-down-args packets=N,bytes=N] [--queue-up ... --queue-up-args ...]
          [--log-down FILE] [--log-up FILE] [--summary-json FILE] [-- COMMAND ARGS...]
+       npm run -s linkem -- --reclaim     remove what killed instances left behind
 Runs COMMAND (default: $SHELL) in a new network namespace whose only route is an emulated
 link to the host; MAHIMAHI_BASE holds the host's address. A direction with neither a trace
 nor a rate is unlimited. Needs root (CAP_NET_ADMIN) and /dev/net/tun.`;
@@ -93,6 +94,8 @@ export interface ParsedCommandLine {
   options: LinkemOptions;
   command: string[];
   help: boolean;
+  /** --reclaim: only remove what killed instances left behind. */
+  reclaim: boolean;
 }
 
 export function parseCommandLine(argv: readonly string[]): ParsedCommandLine {
@@ -101,10 +104,15 @@ export function parseCommandLine(argv: readonly string[]): ParsedCommandLine {
   const flags = split >= 0 ? argv.slice(0, split) : argv;
   const command = split >= 0 ? argv.slice(split + 1) : [];
   let help = false;
+  let reclaim = false;
   for (let i = 0; i < flags.length; i++) {
     const flag = flags[i] ?? '';
     if (flag === '--help' || flag === '-h') {
       help = true;
+      continue;
+    }
+    if (flag === '--reclaim') {
+      reclaim = true;
       continue;
     }
     const value = flags[i + 1];
@@ -133,7 +141,7 @@ export function parseCommandLine(argv: readonly string[]): ParsedCommandLine {
     }
   }
   if (!help) validateOptions(o);
-  return { options: o, command, help };
+  return { options: o, command, help, reclaim };
 }
 
 /** The forwarder's flags for these options. */

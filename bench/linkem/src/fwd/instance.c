@@ -1,6 +1,8 @@
 #include "instance.h"
 
 #include <arpa/inet.h>
+#include <dirent.h>
+#include <stdlib.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -25,30 +27,48 @@ void instance_remove_network(const instance *inst) {
     }
 }
 
-int instance_acquire(const char *state_dir, instance *inst, char *err, size_t err_len) {
-    memset(inst, 0, sizeof *inst);
-    inst->lock_fd = -1;
+static void instance_fill(instance *inst, int i) {
+    inst->index = i;
+    snprintf(inst->name, sizeof inst->name, "linkem-%d", i);
+    inst->host_addr = htonl(INSTANCE_NET_BASE + 4u * (uint32_t)i + 1u);
+    inst->inner_addr = htonl(INSTANCE_NET_BASE + 4u * (uint32_t)i + 2u);
+}
+
+/* Opens and try-locks STATE_DIR/i.lock: the fd if we now own instance i, -1 if it is taken,
+   -2 on error (message in err). */
+static int lock_instance(const char *state_dir, int i, char *err, size_t err_len) {
+    char path[512];
+    snprintf(path, sizeof path, "%s/%d.lock", state_dir, i);
+    int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (fd < 0) {
+        snprintf(err, err_len, "open %s: %s", path, strerror(errno));
+        return -2;
+    }
+    if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+        close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+static int ensure_state_dir(const char *state_dir, char *err, size_t err_len) {
     if (mkdir(state_dir, 0755) < 0 && errno != EEXIST) {
         snprintf(err, err_len, "create %s: %s", state_dir, strerror(errno));
         return -1;
     }
+    return 0;
+}
+
+int instance_acquire(const char *state_dir, instance *inst, char *err, size_t err_len) {
+    memset(inst, 0, sizeof *inst);
+    inst->lock_fd = -1;
+    if (ensure_state_dir(state_dir, err, err_len) != 0) return -1;
     for (int i = 0; i < INSTANCE_MAX; i++) {
-        char path[512];
-        snprintf(path, sizeof path, "%s/%d.lock", state_dir, i);
-        int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-        if (fd < 0) {
-            snprintf(err, err_len, "open %s: %s", path, strerror(errno));
-            return -1;
-        }
-        if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
-            close(fd);
-            continue;
-        }
-        inst->index = i;
+        int fd = lock_instance(state_dir, i, err, err_len);
+        if (fd == -2) return -1;
+        if (fd < 0) continue;
         inst->lock_fd = fd;
-        snprintf(inst->name, sizeof inst->name, "linkem-%d", i);
-        inst->host_addr = htonl(INSTANCE_NET_BASE + 4u * (uint32_t)i + 1u);
-        inst->inner_addr = htonl(INSTANCE_NET_BASE + 4u * (uint32_t)i + 2u);
+        instance_fill(inst, i);
         if (netns_exists(inst->name) || interface_exists(inst->name)) {
             instance_remove_network(inst);
             inst->reclaimed = 1;
@@ -64,6 +84,33 @@ int instance_acquire(const char *state_dir, instance *inst, char *err, size_t er
     return -1;
 }
 
+int instance_reclaim_all(const char *state_dir, char *err, size_t err_len) {
+    if (ensure_state_dir(state_dir, err, err_len) != 0) return -1;
+    int removed = 0;
+    DIR *d = opendir("/run/netns");
+    if (!d) return 0; /* no namespaces at all */
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        char *end;
+        if (strncmp(e->d_name, "linkem-", 7) != 0) continue;
+        long i = strtol(e->d_name + 7, &end, 10);
+        if (*end || end == e->d_name + 7 || i < 0 || i >= INSTANCE_MAX) continue;
+        int fd = lock_instance(state_dir, (int)i, err, err_len);
+        if (fd == -2) {
+            closedir(d);
+            return -1;
+        }
+        if (fd < 0) continue; /* alive: not ours to touch */
+        instance inst;
+        memset(&inst, 0, sizeof inst);
+        instance_fill(&inst, (int)i);
+        instance_remove_network(&inst);
+        close(fd);
+        removed++;
+    }
+    closedir(d);
+    return removed;
+}
 void instance_release(instance *inst) {
     if (inst->lock_fd >= 0) {
         /* the lock file stays: unlinking it would let two owners lock different inodes */

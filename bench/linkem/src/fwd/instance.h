@@ -24,5 +24,8 @@ int instance_acquire(const char *state_dir, instance *inst, char *err, size_t er
 /* Remove the namespace (killing what runs in it) and any host TUN left with our name. */
 void instance_remove_network(const instance *inst);
 void instance_release(instance *inst);
+/* Remove the leftovers of every dead instance (namespaces linkem-N whose lock is free);
+   returns how many were removed, or -1 with err. */
+int instance_reclaim_all(const char *state_dir, char *err, size_t err_len);
 
 #endif

@@ -164,6 +164,19 @@ int main(int argc, char **argv) {
         options_usage();
         return 2;
     }
+    if (o.reclaim_only) {
+        if (!has_net_admin()) {
+            log_json("error", "linkem needs root (CAP_NET_ADMIN) to remove network namespaces");
+            return 3;
+        }
+        int removed = instance_reclaim_all(o.state_dir, err, sizeof err);
+        if (removed < 0) {
+            log_json("error", err);
+            return 1;
+        }
+        printf("{\"event\":\"reclaimed\",\"instances\":%d}\n", removed);
+        return 0;
+    }
     path_config pc;
     if (build_path_config(&o, &pc, err, sizeof err) != 0) {
         log_json("error", err);

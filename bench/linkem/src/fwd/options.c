@@ -23,7 +23,8 @@ void options_usage(void) {
             "                  [--loss-up P] [--loss-down P] [--seed N]\n"
             "                  [--queue-up KIND --queue-up-args ARGS] [--queue-down KIND --queue-down-args ARGS]\n"
             "                  [--log-up FILE] [--log-down FILE] [--summary-json FILE]\n"
-            "                  [--state-dir DIR] [--command-line TEXT] [--watch-stdin]\n");
+            "                  [--state-dir DIR] [--command-line TEXT] [--watch-stdin]\n"
+            "       linkem-fwd --reclaim [--state-dir DIR]   (remove what killed instances left behind)\n");
 }
 
 int options_parse(int argc, char **argv, options *o, char *err, size_t err_len) {
@@ -34,7 +35,7 @@ int options_parse(int argc, char **argv, options *o, char *err, size_t err_len) 
     enum {
         OPT_UP_TRACE = 256, OPT_DOWN_TRACE, OPT_UP_MBPS, OPT_DOWN_MBPS, OPT_DELAY_MS, OPT_DELAY_SCHEDULE,
         OPT_RTT_PATTERN, OPT_LOSS_UP, OPT_LOSS_DOWN, OPT_SEED, OPT_QUEUE_UP, OPT_QUEUE_UP_ARGS, OPT_QUEUE_DOWN,
-        OPT_QUEUE_DOWN_ARGS, OPT_LOG_UP, OPT_LOG_DOWN, OPT_SUMMARY, OPT_STATE_DIR, OPT_COMMAND_LINE, OPT_WATCH_STDIN
+        OPT_QUEUE_DOWN_ARGS, OPT_LOG_UP, OPT_LOG_DOWN, OPT_SUMMARY, OPT_STATE_DIR, OPT_COMMAND_LINE, OPT_WATCH_STDIN, OPT_RECLAIM
     };
     static const struct option longs[] = {
         {"up-trace", required_argument, 0, OPT_UP_TRACE},       {"down-trace", required_argument, 0, OPT_DOWN_TRACE},
@@ -47,6 +48,7 @@ int options_parse(int argc, char **argv, options *o, char *err, size_t err_len) 
         {"log-up", required_argument, 0, OPT_LOG_UP},           {"log-down", required_argument, 0, OPT_LOG_DOWN},
         {"summary-json", required_argument, 0, OPT_SUMMARY},    {"state-dir", required_argument, 0, OPT_STATE_DIR},
         {"command-line", required_argument, 0, OPT_COMMAND_LINE}, {"watch-stdin", no_argument, 0, OPT_WATCH_STDIN},
+        {"reclaim", no_argument, 0, OPT_RECLAIM},
         {0, 0, 0, 0}};
     opterr = 0;
     int c;
@@ -79,6 +81,7 @@ int options_parse(int argc, char **argv, options *o, char *err, size_t err_len) 
         case OPT_STATE_DIR: o->state_dir = optarg; break;
         case OPT_COMMAND_LINE: o->command_line = optarg; break;
         case OPT_WATCH_STDIN: o->watch_stdin = 1; break;
+        case OPT_RECLAIM: o->reclaim_only = 1; break;
         default:
             snprintf(err, err_len, "unknown or incomplete option '%s'", argv[optind - 1]);
             return -1;

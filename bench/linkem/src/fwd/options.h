@@ -22,6 +22,7 @@ typedef struct {
     const char *state_dir;
     const char *command_line; /* recorded in log headers */
     int watch_stdin;          /* exit (and clean up) when stdin closes: the parent died */
+    int reclaim_only;         /* remove dead instances' leftovers and exit */
 } options;
 
 int options_parse(int argc, char **argv, options *o, char *err, size_t err_len);

@@ -13,6 +13,12 @@ export class WasmController implements Controller {
   #handle: Pointer;
   #eventBase: number; // index of the event buffer in HEAPF64
   #queued = 0;
+  // Events that fit before push() must take the slow path: the capacity normally, 0 when destroyed or
+  // inside the utility callback, so the hot path needs a single comparison.
+  #limit: number;
+  // Cached HEAPF64 view. WASM memory growth detaches it (length becomes 0), which push() detects.
+  #heap: Float64Array;
+  readonly #applyExport: (handle: Pointer, count: number) => number;
   #utility: ((mi: MiStats) => number) | null = null;
   #inUtility = false;
   #lastUtilityError: string | null = null;
@@ -23,43 +29,62 @@ export class WasmController implements Controller {
     this.#mod = runtime.mod;
     this.#handle = handle;
     this.#capacity = capacity;
+    this.#limit = capacity;
     this.#paramTable = paramTable;
     this.#eventBase = this.#mod._pccw_event_buffer(handle) / 8;
+    this.#heap = this.#mod.HEAPF64;
+    this.#applyExport = runtime.applyExport;
   }
 
+  // Each event writes only the fields its type uses (wasm/event_batch.h); the C side ignores the rest.
   packetSent(pn: number, bytes: number, nowUs: number): void {
-    this.#push(EventType.sent, pn, bytes, 0, 0, nowUs);
+    const heap = this.#slot();
+    const i = this.#eventBase + this.#queued++ * EVENT_FIELDS;
+    heap[i] = EventType.sent;
+    heap[i + 1] = pn;
+    heap[i + 2] = bytes;
+    heap[i + 5] = nowUs;
   }
 
   ack(pn: number, rttUs: number, recvTimeUs: number, nowUs: number): void {
-    this.#push(EventType.ack, pn, 0, rttUs, recvTimeUs, nowUs);
-  }
-
-  loss(pn: number, nowUs: number): void {
-    this.#push(EventType.loss, pn, 0, 0, 0, nowUs);
-  }
-
-  tick(nowUs: number): void {
-    this.#push(EventType.tick, 0, 0, 0, 0, nowUs);
-  }
-
-  appLimited(nowUs: number): void {
-    this.#push(EventType.appLimited, 0, 0, 0, 0, nowUs);
-  }
-
-  #push(type: number, pn: number, bytes: number, rttUs: number, recvTimeUs: number, nowUs: number): void {
-    if (this.#queued === this.#capacity) this.flush();
-    else this.#checkUsable();
-    // HEAPF64 is re-read on every push: WASM memory growth replaces the array (the old one is detached).
-    const heap = this.#mod.HEAPF64;
-    const i = this.#eventBase + this.#queued * EVENT_FIELDS;
-    heap[i] = type;
+    const heap = this.#slot();
+    const i = this.#eventBase + this.#queued++ * EVENT_FIELDS;
+    heap[i] = EventType.ack;
     heap[i + 1] = pn;
-    heap[i + 2] = bytes;
     heap[i + 3] = rttUs;
     heap[i + 4] = recvTimeUs;
     heap[i + 5] = nowUs;
-    this.#queued++;
+  }
+
+  loss(pn: number, nowUs: number): void {
+    const heap = this.#slot();
+    const i = this.#eventBase + this.#queued++ * EVENT_FIELDS;
+    heap[i] = EventType.loss;
+    heap[i + 1] = pn;
+    heap[i + 5] = nowUs;
+  }
+
+  tick(nowUs: number): void {
+    const heap = this.#slot();
+    const i = this.#eventBase + this.#queued++ * EVENT_FIELDS;
+    heap[i] = EventType.tick;
+    heap[i + 5] = nowUs;
+  }
+
+  appLimited(nowUs: number): void {
+    const heap = this.#slot();
+    const i = this.#eventBase + this.#queued++ * EVENT_FIELDS;
+    heap[i] = EventType.appLimited;
+    heap[i + 5] = nowUs;
+  }
+
+  /** Makes room for one event and returns the current HEAPF64 view. */
+  #slot(): Float64Array {
+    if (this.#queued >= this.#limit) this.flush(); // full, destroyed or re-entered: flush() sorts it out
+    let heap = this.#heap;
+    // WASM memory growth detaches the old view (its length becomes 0): pick up the new one.
+    if (heap.length === 0) heap = this.#heap = this.#mod.HEAPF64;
+    return heap;
   }
 
   flush(): void {
@@ -67,7 +92,7 @@ export class WasmController implements Controller {
     const count = this.#queued;
     if (count === 0) return;
     this.#queued = 0;
-    this.#mod._pccw_apply(this.#handle, count);
+    this.#applyExport(this.#handle, count);
   }
 
   pacingRateBytesPerSec(): number {
@@ -172,6 +197,7 @@ export class WasmController implements Controller {
       packetsSent: heap[b + 8]!, packetsAcked: heap[b + 9]!, packetsLost: heap[b + 10]!, rttSamples: heap[b + 11]!,
     };
     this.#inUtility = true;
+    this.#limit = 0;
     try {
       const utility: unknown = fn(mi);
       if (typeof utility === 'number' && Number.isFinite(utility)) return utility;
@@ -180,6 +206,7 @@ export class WasmController implements Controller {
       this.#lastUtilityError = `utility threw: ${err instanceof Error ? err.message : String(err)}`;
     } finally {
       this.#inUtility = false;
+      this.#limit = this.#handle === 0 ? 0 : this.#capacity;
     }
     return Number.NaN;
   }
@@ -192,6 +219,7 @@ export class WasmController implements Controller {
     this.#mod._pccw_destroy(this.#handle);
     this.#handle = 0;
     this.#queued = 0;
+    this.#limit = 0;
   }
 
   /** The WASM handle, for the module runtime's bookkeeping only. */

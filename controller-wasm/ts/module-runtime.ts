@@ -15,6 +15,8 @@ const MAX_SEED = 2 ** 53;
 
 export class ModuleRuntime implements ControllerModule {
   readonly mod: PccRawModule;
+  /** pccw_apply as the raw WebAssembly export (see the constructor). */
+  readonly applyExport: (handle: Pointer, count: number) => number;
   readonly #algorithms: string[];
   readonly #paramTables = new Map<string, ParamTable>();
   readonly #strings = new Map<number, string>();
@@ -26,6 +28,10 @@ export class ModuleRuntime implements ControllerModule {
     this.mod = mod;
     const count = mod._pccw_algorithm_count();
     this.#algorithms = Array.from({ length: count }, (_, i) => readCString(mod, mod._pccw_algorithm_name(i)));
+    // Emscripten's Module._f starts as a stub that replaces itself with the raw export on its first call;
+    // a zero-length apply (which touches nothing) makes that happen, then the raw function is kept.
+    mod._pccw_apply(0, 0);
+    this.applyExport = mod._pccw_apply;
   }
 
   algorithms(): string[] {

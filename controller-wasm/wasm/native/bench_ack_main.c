@@ -4,7 +4,8 @@
  * one RTT later (with a little deterministic jitter so RTT-gradient code does real work), no loss.
  *
  * usage: pcc-bench-ack [PACKETS] [ALGORITHM...]     (default 2000000 vivace cubic)
- * prints one JSON line per algorithm: {"path":"native","algorithm":..,"acks":..,"ns_per_ack":..}
+ * prints one JSON line per algorithm: {"path":"native","algorithm":..,"acks":..,"ns_per_ack":.. (thread CPU time),
+ *   "wall_ns_per_ack":..}
  */
 #define _POSIX_C_SOURCE 200809L /* strtok_r, clock_gettime under -std=c11 */
 
@@ -20,9 +21,9 @@
 #define IN_FLIGHT_PACKETS (BASE_RTT_US / SPACING_US)
 #define PACKET_BYTES 1200
 
-static double monotonic_ns(void) {
+static double clock_ns(clockid_t clock) {
     struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
+    clock_gettime(clock, &ts);
     return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
 }
 
@@ -34,7 +35,9 @@ static int bench(const char *algorithm, uint64_t packets) {
     }
     double checksum = 0;
     uint64_t acks = 0;
-    double start_ns = monotonic_ns();
+    /* CPU time of this thread is the figure: on a shared machine wall time mostly measures the neighbours. */
+    double start_cpu_ns = clock_ns(CLOCK_THREAD_CPUTIME_ID);
+    double start_wall_ns = clock_ns(CLOCK_MONOTONIC);
     for (uint64_t pn = 0; pn < packets; pn++) {
         int64_t now_us = (int64_t)(pn * SPACING_US);
         cc_on_packet_sent(cc, pn, PACKET_BYTES, now_us);
@@ -46,10 +49,12 @@ static int bench(const char *algorithm, uint64_t packets) {
         /* A pacer reads the rate regularly; reading it also keeps the loop from being optimised away. */
         if ((pn & 63) == 0) checksum += cc_pacing_rate_bytes_per_s(cc);
     }
-    double elapsed_ns = monotonic_ns() - start_ns;
+    double cpu_ns = clock_ns(CLOCK_THREAD_CPUTIME_ID) - start_cpu_ns;
+    double wall_ns = clock_ns(CLOCK_MONOTONIC) - start_wall_ns;
     cc_destroy(cc);
-    printf("{\"path\":\"native\",\"algorithm\":\"%s\",\"acks\":%" PRIu64 ",\"ns_per_ack\":%.1f,\"checksum\":%.0f}\n",
-           algorithm, acks, elapsed_ns / (double)acks, checksum);
+    printf("{\"path\":\"native\",\"algorithm\":\"%s\",\"acks\":%" PRIu64 ",\"ns_per_ack\":%.1f,\"wall_ns_per_ack\":%.1f,"
+           "\"checksum\":%.0f}\n",
+           algorithm, acks, cpu_ns / (double)acks, wall_ns / (double)acks, checksum);
     return 0;
 }
 

@@ -103,6 +103,8 @@ const char *cc_algorithm(const cc_controller *cc);
 size_t cc_param_count(const cc_controller *cc);
 const cc_param_desc *cc_param_at(const cc_controller *cc, size_t index);
 int cc_param_get(const cc_controller *cc, const char *name, double *value_out);
+/* CC_ERR_INVALID for NaN, infinity or out of range, and for a min_rate_bps above max_rate_bps (or the
+ * reverse): to move both bounds, first set the one that widens the range. */
 int cc_param_set(cc_controller *cc, const char *name, double value);
 
 /* Events. `bytes` is the packet's size on the wire as the controller should count it. */

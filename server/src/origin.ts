@@ -129,7 +129,10 @@ export class Origin {
     return {
       sessions: this.sessions.size, sessions_refused: this.sessionsRefused, cache_bytes: this.media.cache.sizeBytes,
       cache_files: this.media.cache.count, pacer_members: this.pacer.size, algorithms: this.controllers.algorithms(),
-      default_cc: this.options.cc,
+      default_cc: this.options.cc, files_opened: this.media.filesOpened,
+      session_list: [...this.sessions.values()].map((s) => ({
+        id: s.quic.id, transport: s.transport.transport, open_requests: s.openRequests, ...s.transport.stats(),
+      })),
     };
   }
 

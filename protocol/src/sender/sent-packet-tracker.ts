@@ -66,6 +66,10 @@ export class SentPacketTracker {
   packetsAcked = 0;
   packetsLost = 0;
   skippedNumbers = 0;
+  /** Losses by cause: packet threshold, time threshold, probe timeout. */
+  lostByPacketThreshold = 0;
+  lostByTimeThreshold = 0;
+  lostByProbeTimeout = 0;
 
   constructor(options: TrackerOptions) {
     this.random = options.random;
@@ -205,7 +209,10 @@ export class SentPacketTracker {
       const p = this.queue[i]!;
       if (p.packetNumber > this.largestAckedNumber) break;
       if (p.state !== 'in-flight') continue;
-      if (p.sentTimeUs <= lostSentBeforeUs || this.largestAckedNumber - p.packetNumber >= this.packetThreshold) {
+      const byPackets = this.largestAckedNumber - p.packetNumber >= this.packetThreshold;
+      if (byPackets || p.sentTimeUs <= lostSentBeforeUs) {
+        if (byPackets) this.lostByPacketThreshold++;
+        else this.lostByTimeThreshold++;
         this.markLost(p);
         lost.push(p);
       } else {
@@ -264,6 +271,7 @@ export class SentPacketTracker {
         const p = this.queue[i]!;
         if (p.state !== 'in-flight') continue;
         this.markLost(p);
+        this.lostByProbeTimeout++;
         lost.push(p);
       }
       this.ptoCount++;

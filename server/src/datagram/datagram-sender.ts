@@ -29,6 +29,7 @@ const scratch = new Uint8Array(MAX_BATCH_PACKETS * MAX_DATAGRAM_BYTES);
 const scratchLengths = new Uint32Array(MAX_BATCH_PACKETS);
 const BACKPRESSURE_RETRY_US = 300;
 const TICK_INTERVAL_US = 5000;
+const ACK_STARVATION_US = 1_000_000;
 
 interface BuiltPacket {
   packet: Omit<SentPacket, 'state'>;
@@ -51,12 +52,16 @@ export class DatagramSender {
   private appLimitedSignalled = true;
   private lastTickUs = 0;
   private closed = false;
+  private lastAckUs: number;
+  private nowForBatchUs = 0;
   readonly maxPayloadBytes: number;
   readonly startUs: number;
 
   sentBytes = 0;
   retransmittedBytes = 0;
   acksReceived = 0;
+  /** Sum of the ack delays receivers reported (µs), for the mean in stats. */
+  ackDelaySumUs = 0;
   batchesSent = 0;
   backpressureEvents = 0;
   /** Largest burst (bytes handed to QUIC in one service() call) and the pacing rate then. */
@@ -74,6 +79,7 @@ export class DatagramSender {
     this.maxPayloadBytes = datagramBytes - DATA_HEADER_BYTES;
     this.peerWindowBytes = options.initialWindowBytes;
     this.lastRefillUs = options.nowUs;
+    this.lastAckUs = options.nowUs;
     this.startUs = options.nowUs;
   }
 
@@ -142,6 +148,8 @@ export class DatagramSender {
     this.lastRefillUs = nowUs;
 
     let burst = 0;
+    this.nowForBatchUs = nowUs;
+    if (this.tracker.packetsInFlight === 0) this.lastAckUs = Math.max(this.lastAckUs, nowUs - ACK_STARVATION_US / 2);
     let limitedBy: 'none' | 'tokens' | 'window' | 'backpressure' = 'none';
     this.backpressured = false;
     while (limitedBy === 'none') {
@@ -174,8 +182,11 @@ export class DatagramSender {
     if (hasData) {
       if (limitedBy === 'backpressure') wakeUs = Math.min(wakeUs, nowUs + BACKPRESSURE_RETRY_US);
       else if (limitedBy === 'tokens') {
-        const needUs = ((this.maxDatagramBytes - this.tokensBytes) * 1e6) / rateBytesPerSec;
-        wakeUs = Math.min(wakeUs, nowUs + Math.max(1, Math.ceil(needUs)));
+        // Run when one packet's worth has accrued, or later while the bucket still has ≥ 1 ms of room
+        // before it fills: at low rates that lets the pacer sleep on a timer instead of spinning.
+        const onePacketUs = ((this.maxDatagramBytes - this.tokensBytes) * 1e6) / rateBytesPerSec;
+        const bucketFullUs = ((burstBytes - this.tokensBytes) * 1e6) / rateBytesPerSec;
+        wakeUs = Math.min(wakeUs, nowUs + Math.max(1, Math.ceil(Math.max(onePacketUs, bucketFullUs - 1000))));
       }
       // limited by cwnd or window: an ACK wakes us (and the probe timeout covers a silent peer).
     }
@@ -189,7 +200,10 @@ export class DatagramSender {
     let at = 0;
     let limit: 'none' | 'tokens' | 'window' = 'none';
     let batchInFlight = 0;
-    const allowedInFlight = Math.min(cwndBytes, this.peerWindowBytes);
+    // A peer that stopped acknowledging for a second gets no more than two packets in flight (probes),
+    // whatever a rate-based controller would allow: do not stream into a dead client.
+    const starving = this.tracker.packetsInFlight > 0 && this.nowForBatchUs - this.lastAckUs > ACK_STARVATION_US;
+    const allowedInFlight = Math.min(cwndBytes, this.peerWindowBytes, starving ? 2 * this.maxDatagramBytes : Infinity);
     this.batch.length = 0;
     while (count < MAX_BATCH_PACKETS) {
       if (this.tokensBytes < this.maxDatagramBytes) {
@@ -279,6 +293,7 @@ export class DatagramSender {
         return;
       }
       this.acksReceived++;
+      this.lastAckUs = nowUs;
       // ACKs never outnumber DATA by much (one per packet at most, plus window updates and timers).
       const allowance = this.tracker.packetsSent + 64 + ((nowUs - this.startUs) / 1e6) * 1000;
       if (this.acksReceived > allowance) {
@@ -286,6 +301,7 @@ export class DatagramSender {
         return;
       }
       const ack = decoded.value;
+      this.ackDelaySumUs += ack.ackDelayUs;
       const outcome = this.tracker.onAck(ack, nowUs);
       if (!outcome.ok) {
         const code = outcome.error.code === 'optimistic-ack' || outcome.error.code === 'ack-of-unsent' ? CLOSE_OPTIMISTIC_ACK : CLOSE_PROTOCOL_VIOLATION;

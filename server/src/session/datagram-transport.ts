@@ -139,10 +139,18 @@ export class DatagramTransport implements TransportHandler, Paced {
       retransmitted_bytes: this.sender.retransmittedBytes,
       packets_sent: this.sender.tracker.packetsSent,
       packets_lost: this.sender.tracker.packetsLost,
+      lost_by_packet_threshold: this.sender.tracker.lostByPacketThreshold,
+      lost_by_time_threshold: this.sender.tracker.lostByTimeThreshold,
+      lost_by_probe_timeout: this.sender.tracker.lostByProbeTimeout,
       acks_received: this.sender.acksReceived,
       srtt_us: Math.round(this.sender.tracker.rtt.smoothedUs),
+      min_rtt_us: Number.isFinite(this.sender.tracker.rtt.minUs) ? Math.round(this.sender.tracker.rtt.minUs) : 0,
+      mean_ack_delay_us: this.sender.acksReceived === 0 ? 0 : Math.round(this.sender.ackDelaySumUs / this.sender.acksReceived),
       max_burst_bytes: this.sender.maxBurstBytes,
       backpressure_events: this.sender.backpressureEvents,
+      active_requests: this.sender.activeRequests,
+      tracked_packets: this.sender.tracker.trackedPackets,
+      bytes_in_flight: this.sender.tracker.bytesInFlight,
     };
   }
 }

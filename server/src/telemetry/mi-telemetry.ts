@@ -12,14 +12,17 @@ export interface SenderCounters {
 
 export type TelemetryRecord = Record<string, number | string>;
 
+const PERIODIC_LINE_US = 100_000;
+
 export class MiTelemetry {
   private lastMi = -1;
+  private lastEmitUs = -Infinity;
   private readonly file: WriteStream | null;
   private readonly subscribers = new Set<(line: string) => void>();
   linesWritten = 0;
 
   constructor(readonly sessionId: number, algorithm: string, logDir: string | null, private readonly startUs: number) {
-    this.file = logDir ? createWriteStream(join(logDir, `session-${sessionId}-${algorithm}.jsonl`), { flags: 'a' }) : null;
+    this.file = logDir ? createWriteStream(join(logDir, `${new Date().toISOString().replace(/[:.]/g, '-')}-session-${sessionId}-${algorithm}.jsonl`), { flags: 'a' }) : null;
     this.file?.on('error', () => {
       /* a full disk must not take the session down; lines are best effort */
     });
@@ -27,8 +30,10 @@ export class MiTelemetry {
 
   /** Emits a line when the controller has completed a new monitor interval since the last call. */
   sample(t: ControllerTelemetry, counters: SenderCounters, nowUs: number): void {
-    if (t.miCompleted === this.lastMi) return;
+    // A line per completed MI; algorithms without MIs (cubic, bbr, fixed) get one every 100 ms.
+    if (t.miCompleted === this.lastMi && nowUs - this.lastEmitUs < PERIODIC_LINE_US) return;
     this.lastMi = t.miCompleted;
+    this.lastEmitUs = nowUs;
     this.emit({
       t_ms: Math.round((nowUs - this.startUs) / 100) / 10,
       session: this.sessionId,

@@ -1,0 +1,191 @@
+// DatagramSender driven in virtual time with the real `fixed` controller and a sink that records what the
+// QUIC layer would have sent (the sink is the unit's boundary: what is checked is the sender's own logic).
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { loadControllerModule, type Controller } from '@pcc-stream/controller';
+import {
+  CLOSE_OPTIMISTIC_ACK, CLOSE_PROTOCOL_VIOLATION, DATA_HEADER_BYTES, decodeDataDatagram, encodeAckDatagram, readU48,
+  type PacketRange,
+} from '@pcc-stream/protocol';
+import { DatagramSender } from '../src/datagram/datagram-sender.ts';
+import { OutgoingRequest } from '../src/datagram/outgoing-request.ts';
+import { MemoryBodySource } from '../src/media/body-source.ts';
+
+const module = await loadControllerModule();
+
+class RecordingSink {
+  datagrams: Uint8Array[] = [];
+  bytes = 0;
+  acceptLimit = Infinity;
+  keep = true;
+  /** Packet numbers sent since the test last acknowledged (for ACKs without keeping the datagrams). */
+  unacked: number[] = [];
+  calls: number[] = [];
+  sendDatagramBatch(payloads: Uint8Array, lengths: Uint32Array, count: number): number {
+    const n = Math.min(count, this.acceptLimit);
+    let at = 0;
+    for (let i = 0; i < n; i++) {
+      if (this.keep) this.datagrams.push(payloads.slice(at, at + lengths[i]!));
+      else this.unacked.push(readU48(new DataView(payloads.buffer, payloads.byteOffset), at + 6));
+      at += lengths[i]!;
+      this.bytes += lengths[i]!;
+    }
+    this.calls.push(n);
+    return n;
+  }
+}
+
+function setup(rateBps: number, bodyBytes: number, windowBytes = 2 ** 31) {
+  const controller: Controller = module.create('fixed', { nowUs: 0, params: { rate_bps: rateBps } });
+  const sink = new RecordingSink();
+  const events = { fatal: [] as Array<[number, string]>, complete: [] as number[] };
+  const sender = new DatagramSender(controller, sink, {
+    onFatal: (code, reason) => events.fatal.push([code, reason]),
+    onRequestComplete: (r) => events.complete.push(r.requestId),
+    onProgress: () => undefined,
+  }, { random: Math.random, maxDatagramBytes: 1200, initialWindowBytes: windowBytes, nowUs: 0 });
+  const body = new Uint8Array(bodyBytes).map((_, i) => (i * 7) & 0xff);
+  sender.addRequest(new OutgoingRequest(9, new MemoryBodySource(body), 0, bodyBytes, 0), windowBytes);
+  return { controller, sink, sender, events, body };
+}
+
+function ackAll(datagrams: Uint8Array[], windowBytes = 2 ** 31): Uint8Array {
+  const pns = datagrams.map((d) => {
+    const r = decodeDataDatagram(d);
+    assert.ok(r.ok);
+    return r.value.packetNumber;
+  });
+  return ackNumbers(pns, windowBytes);
+}
+
+function ackNumbers(packetNumbers: number[], windowBytes = 2 ** 31): Uint8Array {
+  const pns = packetNumbers.slice().sort((a, b) => b - a);
+  const ranges: PacketRange[] = [];
+  for (const pn of pns) {
+    const last = ranges[ranges.length - 1];
+    if (last && last.smallest === pn + 1) last.smallest = pn;
+    else ranges.push({ smallest: pn, largest: pn });
+  }
+  return encodeAckDatagram({ ranges: ranges.slice(0, 64), ackDelayUs: 0, largestRecvTimeUs: 1, windowBytes });
+}
+
+test('pacing: exact average rate and bursts never above max(2 packets, 1 ms of rate)', () => {
+  for (const rateBps of [5e6, 50e6, 200e6, 1e9]) {
+    const { sender, sink } = setup(rateBps, 200_000_000);
+    sink.keep = false;
+    const burstCap = Math.max(2 * 1200, rateBps / 8 / 1000);
+    let t = 0;
+    let wake = sender.service(t);
+    let nextLateUs = 100_000;
+    for (let step = 0; step < 200_000 && t < 300_000; step++) {
+      // Every 100 ms the loop is 3 ms late (a busy event loop): the burst must still be capped.
+      const late = wake >= nextLateUs;
+      if (late) nextLateUs += 100_000;
+      t = Math.max(t + 1, late ? wake + 3000 : wake);
+      const before = sink.bytes;
+      wake = sender.service(t);
+      const sent = sink.bytes - before;
+      assert.ok(sent <= burstCap, `${rateBps}: burst ${sent} B > cap ${burstCap} B`);
+      if (sink.unacked.length >= 32) {
+        sender.onDatagrams([ackNumbers(sink.unacked)], t);
+        sink.unacked = [];
+      }
+    }
+    const bytes = sink.bytes;
+    const achievedBps = (bytes * 8) / (t / 1e6);
+    // A late turn loses the credit beyond the cap: ≤ 2 ms of rate per 100 ms.
+    assert.ok(achievedBps <= rateBps * 1.01, `${rateBps}: ${achievedBps} above the rate`);
+    assert.ok(achievedBps >= rateBps * 0.97, `${rateBps}: ${achievedBps} far below the rate`);
+  }
+});
+
+test('the receiver window bounds bytes in flight; an ACK reopens it', () => {
+  const { sender, sink } = setup(1e9, 1_000_000, 5000);
+  for (let t = 0; t < 50_000; t += 100) sender.service(t);
+  assert.equal(sink.datagrams.length, 4, 'window of 5000 B allows four 1200 B datagrams');
+  sender.onDatagrams([ackAll(sink.datagrams, 5000)], 50_000);
+  for (let t = 50_100; t < 60_000; t += 100) sender.service(t);
+  assert.equal(sink.datagrams.length, 8);
+});
+
+test('backpressure: refused datagrams are resent first, under their numbers, nothing lost or duplicated', () => {
+  const { sender, sink, body, events } = setup(1e9, 300_000);
+  sink.acceptLimit = 3;
+  for (let t = 0; t < 3000; t += 50) {
+    sink.acceptLimit = t % 200 === 0 ? 0 : 3;
+    sender.service(t);
+  }
+  sink.acceptLimit = Infinity;
+  for (let t = 3000; t < 20_000; t += 50) sender.service(t);
+  assert.ok(sender.backpressureEvents > 0);
+  const seen = new Uint8Array(body.byteLength);
+  let last = -1;
+  for (const d of sink.datagrams) {
+    const r = decodeDataDatagram(d);
+    assert.ok(r.ok);
+    assert.ok(r.value.packetNumber > last, 'packet numbers increase in send order');
+    last = r.value.packetNumber;
+    assert.deepEqual(r.value.payload, body.subarray(r.value.offset, r.value.offset + r.value.payload.byteLength));
+    for (let i = 0; i < r.value.payload.byteLength; i++) seen[r.value.offset + i]! += 1;
+  }
+  assert.ok(seen.every((n) => n === 1), 'every byte sent exactly once');
+  sender.onDatagrams([ackAll(sink.datagrams.slice(-64))], 20_000);
+  assert.equal(events.fatal.length, 0);
+});
+
+test('loss → retransmission under a new number; full ACK completes the request', () => {
+  const { sender, sink, events, body } = setup(1e9, 12_000);
+  for (let t = 0; t < 2000; t += 100) sender.service(t);
+  const first = sink.datagrams.slice();
+  assert.equal(first.length, Math.ceil(12_000 / (1200 - DATA_HEADER_BYTES)));
+  // Everything but the first datagram arrives.
+  sender.onDatagrams([ackAll(first.slice(1))], 3000);
+  for (let t = 3000; t < 6000; t += 100) sender.service(t);
+  const resent = sink.datagrams.slice(first.length);
+  assert.equal(resent.length, 1);
+  const a = decodeDataDatagram(first[0]!);
+  const b = decodeDataDatagram(resent[0]!);
+  assert.ok(a.ok && b.ok);
+  assert.equal(b.value.offset, a.value.offset);
+  assert.ok(b.value.packetNumber > a.value.packetNumber);
+  assert.deepEqual(b.value.payload, body.subarray(0, b.value.payload.byteLength));
+  assert.equal(sender.retransmittedBytes, b.value.payload.byteLength);
+  sender.onDatagrams([ackAll(resent)], 7000);
+  assert.deepEqual(events.complete, [9]);
+  assert.equal(sender.activeRequests, 0);
+});
+
+test('hostile datagrams are fatal with the right close code', () => {
+  const cases: Array<[string, (sent: Uint8Array[]) => Uint8Array, number]> = [
+    ['random bytes', () => Uint8Array.of(0x77, 1, 2, 3), CLOSE_PROTOCOL_VIOLATION],
+    ['empty', () => new Uint8Array(0), CLOSE_PROTOCOL_VIOLATION],
+    ['truncated ACK', (sent) => ackAll(sent).subarray(0, 20), CLOSE_PROTOCOL_VIOLATION],
+    ['DATA from the client', (sent) => sent[0]!, CLOSE_PROTOCOL_VIOLATION],
+    ['ACK for an unsent number', () => encodeAckDatagram({ ranges: [{ smallest: 1_000_000, largest: 1_000_000 }], ackDelayUs: 0, largestRecvTimeUs: 0, windowBytes: 0 }), CLOSE_OPTIMISTIC_ACK],
+    ['ACK covering every number (skipped ones too)', (sent) => {
+      const last = decodeDataDatagram(sent[sent.length - 1]!);
+      assert.ok(last.ok);
+      return encodeAckDatagram({ ranges: [{ smallest: 0, largest: last.value.packetNumber }], ackDelayUs: 0, largestRecvTimeUs: 0, windowBytes: 0 });
+    }, CLOSE_OPTIMISTIC_ACK],
+  ];
+  for (const [name, make, code] of cases) {
+    const { sender, sink, events } = setup(1e9, 2_000_000);
+    for (let t = 0; t < 20_000; t += 100) sender.service(t);
+    assert.ok(sink.datagrams.length > 300);
+    sender.onDatagrams([make(sink.datagrams)], 20_000);
+    assert.equal(events.fatal.length, 1, name);
+    assert.equal(events.fatal[0]![0], code, name);
+    assert.ok(sender.isClosed);
+    assert.equal(sender.service(21_000), Infinity, 'a closed sender sends nothing');
+  }
+});
+
+test('an ACK flood is cut off', () => {
+  const { sender, sink, events } = setup(1e9, 100_000);
+  for (let t = 0; t < 2000; t += 100) sender.service(t);
+  const ack = ackAll(sink.datagrams.slice(0, 1));
+  const flood = Array.from({ length: 5000 }, () => ack);
+  sender.onDatagrams(flood, 3000);
+  assert.equal(events.fatal.length, 1);
+  assert.match(events.fatal[0]![1], /flood/);
+});

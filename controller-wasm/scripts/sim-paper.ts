@@ -68,17 +68,21 @@ async function main(): Promise<void> {
   const ctx: FigureContext = { quick: options.quick, long: options.long, jobs: options.jobs, available: await availableControllers(), log };
   const selected = options.only.length ? figures.filter((f) => options.only.includes(f.id)) : figures;
   const started = Date.now();
+  const summary: string[] = [`# pcc-sim: the seed papers' figures (${options.quick ? 'quick' : options.long ? 'long' : 'default'} run)\n`];
   for (const figure of selected) {
     log({ event: 'figure_start', figure: figure.id });
     const figureStarted = Date.now();
     const out = await figure.run(ctx);
     process.stdout.write(`\n== ${out.title}\n${out.setup}\n\n${renderTable(out.headers, out.rows, out.digits)}\n`);
     for (const note of out.notes) process.stdout.write(`${note}\n`);
-    writeFileSync(join(options.out, `${out.id}.json`), JSON.stringify({ id: out.id, title: out.title, setup: out.setup, headers: out.headers, rows: out.rows, notes: out.notes, raw: out.raw }, null, 1) + '\n');
+    for (const line of out.verdicts) process.stdout.write(`ours: ${line}\n`);
+    summary.push(`## ${out.title}\n\n${out.setup}\n\n${out.verdicts.map((v) => `- ${v}`).join('\n')}\n`);
+    writeFileSync(join(options.out, `${out.id}.json`), JSON.stringify({ id: out.id, title: out.title, setup: out.setup, headers: out.headers, rows: out.rows, notes: out.notes, verdicts: out.verdicts, raw: out.raw }, null, 1) + '\n');
     writeFileSync(join(options.out, `${out.id}.csv`), toCsv(out.headers, out.rows));
     for (const chart of out.charts) writeFileSync(join(options.out, `${out.id}-${chart.name}.svg`), renderChart(chart.spec));
     log({ event: 'figure_done', figure: figure.id, seconds: (Date.now() - figureStarted) / 1000 });
   }
+  writeFileSync(join(options.out, 'summary.md'), summary.join('\n'));
   process.stdout.write(`\nresults: ${options.out}\n`);
   log({ event: 'done', seconds: (Date.now() - started) / 1000 });
 }

@@ -23,6 +23,8 @@ export interface FigureOutput {
   rows: Cell[][];
   digits: number;
   notes: string[];
+  /** ours against the paper's claims, one line each, computed from the runs */
+  verdicts: string[];
   charts: Array<{ name: string; spec: ChartSpec }>;
   raw: unknown;
 }
@@ -30,6 +32,14 @@ export interface FigureOutput {
 export interface Figure {
   id: string;
   run: (ctx: FigureContext) => Promise<FigureOutput>;
+}
+
+function verdict(ok: boolean): string {
+  return ok ? 'meets' : 'SHORT';
+}
+
+function fmt(value: number | null | undefined, digits = 1): string {
+  return value === null || value === undefined || !Number.isFinite(value) ? '-' : value.toFixed(digits);
 }
 
 const SERIALISATION_MS = (1500 * 8) / 100e6 * 1e3; // one 1500-byte packet at 100 Mbit/s
@@ -82,6 +92,20 @@ const randomLoss: Figure = {
       headers: ['loss', ...ccs, 'paper: Vivace', 'paper: CUBIC'],
       rows,
       digits: 1,
+      verdicts: [
+        ...['vivace', 'vivace-loss'].filter((cc) => ccs.includes(cc)).map((cc) => {
+          const ci = ccs.indexOf(cc);
+          const worst = Math.min(...losses.map((loss, li) => (loss <= 0.03 ? at(li, ci).result.flows[0]?.throughput_mbps ?? 0 : Infinity)));
+          return `${cc}: lowest throughput at loss <= 3% is ${fmt(worst)} Mbit/s (paper >= 90): ${verdict(worst >= 90)}`;
+        }),
+        ...(ccs.includes('cubic') && ccs.includes('vivace') && losses.includes(0.01)
+          ? [(() => {
+              const li = losses.indexOf(0.01);
+              const ratio = (at(li, ccs.indexOf('vivace')).result.flows[0]?.throughput_mbps ?? 0) / (at(li, ccs.indexOf('cubic')).result.flows[0]?.throughput_mbps ?? 1);
+              return `Vivace / CUBIC at 1% loss: ${fmt(ratio)}x (paper 20-50x): ${verdict(ratio >= 20)}`;
+            })()]
+          : []),
+      ],
       notes: [
         'Paper (thesis §4.5.1): both Vivace variants > 90 Mbit/s up to 3% loss, > 80 up to 3.5%, ~40% of capacity near 4%, ~1/10 beyond 5%; BBR near capacity up to 15%; 20-50x over TCP.',
       ],
@@ -129,6 +153,21 @@ const bufferbloat: Figure = {
       headers: ['buffer_KB', ...ccs.map((c) => `${c} Mbit/s`), ...ccs.map((c) => `${c} p95+ms`), ...ccs.map((c) => `${c} infl%`)],
       rows,
       digits: 1,
+      verdicts: ccs.includes('vivace')
+        ? (() => {
+            const ci = ccs.indexOf('vivace');
+            const minThroughput = Math.min(...buffersKb.map((_, bi) => flowAt(bi, ci)?.throughput_mbps ?? 0));
+            const maxLatency = Math.max(...buffersKb.map((_, bi) => selfInflicted(bi, ci)));
+            const deepest = buffersKb.length - 1;
+            return [
+              `vivace: lowest throughput ${fmt(minThroughput)} Mbit/s (paper > 90): ${verdict(minThroughput > 90)}; highest p95 self-inflicted ${fmt(maxLatency, 2)} ms (paper < 2): ${verdict(maxLatency < 2)}`,
+              ...['cubic', 'bbr'].filter((cc) => ccs.includes(cc)).map((cc) => {
+                const infl = (100 * selfInflicted(deepest, ccs.indexOf(cc))) / (((buffersKb[deepest] as number) * 8000) / 100e6 * 1e3);
+                return `${cc} at ${buffersKb[deepest]} KB: ${fmt(selfInflicted(deepest, ccs.indexOf(cc)))} ms self-inflicted, ${fmt(infl)}% of the buffer (paper: fills deep buffers): ${verdict(infl > 50)}`;
+              }),
+            ];
+          })()
+        : [],
       notes: [
         'Paper: Vivace, BBR and Allegro > 90 Mbit/s already at 7.5 KB (CUBIC needs ~20x more); Vivace-latency p95 RTT overflow always < 2 ms (thesis), ~1 ms at every buffer 2 KB-1 MB (kernel paper);',
         'CUBIC and BBR fill deep buffers (BBR ~100% inflation ratio up to 300 KB; up to +200% RTT in the kernel paper).',
@@ -209,6 +248,25 @@ const convergenceFigure: Figure = {
       headers: ['flows', 'cc', 'jain', 'conv_s', 'stddev_Mbit/s', 'f0 Mbit/s', 'f1', 'f2', 'f3'],
       rows,
       digits: 2,
+      verdicts: (() => {
+        const row = (n: number, cc: string) => raw.find((r) => (r as { flow_count: number; cc: string }).flow_count === n && (r as { cc: string }).cc === cc) as
+          { jain_index: number; convergence_time_s: number | null; stddev_mbps: number | null } | undefined;
+        const out: string[] = [];
+        for (const n of flowCounts) {
+          const v = row(n, 'vivace');
+          if (v) out.push(`vivace ${n} flows: Jain index ${fmt(v.jain_index, 3)} (issue: >= 0.95): ${verdict(v.jain_index >= 0.95)}`);
+        }
+        const v2 = row(2, 'vivace');
+        const allegro2 = row(2, 'allegro');
+        const bbr2 = row(2, 'bbr');
+        if (v2 && allegro2 && v2.convergence_time_s !== null && allegro2.convergence_time_s !== null) {
+          out.push(`2 flows: vivace converges in ${fmt(v2.convergence_time_s, 0)} s vs allegro ${fmt(allegro2.convergence_time_s, 0)} s (paper: ~60% less): ${verdict(v2.convergence_time_s <= 0.6 * allegro2.convergence_time_s)}`);
+        }
+        if (v2 && bbr2 && v2.stddev_mbps !== null && bbr2.stddev_mbps !== null) {
+          out.push(`2 flows: vivace stddev ${fmt(v2.stddev_mbps)} vs bbr ${fmt(bbr2.stddev_mbps)} Mbit/s (paper: ~50% less): ${verdict(v2.stddev_mbps <= 0.6 * bbr2.stddev_mbps)}`);
+        }
+        return out;
+      })(),
       notes: [
         'Paper: Vivace converges fairly and more stably than BBR and CUBIC (Fig. 4.10); on 2 flows both Vivace variants match Allegro\'s stability with ~60% less convergence time, and match BBR\'s speed with ~50% less throughput deviation (Fig. 4.11). No absolute numbers are given in the text.',
       ],
@@ -257,6 +315,10 @@ const changingNetwork: Figure = {
       headers: ['cc', 'median % of optimal', 'median Mbit/s', 'median optimal', 'median loss %', 'paper % of optimal', 'paper loss'],
       rows,
       digits: 1,
+      verdicts: perCc.filter((p) => p.cc === 'vivace-loss' || p.cc === 'vivace').map((p) => {
+        const target = p.cc === 'vivace-loss' ? { fraction: 0.883, loss: 0.049 } : { fraction: 0.83, loss: 0.033 };
+        return `${p.cc}: median ${fmt(100 * p.medianFraction)}% of optimal (paper ${fmt(100 * target.fraction)}%): ${verdict(p.medianFraction >= target.fraction - 0.02)}; median loss ${fmt(100 * p.medianLoss)}% (paper ${fmt(100 * target.loss)}%): ${verdict(p.medianLoss <= target.loss * 1.25)}`;
+      }),
       notes: ['Paper: Vivace-loss median 49 Mbit/s = 88.3% of optimal, +5.4% over Allegro, +25.6% over BBR, 15.3x CUBIC; Vivace-latency +17.9% over BBR; median loss 4.9% (Vivace-loss), 3.3% (Vivace-latency, similar to BBR).'],
       charts: [{
         name: 'cdf',
@@ -294,6 +356,19 @@ const lossAtConvergence: Figure = {
       headers: ['flows', ...ccs.map((c) => `${c} loss%`), ...ccs.map((c) => `${c} util%`), 'paper'],
       rows,
       digits: 2,
+      verdicts: (() => {
+        const last = counts.length - 1;
+        const out: string[] = [];
+        if (ccs.includes('vivace-loss')) {
+          const loss = avgLoss(last, ccs.indexOf('vivace-loss'));
+          out.push(`vivace-loss with ${counts[last]} flows: ${fmt(loss, 2)}% loss (paper: converges to the 5% bound): ${verdict(loss <= 6)}`);
+        }
+        if (ccs.includes('bbr') && ccs.includes('vivace-loss')) {
+          const bbr = avgLoss(last, ccs.indexOf('bbr'));
+          out.push(`bbr with ${counts[last]} flows: ${fmt(bbr, 2)}% loss (paper ~14%, more than vivace-loss): ${verdict(bbr > avgLoss(last, ccs.indexOf('vivace-loss')))}`);
+        }
+        return out;
+      })(),
       notes: ['Paper: Vivace-loss\'s loss rate converges to the theoretical 5% bound as n grows; BBR pays much more (~14%); kernel paper: PCC-kernel ~5% with 10 flows, BBR ~10% already with 2.'],
       charts: [{
         name: 'loss',

@@ -24,7 +24,8 @@ void cc_ledger_release(cc_packet_ledger *ledger) {
 }
 
 int cc_ledger_accepts(const cc_packet_ledger *ledger, uint64_t pn) {
-    return !ledger->has_sent || pn >= ledger->end_pn;
+    /* UINT64_MAX is refused: end_pn = pn + 1 must not wrap to 0 */
+    return pn != UINT64_MAX && (!ledger->has_sent || pn >= ledger->end_pn);
 }
 
 static uint64_t span_with(const cc_packet_ledger *ledger, uint64_t pn) {

@@ -287,6 +287,11 @@ static void test_ledger_growth_and_gaps(void) {
     /* From an empty ledger any larger number re-bases without loss. */
     cc_on_packet_sent(cc, UINT64_MAX - 1, 1200, 120001);
     CHECK(cc_bytes_in_flight(cc) == 1200 && r->lost == 2);
+    /* ... but not the very last number, and nothing after it. */
+    cc_on_packet_sent(cc, UINT64_MAX, 1200, 120002);
+    CHECK(cc_bytes_in_flight(cc) == 1200 && r->sent == 50000 + 3 + 1);
+    cc_on_ack(cc, UINT64_MAX - 1, 0, 0, 130000);
+    CHECK(cc_bytes_in_flight(cc) == 0);
     cc_destroy(cc);
 }
 

@@ -2,6 +2,7 @@
 // dash.js player, Debian's Chromium. Each test plays 30 s over loopback and checks what a viewer would notice.
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
@@ -34,7 +35,7 @@ function pageUrl(query: string): string {
 
 async function openPage(query: string): Promise<{ page: Page; pageErrors: string[]; close: () => Promise<void> }> {
   // ignoreHTTPSErrors: the TCP path fetches from the origin's self-signed HTTPS port (WebTransport uses the hash).
-  const context = await browser.newContext({ viewport: { width: 1280, height: 1100 }, ignoreHTTPSErrors: true });
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, ignoreHTTPSErrors: true });
   const page = await context.newPage();
   const pageErrors: string[] = [];
   page.on('pageerror', (err) => pageErrors.push(`pageerror: ${err.message}`));
@@ -63,11 +64,16 @@ async function playFor(page: Page, seconds: number): Promise<SessionReport> {
   return metrics(page);
 }
 
+/** Appended to failure messages: on a shared 2-core machine a timing failure may be the load, not the code. */
+function context(): string {
+  return ` [load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}; origin log tail: ${origin.output().slice(-600).replace(/\s+/g, ' ')}]`;
+}
+
 function assertGoodPlayback(m: SessionReport, pageErrors: string[]): void {
-  assert.ok(m.playbackPositionS >= 28, `playback advanced only ${m.playbackPositionS.toFixed(2)} s in ${playS} s`);
-  assert.ok(m.bufferingRatio < 0.01, `buffering ratio ${(m.bufferingRatio * 100).toFixed(2)} % (${m.stallCount} stalls, ${m.totalStallS.toFixed(2)} s)`);
+  assert.ok(m.playbackPositionS >= 28, `playback advanced only ${m.playbackPositionS.toFixed(2)} s in ${playS} s${context()}`);
+  assert.ok(m.bufferingRatio < 0.01, `buffering ratio ${(m.bufferingRatio * 100).toFixed(2)} % (${m.stallCount} stalls, ${m.totalStallS.toFixed(2)} s)${context()}`);
   assert.ok(m.topBitrateKbps > 0, 'the manifest offered no video rendition');
-  assert.equal(m.maxBitrateKbpsReached, m.topBitrateKbps, `top rendition ${m.topBitrateKbps} kbit/s never rendered (max ${m.maxBitrateKbpsReached})`);
+  assert.equal(m.maxBitrateKbpsReached, m.topBitrateKbps, `top rendition ${m.topBitrateKbps} kbit/s never rendered (max ${m.maxBitrateKbpsReached})${context()}`);
   assert.deepEqual(m.errors, [], `session errors: ${m.errors.join('; ')}`);
   assert.deepEqual(pageErrors, [], `page errors: ${pageErrors.join('; ')}`);
 }
@@ -126,9 +132,9 @@ test('the page receives 50 Mbit/s of datagrams without drops', { timeout: 60_000
     const meanMbps = busy.reduce((a, b) => a + b, 0) / busy.length / 1e6;
     process.stderr.write(`${JSON.stringify({ component: 'e2e', check: 'receive-50mbps', meanGoodputMbps: meanMbps, perSecondMbps: busy.map((b) => +(b / 1e6).toFixed(1)), datagramsReceived: m.datagramsReceived, datagramsLost: m.datagramsDropped })}\n`);
     assert.deepEqual(pageErrors, []);
-    assert.ok(meanMbps >= 40, `mean goodput ${meanMbps.toFixed(1)} Mbit/s while buffering, expected ≈ 50`);
+    assert.ok(meanMbps >= 40, `mean goodput ${meanMbps.toFixed(1)} Mbit/s while buffering, expected ≈ 50${context()}`);
     assert.ok(m.datagramsReceived > 30_000, `only ${m.datagramsReceived} datagrams received`);
-    assert.equal(m.datagramsDropped, 0, `${m.datagramsDropped} of ${m.datagramsReceived} datagrams were lost`);
+    assert.equal(m.datagramsDropped, 0, `${m.datagramsDropped} of ${m.datagramsReceived} datagrams never arrived${context()}`);
   } finally {
     await close();
   }

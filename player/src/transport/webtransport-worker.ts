@@ -88,7 +88,7 @@ function onClosed(reason: string): void {
 }
 
 function postCounters(): void {
-  const largest = receiverLargest();
+  const largest = largestPacketSeen;
   post({
     type: 'counters',
     counters: {
@@ -108,10 +108,6 @@ let packetsLostBySender = 0;
 let datagramsNeverArrived = 0;
 /** DATA datagrams received per request id, until its DONE frame settles the count. */
 const datagramsPerRequest = new Map<number, number>();
-function receiverLargest(): number {
-  return largestPacketSeen;
-}
-
 async function readDatagrams(wt: WebTransport): Promise<void> {
   const reader = wt.datagrams.readable.getReader();
   for (;;) {
@@ -122,22 +118,24 @@ async function readDatagrams(wt: WebTransport): Promise<void> {
       return; // the session closed; onClosed reports it
     }
     if (result.done) return;
+    // One clock read per datagram: this loop runs ~5k times/s at 50 Mbit/s.
     const t = nowUs();
     const outcome = receiver.onDatagram(result.value, t);
     if (outcome.ok) {
-      largestPacketSeen = Math.max(largestPacketSeen, outcome.value.packetNumber);
-      const id = outcome.value.requestId;
-      datagramsPerRequest.set(id, (datagramsPerRequest.get(id) ?? 0) + 1);
-      const active = requests.get(outcome.value.requestId);
-      if (active && outcome.value.newBytes > 0) drainBody(active);
+      const { packetNumber, requestId, newBytes } = outcome.value;
+      if (packetNumber > largestPacketSeen) largestPacketSeen = packetNumber;
+      datagramsPerRequest.set(requestId, (datagramsPerRequest.get(requestId) ?? 0) + 1);
+      if (newBytes > 0) {
+        const active = requests.get(requestId);
+        if (active) drainBody(active, t);
+      }
     }
-    flushAck();
+    flushAck(t);
   }
 }
 
 /** Sends an ACK if one is due now, else arms a timer for when it will be. */
-function flushAck(): void {
-  const t = nowUs();
+function flushAck(t: number): void {
   const ack = receiver.poll(t);
   if (ack && datagramWriter) {
     acksSent++;
@@ -151,22 +149,21 @@ function flushAck(): void {
   ackTimer = setTimeout(() => {
     ackTimer = null;
     ackTimerDueUs = Infinity;
-    flushAck();
+    flushAck(nowUs());
   }, Math.max(0, (due - t) / 1000));
 }
 
-function drainBody(r: ActiveRequest): void {
+function drainBody(r: ActiveRequest, tUs: number): void {
   if (r.done || !r.body) return;
-  for (const chunk of receiver.take(r.id, nowUs())) {
+  for (const chunk of receiver.take(r.id, tUs)) {
     r.body.set(chunk, r.filled);
     r.filled += chunk.byteLength;
   }
-  maybeProgress(r);
+  maybeProgress(r, tUs / 1000);
   if (r.filled === r.body.byteLength) finish(r);
 }
 
-function maybeProgress(r: ActiveRequest): void {
-  const now = performance.now();
+function maybeProgress(r: ActiveRequest, now: number): void {
   if (r.filled === r.body?.byteLength || now - r.lastProgressMs >= progressIntervalMs) {
     r.lastProgressMs = now;
     post({ type: 'progress', id: r.id, loaded: r.filled, total: r.body?.byteLength ?? 0 });
@@ -241,7 +238,7 @@ async function readResponseStream(r: ActiveRequest, readable: ReadableStream<Uin
         if (frame.delivery === DELIVERY_DATAGRAMS) {
           const set = receiver.setBodyLength(r.id, length);
           if (!set.ok) throw new Error(set.error.message);
-          drainBody(r);
+          drainBody(r, nowUs());
           if (length === 0) finish(r);
         } else {
           streamBody = true;
@@ -280,7 +277,7 @@ function appendStreamBody(r: ActiveRequest, chunk: Uint8Array): void {
   r.body.set(chunk, r.filled);
   r.filled += chunk.byteLength;
   streamBytesReceived += chunk.byteLength;
-  maybeProgress(r);
+  maybeProgress(r, performance.now());
   if (r.filled === r.body.byteLength) finish(r);
 }
 

@@ -57,7 +57,7 @@ export class LiveCharts {
       this.plots.push({ plot, columns });
     };
     make('Rates (Mbit/s)', 180,
-      [series('sending rate', palette.send, 'mbps'), series('goodput', palette.goodput, 'mbps', 'rgba(34,211,238,0.08)'), series('selected bitrate', palette.bitrate, 'mbps')],
+      [series('sending rate (controller)', palette.send, 'mbps'), series('goodput', palette.goodput, 'mbps', 'rgba(34,211,238,0.08)'), series('selected bitrate', palette.bitrate, 'mbps')],
       [axis('Mbit/s', 'mbps')], (p) => [p.sendRateMbps, p.goodputMbps, p.bitrateMbps], { mbps: { range: (_u, _min, max) => [0, Math.max(1, max * 1.1)] } });
     make(telemetryNote ?? 'Delay and loss (sender)', 150,
       [series('RTT (ms)', palette.rtt, 'ms'), series('loss (%)', palette.loss, 'pct')],

@@ -53,10 +53,23 @@ async function main(): Promise<number> {
 
   const child = shell.spawn(program, args, { stdio: 'inherit' });
   let killTimer: NodeJS.Timeout | undefined;
+  const escalate = (): void => {
+    killTimer ??= setTimeout(() => {
+      child.kill('SIGTERM');
+      killTimer = setTimeout(() => child.kill('SIGKILL'), 2000);
+    }, 3000);
+  };
   const forward = (signal: NodeJS.Signals): void => {
-    log('info', `received ${signal}: stopping the command`);
-    child.kill(signal === 'SIGINT' ? 'SIGINT' : 'SIGTERM');
-    killTimer ??= setTimeout(() => child.kill('SIGKILL'), 3000);
+    log('info', `received ${signal}: passing it to the command`);
+    if (signal === 'SIGINT') {
+      child.kill('SIGINT');
+      // An interactive shell inside handles Ctrl-C itself and must survive it; anything
+      // else that ignores SIGINT is terminated.
+      if (!process.stdin.isTTY) escalate();
+    } else {
+      child.kill('SIGTERM');
+      killTimer ??= setTimeout(() => child.kill('SIGKILL'), 3000);
+    }
   };
   for (const s of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(s, forward);
 

@@ -557,6 +557,24 @@ static void test_hostile_input(void)
     }
     CHECK(bad == 0);
     cc_destroy(cc);
+
+    /* Extreme clocks: receiver timestamps at the ends of int64, our clock starting far negative. */
+    cc = cc_create("pcp", 12, INT64_MIN / 2);
+    bad = 0;
+    int64_t t = INT64_MIN / 2;
+    for (uint64_t pn = 0; pn < 20000; pn++) {
+        cc_on_packet_sent(cc, pn, MSS, t);
+        cc_on_tick(cc, t);
+        if (pn >= 10) cc_on_ack(cc, pn - 10, 0, (pn % 2) ? INT64_MAX - (int64_t)pn : 1 + (int64_t)pn, t + 5000);
+        t += 1000;
+        double rate = cc_pacing_rate_bytes_per_s(cc);
+        cc_telemetry tel;
+        cc_get_telemetry(cc, &tel);
+        if (!isfinite(rate) || rate < 100e3 / 8 - 1e-9 || !isfinite(tel.last_mi_rtt_gradient) || !isfinite(tel.last_mi_utility))
+            bad++;
+    }
+    CHECK(bad == 0);
+    cc_destroy(cc);
 }
 
 int main(void)

@@ -529,7 +529,7 @@ static void pcp_required_compensation(pcp_state *s, int64_t now_us, int64_t wind
     const pcp_sample *last = pcp_sample_at(s, newest);
     const pcp_sample *first = pcp_sample_at(s, oldest);
     double span_in = (double)(last->sent_us - first->sent_us);
-    double span_out = (double)(last->out_us - first->out_us);
+    double span_out = (double)last->out_us - (double)first->out_us;   /* receiver clock: any value */
     if (span_in > 0.0 && span_out > 0.0) {
         double delivered_share = delivered_bytes / (delivered_bytes + lost_bytes);
         double fraction = 1.0 - delivered_share * span_in / span_out;
@@ -655,7 +655,8 @@ static void pcp_on_ack(void *state, const cc_ack_event *event)
         s->sample_count = 0;
         s->min_delay_valid = 0;
     }
-    double delay_us = from_receiver ? (double)(event->recv_time_us - event->packet->sent_time_us)
+    /* In doubles: the receiver's clock is arbitrary and an int64 difference could overflow. */
+    double delay_us = from_receiver ? (double)event->recv_time_us - (double)event->packet->sent_time_us
                                     : (double)event->rtt_us;
     int64_t window_us = (int64_t)(pcp_param(s, PCP_PARAM_MIN_DELAY_WINDOW_S) * 1e6);
     if (!s->min_delay_valid || delay_us < s->min_delay_us || now_us - s->min_delay_stamp_us > window_us) {

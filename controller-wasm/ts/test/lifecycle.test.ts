@@ -36,3 +36,31 @@ test('a live controller holds heap that destroy() returns', async () => {
   c.destroy();
   assert.equal(mod.heapBytesInUse(), before);
 });
+
+test('queued events survive WASM memory growth (the wrapper re-reads the detached heap view)', async () => {
+  const { loadRuntime } = await import('../load.ts');
+  const mod = await loadControllerModule();
+  const raw = (await loadRuntime()).mod;
+  const queued = mod.create('cubic', { nowUs: 0, seed: 8 });
+  const reference = mod.create('cubic', { nowUs: 0, seed: 8 });
+  const events = (c: typeof queued, from: number, to: number): void => {
+    for (let pn = from; pn < to; pn++) {
+      c.packetSent(pn, 1200, pn * 200);
+      if (pn >= 50) c.ack(pn - 50, 10_000, 0, pn * 200);
+    }
+  };
+  events(queued, 0, 100); // stays queued in WASM memory (batch capacity 256)
+  events(reference, 0, 100);
+  reference.flush();
+  const bytesBefore = raw.HEAPU8.byteLength;
+  const block = raw._malloc(bytesBefore * 2); // forces memory.grow: every JS view of the old buffer detaches
+  assert.notEqual(block, 0);
+  assert.ok(raw.HEAPU8.byteLength > bytesBefore, 'memory grew');
+  events(queued, 100, 400); // pushes through a detached view unless the wrapper notices
+  events(reference, 100, 400);
+  raw._free(block);
+  assert.deepEqual(queued.telemetry(), reference.telemetry());
+  assert.equal(queued.telemetry().packetsAcked, 350);
+  queued.destroy();
+  reference.destroy();
+});

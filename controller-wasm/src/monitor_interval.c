@@ -96,24 +96,30 @@ void pcc_mi_on_sent(pcc_mi_tracker *tracker, const cc_sent_packet *packet) {
     mi->end_time_us = packet->sent_time_us;
 }
 
-/* The MI owning pn, newest first (acks mostly concern recent MIs); NULL when none does. */
+/* The MI owning pn, oldest first (feedback arrives roughly in send order, so the oldest MI still
+ * waiting is nearly always the owner); NULL when none does. */
 static pcc_mi *owner(pcc_mi_tracker *tracker, uint64_t pn) {
-    for (size_t age = tracker->count; age-- > 0;) {
+    for (size_t age = 0; age < tracker->count; age++) {
         pcc_mi *mi = at(tracker, age);
         if (mi->packets_sent == 0) continue;
-        if (pn >= mi->first_pn && pn <= mi->last_pn) {
+        if (pn < mi->first_pn) return NULL; /* ranges are ordered: no newer MI can own it */
+        if (pn <= mi->last_pn) {
             /* A finished MI has stopped listening; a late event is not counted twice. */
             if (mi->timed_out || mi->packets_acked + mi->packets_lost >= mi->packets_sent) return NULL;
             return mi;
         }
-        if (pn > mi->last_pn) return NULL; /* ranges are ordered: no older MI can own it */
     }
     return NULL;
 }
 
-void pcc_mi_on_ack(pcc_mi_tracker *tracker, const cc_sent_packet *packet, int64_t rtt_us) {
+/* 1 when this event completed a closed MI (only then can a result be ready). */
+static int just_completed(const pcc_mi *mi) {
+    return !mi->open && mi->packets_acked + mi->packets_lost == mi->packets_sent;
+}
+
+int pcc_mi_on_ack(pcc_mi_tracker *tracker, const cc_sent_packet *packet, int64_t rtt_us) {
     pcc_mi *mi = owner(tracker, packet->pn);
-    if (mi == NULL) return;
+    if (mi == NULL) return 0;
     mi->packets_acked++;
     mi->bytes_acked += packet->bytes;
     /* Welford's online update of means and co-moments for the regression of RTT on send time. */
@@ -128,13 +134,15 @@ void pcc_mi_on_ack(pcc_mi_tracker *tracker, const cc_sent_packet *packet, int64_
     mi->m2_send_time += dx * (x - mi->mean_send_time_us);
     mi->m2_rtt += dy * (y - mi->mean_rtt_us);
     mi->co_moment += dx * (y - mi->mean_rtt_us);
+    return just_completed(mi);
 }
 
-void pcc_mi_on_loss(pcc_mi_tracker *tracker, const cc_sent_packet *packet) {
+int pcc_mi_on_loss(pcc_mi_tracker *tracker, const cc_sent_packet *packet) {
     pcc_mi *mi = owner(tracker, packet->pn);
-    if (mi == NULL) return;
+    if (mi == NULL) return 0;
     mi->packets_lost++;
     mi->bytes_lost += packet->bytes;
+    return just_completed(mi);
 }
 
 void pcc_mi_expire(pcc_mi_tracker *tracker, int64_t now_us, int64_t timeout_us) {

@@ -77,10 +77,11 @@ void pcc_mi_close(pcc_mi_tracker *tracker, int64_t now_us);
 pcc_mi *pcc_mi_start(pcc_mi_tracker *tracker, double target_rate_bytes_per_s, int tag, uint64_t epoch,
                      int64_t now_us);
 
-/* Packet events; packets outside every tracked MI are ignored. */
+/* Packet events; packets outside every tracked MI are ignored. on_ack/on_loss return 1 when the event
+ * completed a closed MI, i.e. when pcc_mi_pop_result may have something new (saves polling per ack). */
 void pcc_mi_on_sent(pcc_mi_tracker *tracker, const cc_sent_packet *packet);
-void pcc_mi_on_ack(pcc_mi_tracker *tracker, const cc_sent_packet *packet, int64_t rtt_us);
-void pcc_mi_on_loss(pcc_mi_tracker *tracker, const cc_sent_packet *packet);
+int pcc_mi_on_ack(pcc_mi_tracker *tracker, const cc_sent_packet *packet, int64_t rtt_us);
+int pcc_mi_on_loss(pcc_mi_tracker *tracker, const cc_sent_packet *packet);
 
 /* Finishes closed MIs whose feedback is overdue: closed more than timeout_us ago. */
 void pcc_mi_expire(pcc_mi_tracker *tracker, int64_t now_us, int64_t timeout_us);

@@ -23,20 +23,6 @@ void cc_ledger_release(cc_packet_ledger *ledger) {
     ledger->capacity = 0;
 }
 
-int cc_ledger_accepts(const cc_packet_ledger *ledger, uint64_t pn) {
-    /* UINT64_MAX is refused: end_pn = pn + 1 must not wrap to 0 */
-    return pn != UINT64_MAX && (!ledger->has_sent || pn >= ledger->end_pn);
-}
-
-static uint64_t span_with(const cc_packet_ledger *ledger, uint64_t pn) {
-    if (ledger->in_flight_count == 0) return 1; /* an empty ledger re-bases at pn */
-    return pn - ledger->base_pn + 1;
-}
-
-int cc_ledger_needs_eviction(const cc_packet_ledger *ledger, uint64_t pn) {
-    return cc_ledger_accepts(ledger, pn) && span_with(ledger, pn) > CC_LEDGER_MAX_SLOTS;
-}
-
 cc_sent_packet *cc_ledger_oldest(cc_packet_ledger *ledger) {
     if (ledger->in_flight_count == 0) return NULL;
     /* base_pn is kept on an in-flight packet whenever one exists (see advance_base). */
@@ -77,12 +63,6 @@ int cc_ledger_insert(cc_packet_ledger *ledger, uint64_t pn, cc_sent_packet **pac
     ledger->in_flight_count++;
     *packet_out = &slot->packet;
     return CC_OK;
-}
-
-cc_sent_packet *cc_ledger_find(cc_packet_ledger *ledger, uint64_t pn) {
-    if (ledger->in_flight_count == 0 || pn < ledger->base_pn || pn >= ledger->end_pn) return NULL;
-    cc_ledger_slot *slot = &ledger->slots[slot_index(ledger, pn)];
-    return slot->in_flight && slot->packet.pn == pn ? &slot->packet : NULL;
 }
 
 static void advance_base(cc_packet_ledger *ledger) {

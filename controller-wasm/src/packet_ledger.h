@@ -29,10 +29,19 @@ typedef struct cc_packet_ledger {
 int cc_ledger_init(cc_packet_ledger *ledger);
 void cc_ledger_release(cc_packet_ledger *ledger);
 
-/* 1 when pn is a valid next packet number (greater than every one sent so far). */
-int cc_ledger_accepts(const cc_packet_ledger *ledger, uint64_t pn);
-/* 1 when recording pn would need more than CC_LEDGER_MAX_SLOTS: the oldest packet must be evicted first. */
-int cc_ledger_needs_eviction(const cc_packet_ledger *ledger, uint64_t pn);
+/* The per-packet lookups are inline: they run once or twice for every packet and ack. */
+
+/* 1 when pn is a valid next packet number (greater than every one sent so far). UINT64_MAX is refused:
+ * end_pn = pn + 1 must not wrap to 0. */
+static inline int cc_ledger_accepts(const cc_packet_ledger *ledger, uint64_t pn) {
+    return pn != UINT64_MAX && (!ledger->has_sent || pn >= ledger->end_pn);
+}
+
+/* 1 when recording pn would need more than CC_LEDGER_MAX_SLOTS: the oldest packet must be evicted first.
+ * (An empty ledger re-bases at pn.) */
+static inline int cc_ledger_needs_eviction(const cc_packet_ledger *ledger, uint64_t pn) {
+    return ledger->in_flight_count > 0 && cc_ledger_accepts(ledger, pn) && pn - ledger->base_pn + 1 > CC_LEDGER_MAX_SLOTS;
+}
 /* The in-flight packet with the lowest number, or NULL. */
 cc_sent_packet *cc_ledger_oldest(cc_packet_ledger *ledger);
 
@@ -41,7 +50,11 @@ cc_sent_packet *cc_ledger_oldest(cc_packet_ledger *ledger);
 int cc_ledger_insert(cc_packet_ledger *ledger, uint64_t pn, cc_sent_packet **packet_out);
 
 /* The in-flight packet with number pn, or NULL (unknown, already acked or lost). */
-cc_sent_packet *cc_ledger_find(cc_packet_ledger *ledger, uint64_t pn);
+static inline cc_sent_packet *cc_ledger_find(cc_packet_ledger *ledger, uint64_t pn) {
+    if (ledger->in_flight_count == 0 || pn < ledger->base_pn || pn >= ledger->end_pn) return NULL;
+    cc_ledger_slot *slot = &ledger->slots[(size_t)(pn & (uint64_t)(ledger->capacity - 1))];
+    return slot->in_flight && slot->packet.pn == pn ? &slot->packet : NULL;
+}
 /* Forgets an in-flight packet returned by cc_ledger_find/oldest. */
 void cc_ledger_remove(cc_packet_ledger *ledger, cc_sent_packet *packet);
 

@@ -214,6 +214,8 @@ static void next_mi(allegro_state *s, double *rate, int *tag) {
     }
 }
 
+static void drain_results(allegro_state *s);
+
 static void allegro_on_packet_sent(void *state, const cc_sent_packet *packet) {
     allegro_state *s = state;
     int64_t now_us = packet->sent_time_us;
@@ -224,6 +226,7 @@ static void allegro_on_packet_sent(void *state, const cc_sent_packet *packet) {
     if (due) {
         pcc_mi_close(&s->tracker, now_us); /* first, so its achieved rate counts for the ceiling */
         pcc_mi_expire(&s->tracker, now_us, mi_timeout_us(s));
+        drain_results(s); /* an MI may have completed at its close (tiny RTT) or expired */
         double rate = s->base_rate;
         int tag = TAG_HOLD;
         next_mi(s, &rate, &tag);
@@ -316,14 +319,12 @@ static void drain_results(allegro_state *s) {
 
 static void allegro_on_ack(void *state, const cc_ack_event *event) {
     allegro_state *s = state;
-    pcc_mi_on_ack(&s->tracker, event->packet, event->rtt_us);
-    drain_results(s);
+    if (pcc_mi_on_ack(&s->tracker, event->packet, event->rtt_us)) drain_results(s);
 }
 
 static void allegro_on_loss(void *state, const cc_loss_event *event) {
     allegro_state *s = state;
-    pcc_mi_on_loss(&s->tracker, event->packet);
-    drain_results(s);
+    if (pcc_mi_on_loss(&s->tracker, event->packet)) drain_results(s);
 }
 
 static void allegro_on_tick(void *state, int64_t now_us) {

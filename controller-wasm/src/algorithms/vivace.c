@@ -271,6 +271,8 @@ static void next_mi(vivace_state *s, double *rate, int *tag) {
     }
 }
 
+static void drain_results(vivace_state *s);
+
 static void vivace_on_packet_sent(void *state, const cc_sent_packet *packet) {
     vivace_state *s = state;
     int64_t now_us = packet->sent_time_us;
@@ -281,6 +283,7 @@ static void vivace_on_packet_sent(void *state, const cc_sent_packet *packet) {
     if (due) {
         pcc_mi_close(&s->tracker, now_us); /* first, so its achieved rate counts for the ceiling */
         pcc_mi_expire(&s->tracker, now_us, mi_timeout_us(s));
+        drain_results(s); /* an MI may have completed at its close (tiny RTT) or expired */
         double rate = s->base_rate;
         int tag = TAG_HOLD;
         next_mi(s, &rate, &tag);
@@ -535,14 +538,12 @@ static void drain_results(vivace_state *s) {
 
 static void vivace_on_ack(void *state, const cc_ack_event *event) {
     vivace_state *s = state;
-    pcc_mi_on_ack(&s->tracker, event->packet, event->rtt_us);
-    drain_results(s);
+    if (pcc_mi_on_ack(&s->tracker, event->packet, event->rtt_us)) drain_results(s);
 }
 
 static void vivace_on_loss(void *state, const cc_loss_event *event) {
     vivace_state *s = state;
-    pcc_mi_on_loss(&s->tracker, event->packet);
-    drain_results(s);
+    if (pcc_mi_on_loss(&s->tracker, event->packet)) drain_results(s);
 }
 
 static void vivace_on_tick(void *state, int64_t now_us) {

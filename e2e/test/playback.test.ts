@@ -8,6 +8,7 @@ import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import type { SessionReport } from '@pcc-stream/player';
 import { launchChromium } from '../src/chromium.ts';
+import { freeTcpPort } from '../src/free-port.ts';
 import { startOrigin, repoRoot, type OriginProcess } from '../src/origin-process.ts';
 import { mediaDir, playerDist, preparePlayerAndMedia } from '../src/player-fixture.ts';
 
@@ -170,5 +171,15 @@ test('an unreachable origin shows a clear message on the page, not a silent hang
     assert.match(await banner.innerText(), /WebTransport/);
   } finally {
     await second.close();
+  }
+  // transport=tcp with nothing on the HTTPS port: dash.js gives up on the manifest after its retries.
+  const closedTcpPort = await freeTcpPort();
+  const third = await openPage(`${origin.httpBase}/?transport=tcp&cc=cubic&httpsPort=${closedTcpPort}`);
+  try {
+    const banner = third.page.locator('#page-error');
+    await banner.waitFor({ state: 'visible', timeout: 30_000 });
+    assert.match(await banner.innerText(), /could not start.*manifest\.mpd/s);
+  } finally {
+    await third.close();
   }
 });

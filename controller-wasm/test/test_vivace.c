@@ -246,6 +246,8 @@ static void test_nan_custom_utility(void) {
     CHECK(isfinite(t.last_mi_utility) && isfinite(t.gradient) && isfinite(t.pacing_rate_bps));
     CHECK(t.pacing_rate_bps >= 100e3 && t.pacing_rate_bps <= 10e9);
     CHECK(t.mi_completed > 3);
+    CHECK(t.pacing_rate_bps <= 1.05e6 * 1.0001); /* no blind doubling: it stayed at the first MI's rate */
+    CHECK(strcmp(t.state, "probing") == 0);
     /* Restoring the built-in utility works. */
     CHECK(cc_set_utility(cc, NULL, NULL) == CC_OK);
     driver_run(&d, 3000000);

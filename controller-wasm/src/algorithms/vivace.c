@@ -2,19 +2,26 @@
  * PCC Vivace (thesis chapter 4): online gradient ascent on a measured utility.
  * Two ops tables: "vivace" (latency-aware utility, the default) and "vivace-loss" (b = 0, thesis §4.5).
  *
- * Control (thesis §4.4):
+ * Control (thesis §4.4, Table 4.1 defaults):
  *  - slow start: the rate doubles every monitor interval (MI) while the utility of each finished MI
  *    rises; at the first drop the rate falls back to the best MI's rate and slow start ends for good.
- *  - probing: one pair of MIs at r(1+ε) and r(1-ε) in random order, then MIs at r until both results
- *    are in; γ = (u+ - u-)/(r+ - r-) (= (u1-u2)/(2εr), §4.4.3). A counter-intuitive pair (the higher
- *    rate lost less yet wins) is re-run once ("double check", §4.4.4) and the gradients averaged if
- *    they agree, discarded if not.
+ *  - probing: MIs at r(1+ε) and r(1-ε), each pair in random order, then MIs at r until the results are
+ *    in; γ = (u+ - u-)/(r+ - r-) (= (u1-u2)/(2εr), §4.4.3). A round has two pairs that must agree
+ *    (the randomized controlled trials of §3.2.3, as the published code does); γ is their mean. A
+ *    counter-intuitive round (the higher rate wins with significantly less loss) is re-run once
+ *    ("double check", §4.4.4): consistent results are averaged, otherwise the re-run alone counts.
  *  - the step: Δr = m(τ)·θ0·γ with the confidence amplifier m(τ) over τ consecutive same-direction
  *    decisions, capped at ω·r by the dynamic change boundary ω = ω0 + kδ (k grows while the cap
  *    binds, is recalibrated to the smallest sufficient k otherwise, reset when direction changes).
  *  - MI timeout: an MI whose packets' fate is unknown T_timeout after it ended halves the rate.
  * Each decision starts a new epoch; results of MIs sent under an older epoch no longer apply and
  * are dropped, and the open MI is cut short so the new rate takes effect at once (thesis §3.2.2).
+ *
+ * Measurement noise (§4.4.4 "contending with unreliable statistics"): a utility's binomial loss noise
+ * is estimated per MI; gradients within amplifier_confidence standard errors of 0 do not grow the
+ * amplifier, slow start ends only on a significant drop, the double check needs a significant loss
+ * difference, and an MI's loss rate is low-pass filtered (loss_smoothing). Without these, random loss
+ * of 2-3% (Fig. 4.3) made the rate collapse; each is documented where it is applied.
  *
  * Measurement: a packet belongs to the MI it was sent in (monitor_interval.h, exact per packet, so the
  * kernel module's approximations for lack of per-packet state - sRTT sampling, ignoring an MI's last
@@ -23,7 +30,8 @@
  *
  * Robust at very low RTT (loopback) and low rate: an MI lasts at least max(mi_duration_rtts·sRTT,
  * the time to send mi_min_packets at its rate, mi_min_duration_ms), so it always holds enough packets
- * and pacer ticks to measure. Per-ack work is O(1) and allocation-free.
+ * and pacer ticks to measure. The rate never exceeds max_rate_over_sent times what was actually sent
+ * lately (application- or CPU-limited senders). Per-ack work is O(1) and allocation-free.
  */
 #include "vivace.h"
 
@@ -504,8 +512,13 @@ static void on_result(vivace_state *s, const pcc_mi_result *r) {
     s->last_utility = utility;
     if (r->epoch != s->epoch) return;
     if (!valid) {
-        /* A utility that is not a number cannot be compared: measure this rate again. */
-        if (s->phase != STATE_SLOW_START) enter_probing(s, s->base_rate);
+        /* A utility that is not a number cannot be compared: stop climbing (slow start would otherwise
+         * double blindly) and measure again. */
+        if (s->phase == STATE_SLOW_START) {
+            enter_probing(s, s->slow_start_have_best ? s->slow_start_best_rate : r->stats.target_rate_bps / 8.0);
+        } else {
+            enter_probing(s, s->base_rate);
+        }
         return;
     }
     switch (s->phase) {

@@ -132,6 +132,9 @@ export class WasmController implements Controller {
     const status = this.#mod._pccw_param_set(this.#handle, index, value);
     if (status === CcStatus.ok) return;
     if (status === CcStatus.invalid) {
+      if (value >= desc.minValue && value <= desc.maxValue) {
+        throw new Error(`${this.algorithm}: value ${value} for parameter "${name}" conflicts with the others (min_rate_bps must not exceed max_rate_bps)`);
+      }
       throw new Error(`${this.algorithm}: invalid value ${value} for parameter "${name}": must be in [${desc.minValue}, ${desc.maxValue}]`);
     }
     throw new Error(`${this.algorithm}: setting parameter "${name}" failed with status ${status}`);

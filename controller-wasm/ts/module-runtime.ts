@@ -13,6 +13,26 @@ const DEFAULT_BATCH_CAPACITY = 256;
 const MAX_BATCH_CAPACITY = 65536;
 const MAX_SEED = 2 ** 53;
 
+/** Applies params in any order the library accepts: a value refused now (e.g. min_rate_bps above the
+ * current max_rate_bps) is retried after the others, so { min_rate_bps, max_rate_bps } both raised works. */
+function applyParams(controller: Controller, params: Record<string, number>): void {
+  let pending = Object.entries(params);
+  while (pending.length > 0) {
+    const refused: [string, number][] = [];
+    let lastError: unknown;
+    for (const [name, value] of pending) {
+      try {
+        controller.setParam(name, value);
+      } catch (err) {
+        refused.push([name, value]);
+        lastError = err;
+      }
+    }
+    if (refused.length === pending.length) throw lastError;
+    pending = refused;
+  }
+}
+
 export class ModuleRuntime implements ControllerModule {
   readonly mod: PccRawModule;
   /** pccw_apply as the raw WebAssembly export (see the constructor). */
@@ -63,7 +83,7 @@ export class ModuleRuntime implements ControllerModule {
     const controller = new WasmController(this, algorithm, handle, batchCapacity, this.#paramTable(algorithm, handle));
     this.#finalizer.register(controller, handle, controller);
     try {
-      for (const [name, value] of Object.entries(params)) controller.setParam(name, value);
+      applyParams(controller, params);
     } catch (err) {
       controller.destroy();
       throw err;

@@ -65,6 +65,15 @@ test('parameters are described with finite bounds and docs, the common ones firs
   }
 });
 
+test('create() applies params in an order the library accepts; conflicting bounds are explained', () => {
+  const c = mod.create('vivace', { nowUs: 0, params: { min_rate_bps: 20e9, max_rate_bps: 40e9 } });
+  assert.equal(c.getParam('min_rate_bps'), 20e9);
+  assert.equal(c.getParam('max_rate_bps'), 40e9);
+  assert.throws(() => c.setParam('min_rate_bps', 50e9), /conflicts with the others \(min_rate_bps must not exceed max_rate_bps\)/);
+  c.destroy();
+  assert.throws(() => mod.create('vivace', { nowUs: 0, params: { min_rate_bps: 9e9, max_rate_bps: 5e9 } }), /conflicts with the others/);
+});
+
 test('create() applies params before the first event', () => {
   const c = mod.create('fixed', { nowUs: 0, params: { rate_bps: 4e6 } });
   assert.equal(c.pacingRateBytesPerSec(), 4e6 / 8);

@@ -32,11 +32,12 @@ async function saturate(options: LinkemOptions, sendPps: number): Promise<Delive
   const { value } = await withLinkem(
     { ...options, queueDown: 'droptail', queueDownArgs: 'packets=3000' },
     async (shell) => {
-      const receiver = runProbe(['udp-recv', '--bind', shell.innerAddress, '--port', String(p), '--idle-ms', '5000', '--max-ms', String(SEND_MS + 1000), '--csv', csv], shell);
+      const receiver = runProbe(['udp-recv', '--bind', shell.innerAddress, '--port', String(p), '--idle-ms', '60000', '--max-ms', '60000', '--csv', csv], shell);
       await receiver.event('listening');
       const sender = runProbe(['udp-send', '--to', shell.innerAddress, '--port', String(p), '--pps', String(sendPps), '--count', String(Math.round((sendPps * SEND_MS) / 1000)), '--size', String(UDP_PAYLOAD_BYTES)]);
       const sent = await sender.result(SEND_MS + 10000);
-      const received = await receiver.result(25000);
+      // the window ends when the sender stops: no need to wait for the queue to drain
+      const received = await receiver.finish();
       const rows = parseProbeCsv(readFileSync(csv, 'utf8'));
       const windowFromNs = shell.startMonotonicNs > BigInt(sent.startNs as number) ? shell.startMonotonicNs : BigInt(sent.startNs as number);
       const from = windowFromNs + BigInt(WINDOW_START_MS) * 1000000n;

@@ -200,7 +200,7 @@ test('two shells at once get their own namespace and addresses, and cannot reach
         [a, port(25000)],
         [b, port(25000) + 1],
       ] as const) {
-        const recv = runProbe(['udp-recv', '--bind', shell.baseAddress, '--port', String(p), '--idle-ms', '300', '--max-ms', '3000']);
+        const recv = runProbe(['udp-recv', '--bind', shell.baseAddress, '--port', String(p), '--idle-ms', '300', '--max-ms', '15000']);
         await recv.event('listening');
         await runProbe(['udp-send', '--to', shell.baseAddress, '--port', String(p), '--pps', '1000', '--count', '50', '--size', '100'], shell).result();
         assert.equal((await recv.result()).received, 50);

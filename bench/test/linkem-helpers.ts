@@ -14,6 +14,8 @@ export interface ProbeRun {
   event(name: string, timeoutMs?: number): Promise<Record<string, unknown>>;
   /** Resolves with the last JSON line once the probe exits with status 0. */
   result(timeoutMs?: number): Promise<Record<string, unknown>>;
+  /** Ask a receiver to finish now (SIGTERM) and resolve with its result. */
+  finish(timeoutMs?: number): Promise<Record<string, unknown>>;
 }
 
 export function runProbe(args: string[], shell?: LinkemShell): ProbeRun {
@@ -65,6 +67,10 @@ export function runProbe(args: string[], shell?: LinkemShell): ProbeRun {
         timeoutMs,
         `event ${name}`,
       );
+    },
+    finish(timeoutMs = 10000) {
+      child.kill('SIGTERM');
+      return this.result(timeoutMs);
     },
     result(timeoutMs = 30000) {
       return withTimeout(
@@ -143,3 +149,5 @@ export function sharedTrace(name: string): string {
   if (!found) throw new Error(`trace ${name} not found in ${candidates.join(' or ')}`);
   return found;
 }
+
+export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));

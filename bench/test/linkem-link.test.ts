@@ -82,11 +82,11 @@ test('departures follow the mm-link model exactly for mixed sizes over a looping
   assert.ok(spanning > 20, 'the test should make packets span opportunities');
 });
 
-test('CoDel keeps the queueing delay of a TCP flow near its target where droptail lets it grow', { timeout: 40000 }, async (t) => {
+test('CoDel keeps the queueing delay of a TCP flow near its target where droptail lets it grow', { timeout: 60000 }, async (t) => {
   const p = port(26100);
   const run = async (queueDown: 'codel' | 'droptail', queueDownArgs: string, offset: number) => {
     const { summary } = await withLinkem({ downMbps: 12, delayMs: 10, queueDown, queueDownArgs }, async (shell) => {
-      const recv = runProbe(['tcp-recv', '--bind', shell.innerAddress, '--port', String(p + offset), '--max-ms', '8000'], shell);
+      const recv = runProbe(['tcp-recv', '--bind', shell.innerAddress, '--port', String(p + offset), '--max-ms', '30000'], shell);
       await recv.event('listening');
       await runProbe(['tcp-send', '--to', shell.innerAddress, '--port', String(p + offset), '--cc', 'cubic', '--duration-ms', '3000']).result(15000);
       await recv.result(15000);

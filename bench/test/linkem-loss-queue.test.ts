@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 
 import { parseMmLog, type LinkemOptions, type LinkemSummary } from '../linkem/src/driver/index.ts';
-import { parseProbeCsv, port, runProbe, tempDir, withLinkem, type ProbeCsvRow } from './linkem-helpers.ts';
+import { parseProbeCsv, port, runProbe, sleep, tempDir, withLinkem, type ProbeCsvRow } from './linkem-helpers.ts';
 
 let dir: ReturnType<typeof tempDir>;
 before(() => {
@@ -23,16 +23,16 @@ async function sendBothWays(options: LinkemOptions, count: number, pps: number):
   const upCsv = join(dir.path, `up-${tag}.csv`);
   const p = port(22000);
   const { summary } = await withLinkem(options, async (shell) => {
-    const maxMs = String(Math.round((count / pps) * 1000) + 1000);
-    const downRecv = runProbe(['udp-recv', '--bind', shell.innerAddress, '--port', String(p), '--idle-ms', '10000', '--max-ms', maxMs, '--csv', downCsv], shell);
-    const upRecv = runProbe(['udp-recv', '--bind', shell.baseAddress, '--port', String(p + 1), '--idle-ms', '10000', '--max-ms', maxMs, '--csv', upCsv]);
+    const downRecv = runProbe(['udp-recv', '--bind', shell.innerAddress, '--port', String(p), '--idle-ms', '60000', '--max-ms', '60000', '--csv', downCsv], shell);
+    const upRecv = runProbe(['udp-recv', '--bind', shell.baseAddress, '--port', String(p + 1), '--idle-ms', '60000', '--max-ms', '60000', '--csv', upCsv]);
     await Promise.all([downRecv.event('listening'), upRecv.event('listening')]);
     const args = ['--pps', String(pps), '--count', String(count), '--size', '100'];
     await Promise.all([
       runProbe(['udp-send', '--to', shell.innerAddress, '--port', String(p), ...args]).result(30000),
       runProbe(['udp-send', '--to', shell.baseAddress, '--port', String(p + 1), ...args], shell).result(30000),
     ]);
-    await Promise.all([downRecv.result(30000), upRecv.result(30000)]);
+    await sleep(300);
+    await Promise.all([downRecv.finish(), upRecv.finish()]);
   });
   return { up: parseProbeCsv(readFileSync(upCsv, 'utf8')), down: parseProbeCsv(readFileSync(downCsv, 'utf8')), summary };
 }
@@ -74,10 +74,11 @@ async function burst(queueDown: 'droptail' | 'drophead', queueDownArgs: string):
   const logPath = join(dir.path, `burst-${tag}.log`);
   const p = port(22100);
   const { summary } = await withLinkem({ downMbps: 1, queueDown, queueDownArgs, logDown: logPath }, async (shell) => {
-    const recv = runProbe(['udp-recv', '--bind', shell.innerAddress, '--port', String(p), '--idle-ms', '400', '--max-ms', '8000', '--csv', csv], shell);
+    const recv = runProbe(['udp-recv', '--bind', shell.innerAddress, '--port', String(p), '--idle-ms', '60000', '--max-ms', '60000', '--csv', csv], shell);
     await recv.event('listening');
     await runProbe(['udp-send', '--to', shell.innerAddress, '--port', String(p), '--pps', '1000000', '--count', '200', '--size', '1472', '--burst', '1']).result();
-    await recv.result(15000);
+    await sleep(21 * 12 + 300); // 20 queued packets at one per 12 ms, and margin
+    await recv.finish();
   });
   return { received: parseProbeCsv(readFileSync(csv, 'utf8')), summary, log: parseMmLog(readFileSync(logPath, 'utf8')) };
 }

@@ -17,16 +17,16 @@ const cases = [
 
 for (const [i, { cc, direction }] of cases.entries()) {
   const path = direction === 'down' ? 'host to namespace' : 'namespace to host';
-  test(`TCP ${cc}, ${path} through ${LINK_MBPS} Mbit/s: goodput >= 90% of capacity`, { timeout: 40000 }, async (t) => {
+  test(`TCP ${cc}, ${path} through ${LINK_MBPS} Mbit/s: goodput >= 90% of capacity`, { timeout: 60000 }, async (t) => {
     const p = port(24000) + i;
     const { value, summary } = await withLinkem({ downMbps: LINK_MBPS, upMbps: LINK_MBPS, delayMs: 10 }, async (shell) => {
       const inside = direction === 'down';
       const receiverAddress = inside ? shell.innerAddress : shell.baseAddress;
-      const recv = runProbe(['tcp-recv', '--bind', receiverAddress, '--port', String(p), '--max-ms', String(TRANSFER_MS + 5000)], inside ? shell : undefined);
+      const recv = runProbe(['tcp-recv', '--bind', receiverAddress, '--port', String(p), '--max-ms', String(TRANSFER_MS + 30000)], inside ? shell : undefined);
       await recv.event('listening');
       const sendArgs = ['tcp-send', '--to', receiverAddress, '--port', String(p), '--cc', cc, '--duration-ms', String(TRANSFER_MS)];
       const sent = await runProbe(sendArgs, inside ? undefined : shell).result(TRANSFER_MS + 10000);
-      const got = await recv.result(TRANSFER_MS + 10000);
+      const got = await recv.result(TRANSFER_MS + 30000);
       return { sent, got };
     });
     assert.equal(value.sent.cc, cc, `the sender's socket runs ${String(value.sent.cc)}, not ${cc}`);

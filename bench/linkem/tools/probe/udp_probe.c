@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <netinet/in.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,8 +62,15 @@ int udp_send_main(int argc, char **argv) {
     return 0;
 }
 
+static volatile sig_atomic_t stop_requested;
+static void request_stop(int sig) {
+    (void)sig;
+    stop_requested = 1;
+}
+
 /* udp-recv --bind ADDR --port P --idle-ms T --max-ms T [--csv FILE]
-   Prints {"event":"listening"} once bound, then a JSON result when idle/max time passes. */
+   Prints {"event":"listening"} once bound, then a JSON result when idle/max time passes
+   or on SIGTERM/SIGINT (so a test can end it right after its sender). */
 int udp_recv_main(int argc, char **argv) {
     struct sockaddr_in at;
     parse_addr(arg_text(argc, argv, "--bind", "0.0.0.0"), arg_number(argc, argv, "--port", 9000, 1, 65535), &at);
@@ -81,16 +89,22 @@ int udp_recv_main(int argc, char **argv) {
         setvbuf(csv, NULL, _IOFBF, 1 << 20);
         fprintf(csv, "seq,send_ns,recv_ns,bytes\n");
     }
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = request_stop;
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGINT, &sa, NULL);
     printf("{\"event\":\"listening\"}\n");
     fflush(stdout);
     uint64_t start_ns = monotonic_ns(), first_ns = 0, last_ns = 0, received = 0, bytes = 0, reordered = 0, max_seq = 0;
     unsigned char buf[65536];
-    for (;;) {
+    while (!stop_requested) {
         uint64_t now = monotonic_ns();
         if ((double)(now - start_ns) > max_ms * 1e6) break;
         if (received > 0 && (double)(now - last_ns) > idle_ms * 1e6) break;
         struct pollfd p = {fd, POLLIN, 0};
-        if (poll(&p, 1, 20) <= 0) continue;
+        /* after a stop request, one last pass reads what is already queued */
+        if (poll(&p, 1, 20) <= 0 && !stop_requested) continue;
         for (;;) {
             ssize_t n = recv(fd, buf, sizeof buf, MSG_DONTWAIT);
             if (n < 0) break;

@@ -288,7 +288,23 @@ static void test_random_loss_tolerance(void) {
     CHECK(rate_under_random_loss("vivace", 0.15, 20000000) < 5e6);
 }
 
+static void test_long_rtt_slow_start(void) {
+    /* 800 ms RTT (satellite, §4.5): the first MI waits for the first RTT sample, then slow start
+     * doubles about once per RTT, like TCP's, rather than once per 10-packet MI on a guess. */
+    cc_controller *cc = cc_create("vivace", 4, 0);
+    driver d;
+    driver_init(&d, cc, 800000);
+    driver_run(&d, 790000);
+    CHECK_NEAR(cc_pacing_rate_bytes_per_s(cc) * 8, 1e6, 1);
+    driver_run(&d, 2500000);
+    CHECK(cc_pacing_rate_bytes_per_s(cc) * 8 <= 8e6 + 1);
+    CHECK(strcmp(state_of(cc), "slow_start") == 0);
+    driver_release(&d);
+    cc_destroy(cc);
+}
+
 int main(void) {
+    test_long_rtt_slow_start();
     test_random_loss_tolerance();
     test_utility_values();
     test_slow_start_and_gradient_ascent();

@@ -220,8 +220,9 @@ static void allegro_on_packet_sent(void *state, const cc_sent_packet *packet) {
     allegro_state *s = state;
     int64_t now_us = packet->sent_time_us;
     pcc_mi *open = pcc_mi_open(&s->tracker);
+    /* Until the first RTT sample the first MI stays open (an MI spans an RTT; see vivace.c). */
     int due = open == NULL || s->restart_mi ||
-              (now_us - open->start_time_us >= s->open_mi_duration_us &&
+              (s->ctx->rtt->smoothed_rtt_us > 0 && now_us - open->start_time_us >= s->open_mi_duration_us &&
                open->packets_sent >= (uint32_t)param(s, P_MI_MIN_PACKETS));
     if (due) {
         pcc_mi_close(&s->tracker, now_us); /* first, so its achieved rate counts for the ceiling */

@@ -285,8 +285,11 @@ static void vivace_on_packet_sent(void *state, const cc_sent_packet *packet) {
     vivace_state *s = state;
     int64_t now_us = packet->sent_time_us;
     pcc_mi *open = pcc_mi_open(&s->tracker);
+    /* Until the first RTT sample the first MI stays open: an MI must span an RTT, and slow start
+     * doubling per MI on a guess would reach 2^(RTT/MI) times the initial rate before any feedback
+     * (measured: gigabits on an 800 ms path). */
     int due = open == NULL || s->restart_mi ||
-              (now_us - open->start_time_us >= s->open_mi_duration_us &&
+              (s->ctx->rtt->smoothed_rtt_us > 0 && now_us - open->start_time_us >= s->open_mi_duration_us &&
                open->packets_sent >= (uint32_t)param(s, P_MI_MIN_PACKETS));
     if (due) {
         pcc_mi_close(&s->tracker, now_us); /* first, so its achieved rate counts for the ceiling */

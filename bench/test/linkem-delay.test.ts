@@ -150,11 +150,12 @@ test('changing-RTT pattern 10:100:0.4:7: one-way delay = RTT/2 per period, RTT w
       deviations.push(best);
       previousReleaseMs = arrivedMs - Math.max(best, 0);
       const owd = owdMs(r);
-      assert.ok(owd >= 5 && owd <= 51, `${dirName}: one-way ${owd.toFixed(3)} ms outside RTT/2 range`);
+      assert.ok(owd >= 5, `${dirName}: one-way ${owd.toFixed(3)} ms is below the smallest RTT/2`);
       levels.add(patternOneWayUs(10, 100, 0.4, 7n, sentUs));
     }
     assertFollowed(t, deviations, dirName, paths.summary[dirName].writeLatenessMs);
   }
   t.diagnostic(`one-way delays drawn: ${[...levels].map((us) => (us / 1000).toFixed(3)).join(', ')} ms`);
   assert.ok(levels.size >= 3, 'the RTT should change every period');
+  for (const us of levels) assert.ok(us >= 5000 && us <= 50000, `drawn one-way delay ${us} us outside RTT/2 in [5, 50] ms`);
 });

@@ -27,11 +27,17 @@ void instance_remove_network(const instance *inst) {
     }
 }
 
-static void instance_fill(instance *inst, int i) {
+/* Each instance number cycles through ADDRESS_GENERATIONS /30 pairs, one per use, so a new
+   shell does not inherit stale traffic (a late FIN or RST still addressed to the previous
+   shell with the same number) from sockets of the host namespace. */
+#define ADDRESS_GENERATIONS 16u
+
+static void instance_fill(instance *inst, int i, unsigned generation) {
     inst->index = i;
     snprintf(inst->name, sizeof inst->name, "linkem-%d", i);
-    inst->host_addr = htonl(INSTANCE_NET_BASE + 4u * (uint32_t)i + 1u);
-    inst->inner_addr = htonl(INSTANCE_NET_BASE + 4u * (uint32_t)i + 2u);
+    uint32_t pair = (uint32_t)i * ADDRESS_GENERATIONS + generation % ADDRESS_GENERATIONS;
+    inst->host_addr = htonl(INSTANCE_NET_BASE + 4u * pair + 1u);
+    inst->inner_addr = htonl(INSTANCE_NET_BASE + 4u * pair + 2u);
 }
 
 /* Opens and try-locks STATE_DIR/i.lock: the fd if we now own instance i, -1 if it is taken,
@@ -68,15 +74,24 @@ int instance_acquire(const char *state_dir, instance *inst, char *err, size_t er
         if (fd == -2) return -1;
         if (fd < 0) continue;
         inst->lock_fd = fd;
-        instance_fill(inst, i);
+        /* the lock file holds "owner-pid generation" */
+        char text[64] = "";
+        ssize_t got = pread(fd, text, sizeof text - 1, 0);
+        int previous_pid = 0;
+        unsigned previous_generation = 0;
+        unsigned generation = 0;
+        if (got > 0 && sscanf(text, "%d %u", &previous_pid, &previous_generation) == 2) generation = previous_generation + 1;
+        instance_fill(inst, i, generation);
         if (netns_exists(inst->name) || interface_exists(inst->name)) {
             instance_remove_network(inst);
             inst->reclaimed = 1;
         }
-        /* the owner's pid, for people inspecting the state directory */
-        char pid_text[32];
-        int n = snprintf(pid_text, sizeof pid_text, "%d\n", (int)getpid());
-        if (ftruncate(fd, 0) == 0 && pwrite(fd, pid_text, (size_t)n, 0) < 0) { /* informational only */
+        int n = snprintf(text, sizeof text, "%d %u\n", (int)getpid(), generation);
+        if (ftruncate(fd, 0) != 0 || pwrite(fd, text, (size_t)n, 0) != n) {
+            snprintf(err, err_len, "write lock file of instance %d: %s", i, strerror(errno));
+            close(fd);
+            inst->lock_fd = -1;
+            return -1;
         }
         return 0;
     }
@@ -103,7 +118,7 @@ int instance_reclaim_all(const char *state_dir, char *err, size_t err_len) {
         if (fd < 0) continue; /* alive: not ours to touch */
         instance inst;
         memset(&inst, 0, sizeof inst);
-        instance_fill(&inst, (int)i);
+        instance_fill(&inst, (int)i, 0); /* removal needs only the name */
         instance_remove_network(&inst);
         close(fd);
         removed++;

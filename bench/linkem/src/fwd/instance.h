@@ -1,8 +1,9 @@
 /* Per-instance names and addresses, so several emulated shells run at once.
    Instance N owns STATE_DIR/N.lock (flock: the kernel releases it when the owner dies,
-   however it dies), the namespace and host TUN "linkem-N", and the /30 pair
-   100.110.0.0 + 4N: .1 on the host side (MAHIMAHI_BASE), .2 inside. The new owner of
-   a lock removes whatever a killed predecessor left behind. */
+   however it dies), the namespace and host TUN "linkem-N", and a /30 pair in
+   100.110.0.0/16 (one of 16 per N, rotating with each use): .1 on the host side
+   (MAHIMAHI_BASE), .2 inside. The new owner of a lock removes whatever a killed
+   predecessor left behind. */
 #ifndef LINKEM_INSTANCE_H
 #define LINKEM_INSTANCE_H
 

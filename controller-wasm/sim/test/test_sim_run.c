@@ -100,6 +100,33 @@ static void test_trace_link_delivers_exactly_its_opportunities(void) {
     CHECK(result.flows[0].packets_dropped_queue > 0);
 }
 
+static void test_rate_and_loss_schedules(void) {
+    char params[128];
+    pcc_sim_flow_config flow = fixed_flow(200e6, 20000, params, sizeof params);   /* always saturating */
+    pcc_sim_config config;
+    pcc_sim_config_init(&config);
+    config.duration_us = 40000000;
+    config.buffer_bytes = 30000;
+    config.flows = &flow;
+    config.flow_count = 1;
+    config.rate_schedule_bps = (pcc_sim_schedule){10e6, 20e6, 1000000};
+    config.loss_schedule = (pcc_sim_schedule){0.0, 0.2, 1000000};
+    pcc_sim_result result;
+    char error[256];
+    CHECK(pcc_sim_run(&config, &result, error, sizeof error) == PCC_SIM_OK);
+    /* 40 draws of U(10, 20) Mbit/s: the mean capacity is 15 +- 0.5 (sd of the mean 0.46) ... */
+    CHECK(result.capacity_bps > 13.5e6 && result.capacity_bps < 16.5e6);
+    CHECK(result.capacity_bps != 15e6);
+    /* ... and a saturated link delivers all of it, whatever the rate of the moment */
+    CHECK(result.link_utilization > 0.99);
+    /* random loss averages U(0, 0.2) = 0.1 over 40 draws (sd of the mean 0.009) */
+    const pcc_sim_flow_result *f = &result.flows[0];
+    CHECK_NEAR((double)f->packets_dropped_random / (double)f->packets_sent, 0.1, 0.03);
+    config.trace_ms = (const uint32_t[]){1, 2};
+    config.trace_ms_count = 2;
+    CHECK(pcc_sim_run(&config, &result, error, sizeof error) == PCC_SIM_ERR_INVALID);  /* rate schedule + trace */
+}
+
 typedef struct digest {
     uint64_t hash;
     uint64_t samples;
@@ -244,6 +271,7 @@ int main(void) {
     test_rtt_schedule_never_reorders();
     test_random_loss_rate_and_detection();
     test_trace_link_delivers_exactly_its_opportunities();
+    test_rate_and_loss_schedules();
     test_same_seed_same_result();
     test_bad_configs_are_rejected();
     return check_summary("test_sim_run");

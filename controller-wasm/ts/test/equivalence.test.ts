@@ -4,10 +4,12 @@ import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import { loadControllerModule, type AlgorithmName, type ControllerModule } from '../index.ts';
 import { generateScenario, type ScenarioOptions } from './support/closed-loop.ts';
+import { assertBuildsFresh, LIBRARY_SOURCES } from './support/build-freshness.ts';
 import { firstDifference, replayInWasm, replayNatively } from './support/replay-script.ts';
 
 let mod: ControllerModule;
 before(async () => {
+  assertBuildsFresh(['build/pcc-replay', 'wasm-dist/pcc_cc.wasm'], LIBRARY_SOURCES);
   mod = await loadControllerModule();
 });
 

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { before, test } from 'node:test';
+import { assertBuildsFresh, LIBRARY_SOURCES, SIMULATOR_SOURCES } from './support/build-freshness.ts';
 import { loadControllerModule, runSimulation, simulationArgs, type ControllerModule, type SimulationConfig } from '../index.ts';
 
 const BUILD_DIR = fileURLToPath(new URL('../../build/', import.meta.url));
@@ -15,6 +16,7 @@ const SIM_CLI_BINARY = join(BUILD_DIR, 'sim', 'pcc-sim');
 
 let mod: ControllerModule;
 before(async () => {
+  assertBuildsFresh(['build/pcc-sim-json', 'build/sim/pcc-sim', 'wasm-dist/pcc_cc.wasm'], [...LIBRARY_SOURCES, ...SIMULATOR_SOURCES]);
   mod = await loadControllerModule();
 });
 

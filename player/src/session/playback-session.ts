@@ -232,7 +232,8 @@ export class PlaybackSession {
 
   report(): SessionReport {
     const now = performance.now();
-    this.metrics.setPosition(this.pane.video.currentTime);
+    // After a failure the player was reset (the element rewinds); keep the last position seen.
+    if (this.state !== 'error') this.metrics.setPosition(this.pane.video.currentTime);
     return {
       ...this.metrics.snapshot(now),
       label: this.params.label,
@@ -269,5 +270,11 @@ export class PlaybackSession {
     this.pane.showError(message);
     this.state = 'error';
     this.onFatal(`${this.params.label}: ${message}`);
+    // Stop retrying and release the session; the charts keep what they showed.
+    try {
+      this.stop();
+    } catch {
+      // dash.js may throw while resetting a half-initialised player; nothing is left to release then
+    }
   }
 }

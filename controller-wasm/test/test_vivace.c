@@ -150,6 +150,13 @@ static void test_slow_start_and_gradient_ascent(void) {
     cc_get_telemetry(cc, &t);
     CHECK(t.mi_completed == s.seen.count);
     CHECK(t.gradient != 0);
+    /* telemetry: the MI being sent, the last finished one, framework fields */
+    CHECK_NEAR(t.mi_rate_bps, t.pacing_rate_bps, 1e-6);
+    CHECK_NEAR(t.last_mi_rate_bps, s.seen.target_rate_bps[s.seen.count - 1], 1e-6);
+    CHECK(t.last_mi_throughput_bps > 1e6 && t.last_mi_loss_rate == 0 && t.last_mi_rtt_gradient == 0);
+    CHECK(t.last_mi_utility <= 0 && t.last_mi_utility > -5); /* the tent utility near its peak */
+    CHECK(t.srtt_us == RTT_US && t.min_rtt_us == RTT_US && t.packets_sent > 1000 && t.events_ignored == 0);
+    CHECK(strcmp(t.algorithm, "vivace") == 0 && t.cwnd_bytes == CC_CWND_UNLIMITED_BYTES);
     driver_release(&d);
     cc_destroy(cc);
 }

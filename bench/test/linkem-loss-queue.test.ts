@@ -131,8 +131,11 @@ test('droptail packets=20: the queue never holds more than 20 packets and drops 
   assert.equal(replayed.drops, r.summary.down.queueDropPackets);
   assert.equal(r.received.length, 200 - replayed.drops);
   assert.equal(r.received.length, replayed.departures);
-  // droptail keeps the oldest: what arrives is a prefix of the burst
-  r.received.forEach((row, i) => assert.equal(row.seq, i));
+  // droptail keeps the oldest: the burst's first 20 all arrive, in order (later ones only
+  // where an opportunity during the burst freed a slot)
+  const seqs = r.received.map((row) => row.seq);
+  for (let s = 0; s < 20; s++) assert.equal(seqs[s], s);
+  for (let i = 1; i < seqs.length; i++) assert.ok(seqs[i]! > seqs[i - 1]!);
 });
 
 test('droptail bytes=30000: at most 19 packets of 1504 link bytes (20 would be 30080)', { timeout: 30000 }, async () => {

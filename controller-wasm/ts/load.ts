@@ -5,7 +5,7 @@
 //    rewrites to the emitted asset's URL.
 import untypedCreatePccModule from '../wasm-dist/pcc_cc.mjs';
 import type { ControllerModule } from './types.ts';
-import { ABI_VERSION, type PccModuleFactory, type PccModuleOptions } from './raw-module.ts';
+import { ABI_VERSION, EVENT_FIELDS, TELEMETRY_FIELDS, type PccModuleFactory, type PccModuleOptions } from './raw-module.ts';
 import { ModuleRuntime } from './module-runtime.ts';
 
 export interface ModuleSource {
@@ -67,7 +67,7 @@ async function instantiate(source?: ModuleSource): Promise<ModuleRuntime> {
   }
   const raw = await createPccModule(options);
   const abi = raw._pccw_abi_version();
-  if (abi !== ABI_VERSION) {
+  if (abi !== ABI_VERSION || raw._pccw_event_fields() !== EVENT_FIELDS || raw._pccw_telemetry_fields() !== TELEMETRY_FIELDS) {
     throw new Error(`controller WASM module has ABI version ${abi}, this wrapper expects ${ABI_VERSION}: rebuild with \`npm run build -w controller-wasm\``);
   }
   runtime = new ModuleRuntime(raw);

@@ -15,7 +15,7 @@
 
 #define PCCW_EXPORT EMSCRIPTEN_KEEPALIVE
 
-/* Telemetry as doubles, in this order (ts/wasm-layout.ts mirrors it). Strings are pointers to static C strings. */
+/* Telemetry as doubles, in this order (TelemetryField in ts/raw-module.ts mirrors it). Strings are pointers to static C strings. */
 enum pccw_telemetry_field {
     PCCW_T_ALGORITHM_PTR, PCCW_T_STATE_PTR, PCCW_T_PACING_RATE_BPS, PCCW_T_CWND_BYTES, PCCW_T_MI_RATE_BPS,
     PCCW_T_LAST_MI_RATE_BPS, PCCW_T_LAST_MI_UTILITY, PCCW_T_LAST_MI_LOSS_RATE, PCCW_T_LAST_MI_RTT_GRADIENT,

@@ -3,7 +3,6 @@
 //    build works in Node when given wasmBinary).
 //  - Browser: fetches the .wasm next to this file; `new URL(..., import.meta.url)` is the pattern Vite
 //    rewrites to the emitted asset's URL.
-import untypedCreatePccModule from '../wasm-dist/pcc_cc.mjs';
 import type { ControllerModule } from './types.ts';
 import { ABI_VERSION, EVENT_FIELDS, TELEMETRY_FIELDS, type PccModuleFactory, type PccModuleOptions } from './raw-module.ts';
 import { ModuleRuntime } from './module-runtime.ts';
@@ -13,9 +12,20 @@ export interface ModuleSource {
   wasmUrl?: string;
 }
 
-// TypeScript resolves the generated .mjs as untyped JavaScript when it exists (wasm-module.d.ts covers the
-// case where it does not yet); either way this is its real shape.
-const createPccModule = untypedCreatePccModule as PccModuleFactory;
+/** The generated module, imported lazily so a missing build is reported clearly instead of at import time. */
+async function importFactory(): Promise<PccModuleFactory> {
+  try {
+    // TypeScript resolves the generated .mjs as untyped JavaScript when it exists (wasm-module.d.ts covers
+    // the case where it does not yet); either way this is its real shape.
+    const generated = (await import('../wasm-dist/pcc_cc.mjs')) as { default: unknown };
+    return generated.default as PccModuleFactory;
+  } catch (err) {
+    throw new Error(
+      `cannot load the controller WASM module wasm-dist/pcc_cc.mjs (${err instanceof Error ? err.message : String(err)}); ` +
+        'build it with `npm run build -w controller-wasm`',
+    );
+  }
+}
 
 let loading: Promise<ModuleRuntime> | null = null;
 
@@ -65,6 +75,7 @@ async function instantiate(source?: ModuleSource): Promise<ModuleRuntime> {
   } else {
     options.locateFile = () => defaultWasmUrl.href;
   }
+  const createPccModule = await importFactory();
   const raw = await createPccModule(options);
   const abi = raw._pccw_abi_version();
   if (abi !== ABI_VERSION || raw._pccw_event_fields() !== EVENT_FIELDS || raw._pccw_telemetry_fields() !== TELEMETRY_FIELDS) {

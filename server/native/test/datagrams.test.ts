@@ -138,3 +138,39 @@ test('sendDatagramBatch rejects a bad batch before sending anything', async () =
     pair.close();
   }
 });
+
+test('recvDatagramsPacked returns batches as one buffer plus lengths', async () => {
+  const pair = await openPair({ client: { datagramRecvBufferBytes: 16 * 1024 * 1024 } });
+  try {
+    const total = 600;
+    for (let i = 0; i < total; i++) {
+      const datagram = Buffer.alloc(8 + (i % 500), i & 0xff);
+      datagram.writeUInt32BE(i, 0);
+      assert.equal(pair.serverSession.sendDatagram(datagram), true);
+    }
+    const seen = new Set<number>();
+    let batches = 0;
+    while (seen.size < total) {
+      const { data, lengths } = await pair.clientSession.recvDatagramsPacked(64, 32 * 1024);
+      assert.ok(lengths.length >= 1 && lengths.length <= 64);
+      assert.ok(data.length <= 32 * 1024 || lengths.length === 1);
+      batches++;
+      let offset = 0;
+      for (const length of lengths) {
+        const i = data.readUInt32BE(offset);
+        assert.equal(length, 8 + (i % 500));
+        assert.equal(data[offset + length - 1], i & 0xff);
+        seen.add(i);
+        offset += length;
+      }
+      assert.equal(offset, data.length);
+    }
+    assert.ok(batches < total, 'datagrams arrive in batches');
+    pair.clientSession.close(0, '');
+    const after = await pair.clientSession.recvDatagramsPacked(64, 65536);
+    assert.equal(after.lengths.length, 0);
+    await assert.rejects(pair.clientSession.recvDatagramsPacked(64, 0), /maxBytes must be positive/);
+  } finally {
+    pair.close();
+  }
+});

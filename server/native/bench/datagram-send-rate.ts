@@ -16,17 +16,21 @@ const { values: args } = parseArgs({
     payload: { type: 'string', default: '1200' },
     batch: { type: 'string', default: '64' },
     'rates-mbps': { type: 'string', default: '0,1000' },
+    'sink-mode': { type: 'string', default: 'count' },
     help: { type: 'boolean', default: false },
   },
 });
 if (args.help) {
-  console.log('usage: datagram-send-rate.ts [--seconds S] [--payload BYTES] [--batch N] [--rates-mbps 0,1000]');
+  console.log(
+    'usage: datagram-send-rate.ts [--seconds S] [--payload BYTES] [--batch N] [--rates-mbps 0,1000] [--sink-mode count|array|packed]',
+  );
   process.exit(0);
 }
 const durationS = Number(args.seconds);
 const payloadBytes = Number(args.payload);
 const batchSize = Number(args.batch);
 const ratesMbps = args['rates-mbps'].split(',').map(Number);
+const sinkMode = args['sink-mode'];
 
 function log(event: string, fields: Record<string, unknown>): void {
   process.stderr.write(JSON.stringify({ t: new Date().toISOString(), event, ...fields }) + '\n');
@@ -49,6 +53,9 @@ interface RunResult {
   receivedDatagrams: number;
   receivedGbps: number;
   lossFraction: number;
+  sinkMode: string;
+  sinkDatagramsRead: number;
+  sinkCpuSecondsPerGB: number;
 }
 
 /** Sends for `durationS`; with targetMbps > 0 only the bytes due by now (1 ms pacing ticks). */
@@ -113,7 +120,7 @@ async function runOnce(mode: 'single' | 'batch', targetMbps: number): Promise<Ru
   });
   const sink = spawn(
     process.execPath,
-    ['--import', 'tsx', new URL('./sink.ts', import.meta.url).pathname, `https://127.0.0.1:${server.port}/bench`, cert.certSha256Hex],
+    ['--import', 'tsx', new URL('./sink.ts', import.meta.url).pathname, `https://127.0.0.1:${server.port}/bench`, cert.certSha256Hex, sinkMode],
     { stdio: ['ignore', 'pipe', 'inherit'] },
   );
   const lines = createInterface({ input: sink.stdout! });
@@ -131,7 +138,12 @@ async function runOnce(mode: 'single' | 'batch', targetMbps: number): Promise<Ru
     await sleep(200); // let the queue drain before closing
     const after = session.stats();
     session.close(0, 'done');
-    const report = JSON.parse(String((await sinkLines.next()).value)) as { datagramsReceived: number };
+    const report = JSON.parse(String((await sinkLines.next()).value)) as {
+      datagramsReceived: number;
+      datagramsRead: number;
+      bytesRead: number;
+      cpuSeconds: number;
+    };
     const cpuSeconds = (cpu.user + cpu.system) / 1e6;
     const sentBytes = sent * payloadBytes;
     const framesSent = after.datagramFramesSent - before.datagramFramesSent;
@@ -149,6 +161,9 @@ async function runOnce(mode: 'single' | 'batch', targetMbps: number): Promise<Ru
       receivedDatagrams: report.datagramsReceived,
       receivedGbps: (report.datagramsReceived * payloadBytes * 8) / seconds / 1e9,
       lossFraction: framesSent > 0 ? Math.max(0, 1 - report.datagramsReceived / framesSent) : 0,
+      sinkMode,
+      sinkDatagramsRead: report.datagramsRead,
+      sinkCpuSecondsPerGB: report.cpuSeconds / ((report.datagramsReceived * payloadBytes) / 1e9),
     };
   } finally {
     server.close();
@@ -167,10 +182,10 @@ for (const targetMbps of ratesMbps) {
 }
 
 const fmt = (value: number, digits: number) => value.toFixed(digits).padStart(9);
-console.log('mode    target_mbps  sent_gbps  datagrams/s  cpu_s/GB  cpu_util  recv_gbps  loss');
+console.log('mode    target_mbps  sent_gbps  datagrams/s  cpu_s/GB  cpu_util  recv_gbps      loss  sink_cpu_s/GB  sink_read');
 for (const r of results) {
   console.log(
-    `${r.mode.padEnd(7)} ${String(r.targetMbps || 'max').padStart(11)} ${fmt(r.sentGbps, 3)} ${fmt(r.datagramsPerSecond, 0).padStart(12)} ${fmt(r.cpuSecondsPerGB, 2)} ${fmt(r.cpuUtilisation, 2)} ${fmt(r.receivedGbps, 3)} ${fmt(r.lossFraction, 3)}`,
+    `${r.mode.padEnd(7)} ${String(r.targetMbps || 'max').padStart(11)} ${fmt(r.sentGbps, 3)} ${fmt(r.datagramsPerSecond, 0).padStart(12)} ${fmt(r.cpuSecondsPerGB, 2)} ${fmt(r.cpuUtilisation, 2)} ${fmt(r.receivedGbps, 3)} ${fmt(r.lossFraction, 3)} ${fmt(r.sinkCpuSecondsPerGB, 2).padStart(14)} ${String(r.sinkDatagramsRead).padStart(10)}`,
   );
 }
 const outDir = new URL('../bench-results/', import.meta.url);
@@ -178,6 +193,6 @@ mkdirSync(outDir, { recursive: true });
 const outFile = new URL('datagram-send-rate.json', outDir);
 writeFileSync(
   outFile,
-  JSON.stringify({ date: new Date().toISOString(), durationS, payloadBytes, batchSize, cores: (await import('node:os')).cpus().length, results }, null, 2),
+  JSON.stringify({ date: new Date().toISOString(), durationS, payloadBytes, batchSize, sinkMode, cores: (await import('node:os')).cpus().length, results }, null, 2),
 );
 log('results.written', { file: outFile.pathname });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import type { QuicCongestion, Session } from '../index.js';
+import { QuicClient, type QuicCongestion, type Session } from '../index.js';
 import { openPair, sleep } from './loopback.ts';
 
 const PERMISSIVE_WINDOW_BYTES = 2 ** 40;
@@ -70,4 +70,25 @@ test('only one switch per connection; unknown names are clear errors', async () 
     pair.close();
   }
   await sleep(10);
+});
+
+test('the switch is per connection: other sessions of the same server keep theirs', async () => {
+  const pair = await openPair({ server: { congestion: 'none' } });
+  try {
+    const accepted = pair.server.accept();
+    const secondClient = await QuicClient.connect(`https://127.0.0.1:${pair.server.port}/second`, {
+      certSha256Hex: pair.cert.certSha256Hex,
+    });
+    const second = await accepted;
+    assert.ok(second);
+    pair.serverSession.setCongestion('bbr');
+    second.setCongestion('newreno');
+    await exchange(pair.clientSession, pair.serverSession);
+    await exchange(secondClient, second);
+    assert.equal(pair.serverSession.stats().congestion, 'bbr');
+    assert.equal(second.stats().congestion, 'newreno');
+    secondClient.close(0, '');
+  } finally {
+    pair.close();
+  }
 });

@@ -71,6 +71,7 @@ export class PlaybackSession {
           new Promise((_, reject) => setTimeout(() => reject(new Error(`no WebTransport session with ${endpoints.sessionUrl} after ${connectTimeoutMs / 1000} s`)), connectTimeoutMs)),
         ]);
       }
+      this.pane.logEvent(this.fetcher ? `WebTransport session up (${endpoints.sessionUrl.replace(/^https:\/\//, '')})` : `loading ${endpoints.manifestUrl.replace(/^https:\/\//, '')}`);
       this.setState('loading');
       this.startPlayer(endpoints.manifestUrl);
     } catch (err) {
@@ -122,7 +123,11 @@ export class PlaybackSession {
       }
     });
     player.on(events.QUALITY_CHANGE_RENDERED, (e: { mediaType: string; newRepresentation?: Representation }) => {
-      if (e.mediaType === 'video' && e.newRepresentation) this.metrics.onRenditionRendered(performance.now(), e.newRepresentation.bandwidth / 1000);
+      if (e.mediaType !== 'video' || !e.newRepresentation) return;
+      const kbps = e.newRepresentation.bandwidth / 1000;
+      const before = this.metrics.snapshot(performance.now()).currentBitrateKbps;
+      this.metrics.onRenditionRendered(performance.now(), kbps);
+      if (before !== kbps) this.pane.logEvent(`rendition ${before} → ${kbps} kbit/s`, 'switch');
     });
     // Byte accounting for dash.js's own loader (TCP): progress events give a smooth goodput, completion the rest.
     const countedBytes = new WeakMap<object, number>();
@@ -156,18 +161,25 @@ export class PlaybackSession {
         if (firstKbps !== null && this.metrics.snapshot(performance.now()).currentBitrateKbps === 0) {
           this.metrics.onRenditionRendered(performance.now(), firstKbps);
         }
+        this.pane.logEvent(`playback started at ${firstKbps ?? '?'} kbit/s after ${((performance.now() - this.startedMs) / 1000).toFixed(2)} s`);
         if (this.watchdog) clearTimeout(this.watchdog);
       }
+      if (this.metrics.isStalled) this.pane.logEvent('playing again');
       this.metrics.onPlaying(performance.now());
       this.setState('playing');
     });
     video.addEventListener('waiting', () => {
+      const wasStalled = this.metrics.isStalled;
       this.metrics.onWaiting(performance.now());
-      if (this.metrics.isStalled) this.setState('stalled');
+      if (this.metrics.isStalled) {
+        this.setState('stalled');
+        if (!wasStalled) this.pane.logEvent(`stall at ${video.currentTime.toFixed(1)} s (buffer empty)`, 'stall');
+      }
     });
     video.addEventListener('ended', () => {
       this.metrics.onEnded(performance.now());
       this.setState('ended');
+      this.pane.logEvent('end of stream');
     });
     video.addEventListener('error', () => this.note(`video element error: ${video.error?.message ?? video.error?.code ?? 'unknown'}`));
     this.watchdog = setTimeout(() => {
@@ -260,6 +272,7 @@ export class PlaybackSession {
   }
 
   private note(message: string): void {
+    this.pane.logEvent(message, 'error');
     this.errors.push(message);
     if (this.errors.length > 50) this.errors.shift();
   }

@@ -32,7 +32,11 @@ interface ActiveRequest {
 
 let transport: WebTransport | null = null;
 let datagramWriter: WritableStreamDefaultWriter<Uint8Array> | null = null;
-const receiver = new DatagramReceiver();
+// Tail packets (the last 1–3 of a body, before the every-4 rule fires) wait for the delayed-ACK timer. Worker
+// timers run late under load, and an ACK later than the sender's probe timeout makes it declare arrived packets lost
+// (a false loss signal for the controller), so the timer is set well inside PROTOCOL.md §4's 2 ms.
+const maxAckDelayUs = 500;
+const receiver = new DatagramReceiver({ maxAckDelayUs });
 const requests = new Map<number, ActiveRequest>();
 let ackTimer: ReturnType<typeof setTimeout> | null = null;
 let ackTimerDueUs = Infinity;

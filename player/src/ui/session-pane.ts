@@ -12,6 +12,8 @@ export class SessionPane {
   readonly charts: LiveCharts;
   private readonly badge: HTMLElement;
   private readonly errorBox: HTMLElement;
+  private readonly events: HTMLOListElement;
+  private readonly startedMs = performance.now();
 
   constructor(parent: HTMLElement, params: SessionParams, index: number) {
     this.root = document.createElement('section');
@@ -54,7 +56,10 @@ export class SessionPane {
     body.className = 'pane-body';
     const left = document.createElement('div');
     left.className = 'pane-left';
-    left.append(wrap, statsBox);
+    this.events = document.createElement('ol');
+    this.events.className = 'events';
+    this.events.setAttribute('aria-label', 'playback events');
+    left.append(wrap, statsBox, this.events);
     body.append(left, chartsBox);
     this.root.append(head, body);
     parent.append(this.root);
@@ -67,6 +72,18 @@ export class SessionPane {
     this.badge.textContent = state;
     this.badge.className = `badge ${state}`;
     this.root.dataset.state = state;
+  }
+
+  /** Adds a line to the pane's event list (newest first, the last few kept). */
+  logEvent(text: string, kind: 'info' | 'switch' | 'stall' | 'error' = 'info'): void {
+    const item = document.createElement('li');
+    item.className = `event ${kind}`;
+    const time = document.createElement('span');
+    time.className = 'event-time';
+    time.textContent = `${((performance.now() - this.startedMs) / 1000).toFixed(1)} s`;
+    item.append(time, document.createTextNode(text));
+    this.events.prepend(item);
+    while (this.events.children.length > 6) this.events.lastElementChild?.remove();
   }
 
   showError(message: string): void {

@@ -39,9 +39,9 @@ async function saturate(options: LinkemOptions, sendPps: number): Promise<Delive
       // the window ends when the sender stops: no need to wait for the queue to drain
       const received = await receiver.finish();
       const rows = parseProbeCsv(readFileSync(csv, 'utf8'));
-      const windowFromNs = shell.startMonotonicNs > BigInt(sent.startNs as number) ? shell.startMonotonicNs : BigInt(sent.startNs as number);
+      const windowFromNs = shell.startMonotonicNs > BigInt(sent.startNs as string) ? shell.startMonotonicNs : BigInt(sent.startNs as string);
       const from = windowFromNs + BigInt(WINDOW_START_MS) * 1000000n;
-      const to = BigInt(sent.endNs as number);
+      const to = BigInt(sent.endNs as string);
       const inWindow = rows.filter((r) => r.recvNs >= from && r.recvNs < to);
       for (const r of inWindow) assert.equal(r.bytes, UDP_PAYLOAD_BYTES);
       return { deliveredLinkBytes: inWindow.length * OPPORTUNITY_BYTES, startNs: shell.startMonotonicNs, windowFromNs: from, windowToNs: to, reordered: received.reordered as number };

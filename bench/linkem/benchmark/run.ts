@@ -60,14 +60,14 @@ async function flood(options: LinkemOptions, senderArgs: string[], receiverMaxMs
     const [sent] = await probe(['udp-send', '--to', shell.innerAddress, '--port', String(PORT), ...senderArgs]);
     await recvDone;
     const forwarderCpuSeconds = processCpuSeconds(shell.forwarderPid) - cpu0;
-    const done = JSON.parse(out.trim().split('\n').pop()!) as { received: number; bytes: number; firstNs: number; lastNs: number };
+    const done = JSON.parse(out.trim().split('\n').pop()!) as { received: number; bytes: number; firstNs: string; lastNs: string };
     const summary = await shell.stop();
     return {
       sent: sent!.sent as number,
-      sendSeconds: ((sent!.endNs as number) - (sent!.startNs as number)) / 1e9,
+      sendSeconds: Number(BigInt(sent!.endNs as string) - BigInt(sent!.startNs as string)) / 1e9,
       received: done.received,
       receivedBytes: done.bytes,
-      receiveSeconds: (done.lastNs - done.firstNs) / 1e9,
+      receiveSeconds: Number(BigInt(done.lastNs) - BigInt(done.firstNs)) / 1e9,
       forwarderCpuSeconds,
       summary,
     };

@@ -79,7 +79,8 @@ interface ReadyMessage {
   hostInterface: string;
   hostAddress: string;
   innerAddress: string;
-  startMonotonicNs: number;
+  /** a decimal string: nanoseconds of uptime exceed what a JSON number holds exactly */
+  startMonotonicNs: string;
   pid: number;
   reclaimed: boolean;
 }
@@ -161,7 +162,6 @@ export async function startLinkem(options: LinkemOptions, start: StartOptions = 
     baseAddress: info.hostAddress,
     innerAddress: info.innerAddress,
     hostInterface: info.hostInterface,
-    // JSON numbers lose ns precision past 2^53 ns (104 days of uptime); microseconds are what matter.
     startMonotonicNs: BigInt(info.startMonotonicNs),
     forwarderPid: info.pid,
     exited,

@@ -271,7 +271,7 @@ int main(int argc, char **argv) {
     inet_ntop(AF_INET, &net.inst.host_addr, host_text, sizeof host_text);
     inet_ntop(AF_INET, &net.inst.inner_addr, inner_text, sizeof inner_text);
     printf("{\"event\":\"ready\",\"instance\":%d,\"namespace\":\"%s\",\"hostInterface\":\"%s\",\"innerInterface\":\"%s\","
-           "\"hostAddress\":\"%s\",\"innerAddress\":\"%s\",\"startMonotonicNs\":%llu,\"reclaimed\":%s,\"pid\":%d}\n",
+           "\"hostAddress\":\"%s\",\"innerAddress\":\"%s\",\"startMonotonicNs\":\"%llu\",\"reclaimed\":%s,\"pid\":%d}\n",
            net.inst.index, net.inst.name, net.inst.name, net.inst.name, host_text, inner_text,
            (unsigned long long)start_ns, net.inst.reclaimed ? "true" : "false", (int)getpid());
     fflush(stdout);

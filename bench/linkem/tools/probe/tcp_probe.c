@@ -87,7 +87,7 @@ int tcp_recv_main(int argc, char **argv) {
         size_t bin = (size_t)((t - first) / (BIN_MS * 1000000ull));
         if (bin < bin_count) bins[bin] += (uint64_t)n;
     }
-    printf("{\"event\":\"done\",\"bytes\":%llu,\"firstNs\":%llu,\"lastNs\":%llu,\"binMs\":%d,\"bins\":[",
+    printf("{\"event\":\"done\",\"bytes\":%llu,\"firstNs\":\"%llu\",\"lastNs\":\"%llu\",\"binMs\":%d,\"bins\":[",
            (unsigned long long)total, (unsigned long long)first, (unsigned long long)last, BIN_MS);
     size_t used = first ? (size_t)((last - first) / (BIN_MS * 1000000ull)) + 1 : 0;
     for (size_t i = 0; i < used && i < bin_count; i++) printf("%s%llu", i ? "," : "", (unsigned long long)bins[i]);

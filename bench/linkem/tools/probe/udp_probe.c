@@ -1,5 +1,6 @@
 /* UDP sender and receiver for fidelity tests: each datagram carries its sequence number
-   and CLOCK_MONOTONIC send time, so the receiver sees one-way delay, order and loss. */
+   and CLOCK_MONOTONIC send time, so the receiver sees one-way delay, order and loss.
+   Nanosecond times are printed as JSON strings: they can exceed 2^53. */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>
@@ -55,7 +56,7 @@ int udp_send_main(int argc, char **argv) {
         else sent++;
     }
     uint64_t end_ns = monotonic_ns();
-    printf("{\"sent\":%llu,\"errors\":%llu,\"startNs\":%llu,\"endNs\":%llu}\n", (unsigned long long)sent,
+    printf("{\"sent\":%llu,\"errors\":%llu,\"startNs\":\"%llu\",\"endNs\":\"%llu\"}\n", (unsigned long long)sent,
            (unsigned long long)errors, (unsigned long long)start_ns, (unsigned long long)end_ns);
     free(buf);
     close(fd);
@@ -122,7 +123,7 @@ int udp_recv_main(int argc, char **argv) {
         }
     }
     if (csv) fclose(csv);
-    printf("{\"event\":\"done\",\"received\":%llu,\"bytes\":%llu,\"reordered\":%llu,\"firstNs\":%llu,\"lastNs\":%llu}\n",
+    printf("{\"event\":\"done\",\"received\":%llu,\"bytes\":%llu,\"reordered\":%llu,\"firstNs\":\"%llu\",\"lastNs\":\"%llu\"}\n",
            (unsigned long long)received, (unsigned long long)bytes, (unsigned long long)reordered,
            (unsigned long long)first_ns, (unsigned long long)last_ns);
     close(fd);

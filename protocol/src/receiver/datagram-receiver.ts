@@ -131,6 +131,11 @@ export class DatagramReceiver {
     return ack;
   }
 
+  /** Largest packet number received, -1 before any. */
+  get largestReceived(): number {
+    return this.acks.largestReceived;
+  }
+
   get acksSent(): number {
     return this.acks.acksBuilt;
   }

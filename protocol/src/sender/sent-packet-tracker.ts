@@ -5,6 +5,8 @@ import { fail, ok, type Result } from '../errors.ts';
 import type { AckDatagram } from '../wire/ack-datagram.ts';
 import { RttEstimator } from './rtt-estimator.ts';
 
+const SKIP_MEMORY_PACKETS = 1 << 16;
+
 export interface SentPacket {
   packetNumber: number;
   sentTimeUs: number;
@@ -116,6 +118,17 @@ export class SentPacketTracker {
     this.skipped.splice(i, 0, pn);
   }
 
+  private firstSkippedAtOrAbove(pn: number): number | undefined {
+    let lo = 0;
+    let hi = this.skipped.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.skipped[mid]! < pn) lo = mid + 1;
+      else hi = mid;
+    }
+    return this.skipped[lo];
+  }
+
   private isSkipped(pn: number): boolean {
     for (let i = this.skipped.length - 1; i >= 0; i--) {
       const s = this.skipped[i]!;
@@ -160,9 +173,8 @@ export class SentPacketTracker {
       previousSmallest = r.smallest;
     }
     for (const r of ack.ranges) {
-      for (const s of this.skipped) {
-        if (s >= r.smallest && s <= r.largest) return fail('optimistic-ack', `ACK covers packet ${s}, which was never sent`);
-      }
+      const s = this.firstSkippedAtOrAbove(r.smallest);
+      if (s !== undefined && s <= r.largest) return fail('optimistic-ack', `ACK covers packet ${s}, which was never sent`);
     }
 
     const newlyAcked: SentPacket[] = [];
@@ -238,7 +250,10 @@ export class SentPacketTracker {
       this.queue = this.queue.slice(this.head);
       this.head = 0;
     }
-    const oldest = this.head < this.queue.length ? this.queue[this.head]!.packetNumber : this.largestSentNumber + 1;
+    // Skipped numbers are remembered for the last SKIP_MEMORY_PACKETS numbers (≈ 512 entries) even when
+    // everything around them is resolved: no honest receiver ever acknowledges one.
+    const oldestInFlight = this.head < this.queue.length ? this.queue[this.head]!.packetNumber : this.largestSentNumber + 1;
+    const oldest = Math.min(oldestInFlight, this.largestSentNumber - SKIP_MEMORY_PACKETS);
     let drop = 0;
     while (drop < this.skipped.length && this.skipped[drop]! < oldest) drop++;
     if (drop > 0) this.skipped.splice(0, drop);

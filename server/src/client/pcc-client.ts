@@ -48,6 +48,7 @@ export interface FetchResult {
 interface PendingBody {
   onChunk: (chunk: Uint8Array) => void;
   onComplete: () => void;
+  onFail: (err: Error) => void;
 }
 
 const RECV_BATCH = 512;
@@ -70,6 +71,19 @@ export class PccClient {
       ...(options.maxAckDelayUs !== undefined ? { maxAckDelayUs: options.maxAckDelayUs } : {}),
     });
     if (transport === 'datagram') void this.receiveLoop();
+    void quic.closed().then((info) => {
+      this.closeInfo = info;
+      this.failPending(new Error(`session closed (code ${info.code}: ${info.reason})`));
+    });
+  }
+
+  /** How the session ended, once it has. */
+  closeInfo: { code: number; reason: string } | null = null;
+
+  private failPending(err: Error): void {
+    const pending = [...this.pending.values()];
+    this.pending.clear();
+    for (const p of pending) p.onFail(err);
   }
 
   /** `origin` is https://HOST:PORT (any path is replaced by the session path and query). */
@@ -180,6 +194,7 @@ export class PccClient {
       this.pending.delete(requestId);
       p?.onComplete();
     };
+    if (this.closeInfo) throw new Error(`session closed (code ${this.closeInfo.code}: ${this.closeInfo.reason})`);
     try {
       if (!(await stream.write({ type: 'request', requestId, path, windowBytes: this.receiver.windowBytes(), ...(options.range ? { range: options.range } : {}) }))) {
         throw new Error('could not send the request (session closed?)');
@@ -199,7 +214,7 @@ export class PccClient {
       if (response.delivery === DELIVERY_DATAGRAMS) {
         const set = this.receiver.setBodyLength(requestId, response.bodyLength);
         if (!set.ok) throw new Error(`bad response: ${set.error.message}`);
-        const complete = new Promise<void>((resolve) => this.pending.set(requestId, { onChunk, onComplete: resolve }));
+        const complete = new Promise<void>((resolve, reject) => this.pending.set(requestId, { onChunk, onComplete: resolve, onFail: reject }));
         this.deliver(requestId, nowUs()); // bytes that overtook the RESPONSE
         await complete;
         if (!abortRequested) {

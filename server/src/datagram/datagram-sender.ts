@@ -43,6 +43,8 @@ export class DatagramSender {
   private roundRobinIndex = 0;
   readonly tracker: SentPacketTracker;
   private tokensBytes = 0;
+  private debtBytes = 0;
+  private lastLimit: 'none' | 'tokens' | 'window' | 'backpressure' = 'none';
   private lastRefillUs: number;
   private peerWindowBytes: number;
   private windowFromLargestAcked = -1;
@@ -58,6 +60,8 @@ export class DatagramSender {
   readonly startUs: number;
 
   sentBytes = 0;
+  /** Whole DATA datagrams handed to QUIC (what the pacing rate applies to). */
+  sentDatagramBytes = 0;
   retransmittedBytes = 0;
   acksReceived = 0;
   /** Sum of the ack delays receivers reported (µs), for the mean in stats. */
@@ -144,8 +148,7 @@ export class DatagramSender {
     const rateBytesPerSec = Math.max(1, this.controller.pacingRateBytesPerSec());
     const cwndBytes = this.controller.cwndBytes();
     const burstBytes = Math.max(2 * this.maxDatagramBytes, rateBytesPerSec / 1000);
-    this.tokensBytes = Math.min(burstBytes, this.tokensBytes + ((nowUs - this.lastRefillUs) * rateBytesPerSec) / 1e6);
-    this.lastRefillUs = nowUs;
+    this.refill(nowUs, rateBytesPerSec, burstBytes);
 
     let burst = 0;
     this.nowForBatchUs = nowUs;
@@ -168,6 +171,7 @@ export class DatagramSender {
       }
     }
     if (burst > this.maxBurstBytes) this.maxBurstBytes = burst;
+    this.lastLimit = limitedBy;
 
     const hasData = this.hasDataToSend();
     if (!hasData && !this.appLimitedSignalled) {
@@ -192,6 +196,24 @@ export class DatagramSender {
     }
     if (this.tracker.packetsInFlight > 0 || hasData) wakeUs = Math.min(wakeUs, nowUs + TICK_INTERVAL_US);
     return wakeUs;
+  }
+
+  /**
+   * Token bucket holding at most one burst. Credit beyond it is lost when the sender was idle or blocked, but
+   * when it was only waiting for tokens (the event loop ran late) up to 50 ms of it is kept as debt and repaid
+   * at ≤ 25 % above the rate: bursts stay capped and the average rate holds on a busy machine.
+   */
+  private refill(nowUs: number, rateBytesPerSec: number, burstBytes: number): void {
+    const accrued = ((nowUs - this.lastRefillUs) * rateBytesPerSec) / 1e6;
+    this.lastRefillUs = nowUs;
+    const repaid = Math.min(this.debtBytes, 0.25 * accrued);
+    this.debtBytes -= repaid;
+    this.tokensBytes += accrued + repaid;
+    if (this.tokensBytes > burstBytes) {
+      if (this.lastLimit === 'tokens') this.debtBytes = Math.min(rateBytesPerSec / 20, this.debtBytes + this.tokensBytes - burstBytes);
+      else this.debtBytes = 0;
+      this.tokensBytes = burstBytes;
+    }
   }
 
   /** Fills the scratch area with packets (backlog first); stops at the first limit hit. */
@@ -268,6 +290,7 @@ export class DatagramSender {
         this.controller.packetSent(b.packet.packetNumber, size, nowUs);
         b.request.onSent(b.chunk);
         this.sentBytes += b.chunk.length;
+        this.sentDatagramBytes += size;
         if (b.chunk.retransmission) this.retransmittedBytes += b.chunk.length;
         sentBytes += size;
       } else {

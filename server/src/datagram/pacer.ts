@@ -1,7 +1,7 @@
 // The one pacing loop of the process. Every datagram session registers here; each turn services the sessions
-// that are due and sleeps until the earliest next due time. Short waits use setImmediate, because timers fire
-// about 1 ms late and would cost rate at ≥ 10 Mbit/s (the bucket holds only 1 ms of rate); longer waits use a
-// timer that fires ~1 ms early. With nothing to do no timer is armed at all: idle costs no CPU.
+// that are due and waits until the earliest next due time. Timers fire about 1 ms late, which would cost rate
+// at ≥ 10 Mbit/s (the bucket holds only 1 ms of rate), so waits under 2 ms are slept precisely (below) and
+// longer ones use a timer set ~1 ms early. With nothing to do nothing is armed at all: idle costs no CPU.
 import { nowUs } from '../clock.ts';
 
 export interface Paced {
@@ -12,6 +12,12 @@ export interface Paced {
 }
 
 const SPIN_BELOW_US = 2000;
+// Waits shorter than a timer's precision are slept with Atomics.wait in slices of at most SLEEP_SLICE_US,
+// each followed by one event-loop turn (ACKs are processed at least that often): a sleeping pacer costs no
+// CPU, where a setImmediate spin would hold a core at mid rates.
+const SLEEP_SLICE_US = 500;
+const SLEEP_ABOVE_US = 60;
+const sleepCell = new Int32Array(new SharedArrayBuffer(4));
 
 export class Pacer {
   private readonly members = new Map<Paced, number>();
@@ -19,6 +25,7 @@ export class Pacer {
   private immediate: NodeJS.Immediate | null = null;
   private scheduledForUs = Infinity;
   turns = 0;
+  sleeps = 0;
 
   add(member: Paced): void {
     this.members.set(member, 0);
@@ -40,12 +47,16 @@ export class Pacer {
     this.scheduleAt(nowUs());
   }
 
-  private scheduleAt(dueUs: number): void {
+  private scheduleAt(dueUs: number, maySleep = false): void {
     if (dueUs >= this.scheduledForUs) return;
     this.cancel();
     this.scheduledForUs = dueUs;
     const waitUs = dueUs - nowUs();
     if (waitUs < SPIN_BELOW_US) {
+      if (maySleep && waitUs > SLEEP_ABOVE_US) {
+        this.sleeps++;
+        Atomics.wait(sleepCell, 0, 0, Math.min(waitUs - SLEEP_ABOVE_US / 2, SLEEP_SLICE_US) / 1000);
+      }
       this.immediate = setImmediate(this.run);
     } else {
       this.timer = setTimeout(this.run, Math.floor(waitUs / 1000) - 1);
@@ -81,7 +92,7 @@ export class Pacer {
       }
       if (next < earliest) earliest = next;
     }
-    if (earliest !== Infinity) this.scheduleAt(earliest);
+    if (earliest !== Infinity) this.scheduleAt(earliest, true);
   };
 
   stop(): void {

@@ -75,7 +75,7 @@ export class DatagramTransport implements TransportHandler, Paced {
     if (now - this.lastTelemetrySampleUs < TELEMETRY_SAMPLE_INTERVAL_US) return;
     this.lastTelemetrySampleUs = now;
     this.telemetry.sample(this.controller.telemetry(), {
-      sentBytes: this.sender.sentBytes, retransmittedBytes: this.sender.retransmittedBytes, packetsLost: this.sender.tracker.packetsLost,
+      sentBytes: this.sender.sentBytes, sentDatagramBytes: this.sender.sentDatagramBytes, retransmittedBytes: this.sender.retransmittedBytes, packetsLost: this.sender.tracker.packetsLost,
     }, now);
   }
 

@@ -6,6 +6,7 @@ import type { ControllerTelemetry } from '@pcc-stream/controller';
 
 export interface SenderCounters {
   sentBytes: number;
+  sentDatagramBytes: number;
   retransmittedBytes: number;
   packetsLost: number;
 }
@@ -36,6 +37,7 @@ export class MiTelemetry {
     this.lastEmitUs = nowUs;
     this.emit({
       t_ms: Math.round((nowUs - this.startUs) / 100) / 10,
+      t_us: nowUs - this.startUs,
       session: this.sessionId,
       algorithm: t.algorithm,
       state: t.state,
@@ -52,6 +54,7 @@ export class MiTelemetry {
       cwnd_bytes: t.cwndBytes,
       bytes_in_flight: t.bytesInFlight,
       sent_bytes: counters.sentBytes,
+      sent_datagram_bytes: counters.sentDatagramBytes,
       retransmitted_bytes: counters.retransmittedBytes,
       packets_lost: counters.packetsLost,
     });

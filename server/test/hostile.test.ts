@@ -1,0 +1,147 @@
+// Malformed and hostile input from clients: each offending session is closed with a clear code, the server
+// survives, and a well-behaved session running at the same time keeps its goodput.
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { after, before, test } from 'node:test';
+import { CLOSE_OPTIMISTIC_ACK, CLOSE_PROTOCOL_VIOLATION, encodeAckDatagram, encodeStreamFrame } from '@pcc-stream/protocol';
+import { QuicClient, type Session } from '@pcc-stream/quic';
+import { PccClient } from '../src/client/pcc-client.ts';
+import { makeMedia, sha256, startOrigin, waitFor, type MediaFixture, type RunningOrigin } from './helpers.ts';
+
+let media: MediaFixture;
+let origin: RunningOrigin;
+
+before(async () => {
+  media = makeMedia({ 'good.bin': 100_000_000, 'bait.bin': 20_000_000 });
+  origin = await startOrigin(media.dir, ['--cc', 'fixed']);
+});
+
+after(async () => {
+  await origin?.stop();
+  media?.cleanup();
+});
+
+async function rawSession(): Promise<Session> {
+  return QuicClient.connect(`${origin.origin}/pcc?cc=fixed&rate_bps=20000000`, { certSha256Hex: origin.certHash, congestion: 'none' });
+}
+
+async function closedWithin(session: Session, ms: number): Promise<{ code: number; reason: string } | null> {
+  return Promise.race([session.closed(), new Promise<null>((r) => setTimeout(() => r(null), ms))]);
+}
+
+function ack(smallest: number, largest: number): Uint8Array {
+  return encodeAckDatagram({ ranges: [{ smallest, largest }], ackDelayUs: 0, largestRecvTimeUs: 1, windowBytes: 1 << 20 });
+}
+
+type Attack = { name: string; code: number; run: (s: Session) => Promise<void> };
+
+const attacks: Attack[] = [
+  { name: 'random bytes', code: CLOSE_PROTOCOL_VIOLATION, run: async (s) => void s.sendDatagram(randomBytes(300)) },
+  { name: 'a one-byte datagram', code: CLOSE_PROTOCOL_VIOLATION, run: async (s) => void s.sendDatagram(Uint8Array.of(2)) },
+  { name: 'a truncated ACK header', code: CLOSE_PROTOCOL_VIOLATION, run: async (s) => void s.sendDatagram(ack(0, 0).subarray(0, 15)) },
+  {
+    name: 'an absurd ACK range (below packet 0)', code: CLOSE_PROTOCOL_VIOLATION, run: async (s) => {
+      const bytes = ack(0, 10);
+      new DataView(bytes.buffer).setUint32(23, 0xffff_ffff);
+      s.sendDatagram(bytes);
+    },
+  },
+  { name: 'an ACK for a number never sent', code: CLOSE_OPTIMISTIC_ACK, run: async (s) => void s.sendDatagram(ack(0, 2 ** 40)) },
+  {
+    name: 'garbage on a request stream', code: CLOSE_PROTOCOL_VIOLATION, run: async (s) => {
+      const bi = await s.openBi();
+      await bi.write(Uint8Array.of(0x10, 0x00, 0x05, 9, 9, 9, 9, 9));
+    },
+  },
+  {
+    name: 'an unknown stream frame', code: CLOSE_PROTOCOL_VIOLATION, run: async (s) => {
+      const bi = await s.openBi();
+      await bi.write(encodeStreamFrame({ type: 'cancel', requestId: 1 }));
+    },
+  },
+];
+
+test('hostile sessions are closed one by one while a good session keeps its goodput', { timeout: 120_000 }, async (t) => {
+  const goodRateBps = 50e6;
+  const good = await PccClient.connect(origin.origin, { certSha256Hex: origin.certHash, cc: 'fixed', params: { rate_bps: goodRateBps } });
+  // The good session's sending rate on the origin's clock (its telemetry), over the whole attack period.
+  const samples: Array<[number, number]> = [];
+  const stopTelemetry = await good.telemetry((r) => {
+    if (typeof r.t_us === 'number' && typeof r.sent_datagram_bytes === 'number') samples.push([r.t_us, r.sent_datagram_bytes]);
+  });
+  const goodFetch = good.fetch('/good.bin');
+  await waitFor(() => samples.some((x) => x[1] > 1_000_000), 10_000, 'the good session to be sending');
+  // A control period without attacks, on the same (possibly busy) machine.
+  const controlStart = samples[samples.length - 1]!;
+  await new Promise((r) => setTimeout(r, 2500));
+  const attackStart = samples[samples.length - 1]!;
+  const rateBetween = (a: [number, number], b: [number, number]): number => ((b[1] - a[1]) * 8) / ((b[0] - a[0]) / 1e6);
+  const controlBps = rateBetween(controlStart, attackStart);
+  try {
+    for (const attack of attacks) {
+      const s = await rawSession();
+      await attack.run(s);
+      const closed = await closedWithin(s, 10_000);
+      assert.ok(closed, `${attack.name}: the session was not closed`);
+      assert.equal(closed.code, attack.code, `${attack.name}: ${closed.reason}`);
+      t.diagnostic(`${attack.name} → closed ${closed.code} "${closed.reason}"`);
+    }
+
+    // A real transfer whose client then acknowledges optimistically: numbers it cannot have received.
+    for (const [name, make] of [
+      ['ahead of what was sent', (largest: number) => ack(0, largest + 10_000)],
+      ['covering the skipped numbers', (largest: number) => ack(0, largest)],
+    ] as const) {
+      const cheat = await PccClient.connect(origin.origin, { certSha256Hex: origin.certHash, cc: 'fixed', params: { rate_bps: 20e6 } });
+      let sent = false;
+      const fetch = cheat.fetch('/bait.bin', {
+        onData: () => {
+          const largest = cheat.datagramReceiver.bytesReceived > 2_000_000 ? -1 : -2;
+          if (largest === -1 && !sent) {
+            sent = true;
+            cheat.quic.sendDatagram(make(cheat.datagramReceiver.largestReceived));
+          }
+        },
+      }).catch(() => null);
+      const closed = await closedWithin(cheat.quic, 15_000);
+      assert.ok(closed, `optimistic ACK ${name}: not closed`);
+      assert.equal(closed.code, CLOSE_OPTIMISTIC_ACK, `optimistic ACK ${name}: ${closed.reason}`);
+      t.diagnostic(`optimistic ACK ${name} → closed ${closed.code} "${closed.reason}"`);
+      await fetch;
+      cheat.close();
+    }
+
+    // A flood of valid but repeated ACKs after a small transfer.
+    const flooder = await PccClient.connect(origin.origin, { certSha256Hex: origin.certHash, cc: 'fixed', params: { rate_bps: 20e6 } });
+    await flooder.fetch('/bait.bin', { range: { start: 0, end: 99_999 } });
+    const pn = flooder.datagramReceiver.largestReceived;
+    for (let i = 0; i < 5000; i++) {
+      try {
+        flooder.quic.sendDatagram(ack(pn, pn));
+      } catch {
+        break;
+      }
+    }
+    const flooded = await closedWithin(flooder.quic, 10_000);
+    assert.ok(flooded, 'ACK flood: not closed');
+    assert.equal(flooded.code, CLOSE_PROTOCOL_VIOLATION, flooded.reason);
+    assert.match(flooded.reason, /flood/);
+    t.diagnostic(`ACK flood → closed ${flooded.code} "${flooded.reason}"`);
+    flooder.close();
+
+    const attackEnd = samples[samples.length - 1]!;
+    const r = await goodFetch;
+    stopTelemetry();
+    assert.equal(r.status, 200);
+    assert.equal(sha256(r.body!), media.files.get('good.bin')!.sha256, 'the good session got its bytes intact');
+    const sentBps = rateBetween(attackStart, attackEnd);
+    t.diagnostic(`good session (fixed ${goodRateBps / 1e6} Mbit/s) sent ${(controlBps / 1e6).toFixed(1)} Mbit/s before and ${(sentBps / 1e6).toFixed(1)} Mbit/s during ${((attackEnd[0] - attackStart[0]) / 1e6).toFixed(1)} s of attacks`);
+    assert.ok(attackEnd[0] - attackStart[0] > 1e6, 'the attacks overlapped the transfer');
+    assert.ok(sentBps >= controlBps * 0.9, `good session rate fell from ${(controlBps / 1e6).toFixed(1)} to ${(sentBps / 1e6).toFixed(1)} Mbit/s`);
+  } finally {
+    good.close();
+  }
+  const status = await origin.status();
+  assert.equal(typeof status.sessions, 'number', 'the origin still answers');
+  assert.equal(origin.child.exitCode, null, 'the origin is still running');
+});

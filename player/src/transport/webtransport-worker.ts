@@ -8,7 +8,7 @@ import {
 } from '@pcc-stream/protocol';
 import type { ByteRange } from './media-fetcher.ts';
 import type { ConnectOptions, FromWorker, TelemetryPoint, ToWorker } from './worker-messages.ts';
-import { TelemetryDecoder } from './telemetry-point.ts';
+import { TelemetryDecoder } from './telemetry-decoder.ts';
 
 declare const self: DedicatedWorkerGlobalScope;
 

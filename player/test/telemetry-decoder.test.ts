@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { TelemetryDecoder } from '../src/transport/telemetry-point.ts';
+import { TelemetryDecoder } from '../src/transport/telemetry-decoder.ts';
 
 test('datagram telemetry lines give the pacing rate, smoothed RTT and loss rate', () => {
   const p = new TelemetryDecoder().decode({ t_ms: 10, algorithm: 'vivace', rate_bps: 12e6, srtt_us: 850, loss_rate: 0.02 }, 5);

@@ -220,6 +220,8 @@ export class Origin {
     this.stopped = true;
     for (const s of this.sessions.values()) s.close(CLOSE_SERVER_SHUTDOWN, 'server shutting down');
     this.pacer.stop();
+    // Give the CONNECTION_CLOSE frames a moment to leave before the endpoint goes away.
+    if (this.sessions.size > 0) await new Promise((r) => setTimeout(r, 150));
     this.quicServer.close();
     await Promise.all([this.control?.close(), this.https?.close(), this.acceptLoop]);
     log('info', 'origin.stopped', {});

@@ -1,0 +1,106 @@
+// The two CLIs, session limits, idle timeout and graceful shutdown.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { after, before, test } from 'node:test';
+import { CLOSE_IDLE_TIMEOUT, CLOSE_LIMIT_EXCEEDED, CLOSE_SERVER_SHUTDOWN } from '@pcc-stream/protocol';
+import { PccClient } from '../src/client/pcc-client.ts';
+import { makeMedia, startOrigin, type MediaFixture, type RunningOrigin } from './helpers.ts';
+
+const serverDir = join(dirname(fileURLToPath(import.meta.url)), '..');
+let media: MediaFixture;
+
+before(() => {
+  media = makeMedia({ 'a.bin': 2_000_000, 'b.bin': 5_000_000 });
+});
+
+after(() => media?.cleanup());
+
+function cli(script: string, args: string[]): { code: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', `src/cli/${script}`, ...args], { cwd: serverDir, encoding: 'utf8', timeout: 60_000 });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+test('origin CLI: --help and clear errors for bad options', () => {
+  const help = cli('origin-main.ts', ['--help']);
+  assert.equal(help.code, 0);
+  for (const flag of ['--media', '--port', '--http-port', '--https-port', '--cc', '--log-dir', '--max-sessions']) assert.ok(help.stdout.includes(flag), flag);
+  const badPort = cli('origin-main.ts', ['--port', 'abc']);
+  assert.equal(badPort.code, 2);
+  assert.match(badPort.stderr, /--port must be a number/);
+  const unknown = cli('origin-main.ts', ['--frobnicate']);
+  assert.equal(unknown.code, 2);
+  assert.match(unknown.stderr, /unknown option --frobnicate/);
+  const badCc = cli('origin-main.ts', ['--media', media.dir, '--port', '0', '--http-port', '-1', '--https-port', '-1', '--cc', 'reno']);
+  assert.equal(badCc.code, 1);
+  assert.match(badCc.stderr, /--cc reno: unknown controller/);
+  const noMedia = cli('origin-main.ts', ['--media', join(media.dir, 'nope'), '--port', '0', '--http-port', '-1', '--https-port', '-1']);
+  assert.equal(noMedia.code, 1);
+  assert.match(noMedia.stderr, /ENOENT|no such file/);
+});
+
+test('fetch CLI: JSON result for every transport, clear errors', async () => {
+  const origin = await startOrigin(media.dir);
+  try {
+    const expected = media.files.get('a.bin')!.sha256;
+    for (const [transport, port, cc] of [['datagram', origin.quicPort, 'vivace'], ['quic-stream', origin.quicPort, 'bbr'], ['tcp', origin.httpsPort, 'cubic']] as const) {
+      const r = cli('fetch-main.ts', [`https://127.0.0.1:${port}/a.bin`, '--cc', cc, '--cert-hash', origin.certHash, '--json', '--transport', transport]);
+      assert.equal(r.code, 0, r.stderr);
+      const out = JSON.parse(r.stdout) as Record<string, unknown>;
+      for (const key of ['bytes', 'seconds', 'goodput_mbps', 'sha256', 'rtt_ms_p50', 'rtt_ms_p95', 'retransmitted_bytes']) assert.ok(key in out, `${transport}: ${key}`);
+      assert.equal(out.bytes, 2_000_000);
+      assert.equal(out.sha256, expected, transport);
+    }
+    const wrongHash = cli('fetch-main.ts', [`https://127.0.0.1:${origin.quicPort}/a.bin`, '--cert-hash', 'ab'.repeat(32), '--json']);
+    assert.equal(wrongHash.code, 1);
+    assert.match(wrongHash.stderr, /fetch.failed/);
+    const noHash = cli('fetch-main.ts', [`https://127.0.0.1:${origin.quicPort}/a.bin`]);
+    assert.equal(noHash.code, 2);
+    assert.match(noHash.stderr, /--cert-hash/);
+    const missing = cli('fetch-main.ts', [`https://127.0.0.1:${origin.quicPort}/nope.bin`, '--cert-hash', origin.certHash, '--json']);
+    assert.equal(missing.code, 1);
+    assert.equal((JSON.parse(missing.stdout) as { status: number }).status, 404);
+  } finally {
+    await origin.stop();
+  }
+});
+
+test('limits: sessions, concurrent requests, idle timeout; graceful shutdown closes sessions', async () => {
+  const origin: RunningOrigin = await startOrigin(media.dir, ['--max-sessions', '2', '--max-requests', '1', '--idle-timeout-ms', '1500']);
+  const clients: PccClient[] = [];
+  try {
+    clients.push(await PccClient.connect(origin.origin, { certSha256Hex: origin.certHash, cc: 'fixed', params: { rate_bps: 20e6 } }));
+    clients.push(await PccClient.connect(origin.origin, { certSha256Hex: origin.certHash }));
+    const third = await PccClient.connect(origin.origin, { certSha256Hex: origin.certHash });
+    const refused = await Promise.race([third.quic.closed(), new Promise<null>((r) => setTimeout(() => r(null), 5000))]);
+    assert.ok(refused, 'the third session was not refused');
+    assert.equal(refused.code, CLOSE_LIMIT_EXCEEDED);
+    assert.match(refused.reason, /limit of 2 sessions/);
+    third.close();
+
+    const [first, second] = await Promise.all([clients[0]!.fetch('/b.bin'), clients[0]!.fetch('/a.bin')]);
+    const statuses = [first.status, second.status].sort();
+    assert.deepEqual(statuses, [200, 429]);
+    assert.match((first.status === 429 ? first : second).reason, /more than 1 concurrent requests/);
+
+    // The second client stays idle: closed with code 4 after ~1.5 s.
+    const idle = await Promise.race([clients[1]!.quic.closed(), new Promise<null>((r) => setTimeout(() => r(null), 10_000))]);
+    assert.ok(idle, 'the idle session was not closed');
+    assert.equal(idle.code, CLOSE_IDLE_TIMEOUT);
+
+    // Graceful shutdown while a transfer runs: the client hears code 5, the process exits 0.
+    const running = clients[0]!.fetch('/b.bin').catch((e: Error) => e);
+    await new Promise((r) => setTimeout(r, 300));
+    const exitCode = await origin.stop();
+    assert.equal(exitCode, 0);
+    const shutdown = await Promise.race([clients[0]!.quic.closed(), new Promise<null>((r) => setTimeout(() => r(null), 5000))]);
+    assert.ok(shutdown);
+    assert.equal(shutdown.code, CLOSE_SERVER_SHUTDOWN);
+    const outcome = await running;
+    assert.ok(outcome instanceof Error || outcome.status === 200);
+  } finally {
+    for (const c of clients) c.close();
+    await origin.stop();
+  }
+});

@@ -130,6 +130,12 @@ export class Origin {
       sessions: this.sessions.size, sessions_refused: this.sessionsRefused, cache_bytes: this.media.cache.sizeBytes,
       cache_files: this.media.cache.count, pacer_members: this.pacer.size, algorithms: this.controllers.algorithms(),
       default_cc: this.options.cc, files_opened: this.media.filesOpened,
+      cpu_us: (() => {
+        const c = process.cpuUsage();
+        return c.user + c.system;
+      })(),
+      rss_bytes: process.memoryUsage().rss, heap_used_bytes: process.memoryUsage().heapUsed,
+      pacer_turns: this.pacer.turns, pacer_sleeps: this.pacer.sleeps,
       session_list: [...this.sessions.values()].map((s) => ({
         id: s.quic.id, transport: s.transport.transport, open_requests: s.openRequests, ...s.transport.stats(),
       })),

@@ -38,6 +38,7 @@ export interface MetricsSnapshot {
   datagramsDropped: number;
   /** Packets the sender declared lost; above datagramsDropped when late ACKs made it declare arrived packets lost. */
   datagramsDeclaredLost: number;
+  acksSent: number;
   segmentsLoaded: number;
   playbackPositionS: number;
   series: SecondSample[];
@@ -61,6 +62,7 @@ export class PlaybackMetrics {
   private datagrams = 0;
   private dropped = 0;
   private declaredLost = 0;
+  private acks = 0;
   private position = 0;
   private readonly samples: SecondSample[] = [];
 
@@ -121,10 +123,11 @@ export class PlaybackMetrics {
     this.bytes = bytes;
   }
 
-  setDatagramCounts(received: number, dropped: number, declaredLost: number): void {
+  setDatagramCounts(received: number, dropped: number, declaredLost: number, acksSent: number): void {
     this.datagrams = received;
     this.dropped = dropped;
     this.declaredLost = declaredLost;
+    this.acks = acksSent;
   }
 
   setPosition(currentTimeS: number): void {
@@ -162,6 +165,7 @@ export class PlaybackMetrics {
       datagramsReceived: this.datagrams,
       datagramsDropped: this.dropped,
       datagramsDeclaredLost: this.declaredLost,
+      acksSent: this.acks,
       segmentsLoaded: this.segments,
       playbackPositionS: this.position,
       series: this.samples.slice(),

@@ -215,7 +215,7 @@ export class PlaybackSession {
     const bufferS = player.getBufferLength('video') || 0;
     const rep = player.getCurrentRepresentationForType('video');
     const bitrateKbps = rep ? rep.bandwidth / 1000 : 0;
-    if (this.counters) this.metrics.setDatagramCounts(this.counters.datagramsReceived, this.counters.datagramsLost, this.counters.datagramsDeclaredLost);
+    if (this.counters) this.metrics.setDatagramCounts(this.counters.datagramsReceived, this.counters.datagramsLost, this.counters.datagramsDeclaredLost, this.counters.acksSent);
     this.metrics.onBytesTotal(bytes);
     const tS = (now - this.startedMs) / 1000;
     this.metrics.addSecondSample({ tS, currentTimeS: video.currentTime, bufferS, bitrateKbps, goodputBps, sendRateBps, rttUs, lossRate });

@@ -92,12 +92,10 @@ function onClosed(reason: string): void {
 }
 
 function postCounters(): void {
-  const largest = largestPacketSeen;
   post({
     type: 'counters',
     counters: {
       datagramsReceived: receiver.datagramsReceived,
-      datagramsMissing: Math.max(0, largest + 1 - receiver.datagramsReceived),
       datagramsLost: datagramsNeverArrived,
       datagramsDeclaredLost: packetsLostBySender,
       bytesReceived: receiver.bytesReceived + streamBytesReceived,
@@ -106,7 +104,6 @@ function postCounters(): void {
   });
 }
 
-let largestPacketSeen = -1;
 let streamBytesReceived = 0;
 let packetsLostBySender = 0;
 let datagramsNeverArrived = 0;
@@ -126,8 +123,7 @@ async function readDatagrams(wt: WebTransport): Promise<void> {
     const t = nowUs();
     const outcome = receiver.onDatagram(result.value, t);
     if (outcome.ok) {
-      const { packetNumber, requestId, newBytes } = outcome.value;
-      if (packetNumber > largestPacketSeen) largestPacketSeen = packetNumber;
+      const { requestId, newBytes } = outcome.value;
       datagramsPerRequest.set(requestId, (datagramsPerRequest.get(requestId) ?? 0) + 1);
       if (newBytes > 0) {
         const active = requests.get(requestId);

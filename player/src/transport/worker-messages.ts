@@ -28,9 +28,6 @@ export interface TelemetryPoint {
 
 export interface TransportCounters {
   datagramsReceived: number;
-  /** Packet numbers below the largest seen that never arrived. Includes the numbers the sender skips on purpose
-   *  (PROTOCOL.md §4, about 1 in 128), so it overstates drops; kept for diagnosis. */
-  datagramsMissing: number;
   /** DATA datagrams sent (per completed requests' DONE frames) that never arrived: dropped by the network, the
    *  browser's network stack or its incoming datagram queue. */
   datagramsLost: number;

@@ -17,12 +17,15 @@ const { values: args } = parseArgs({
     batch: { type: 'string', default: '64' },
     'rates-mbps': { type: 'string', default: '0,1000' },
     'sink-mode': { type: 'string', default: 'count' },
+    // Pin the sink to this CPU (taskset), e.g. with the sender itself under `taskset -c 0`, to
+    // measure the sender on one core.
+    'sink-cpu': { type: 'string' },
     help: { type: 'boolean', default: false },
   },
 });
 if (args.help) {
   console.log(
-    'usage: datagram-send-rate.ts [--seconds S] [--payload BYTES] [--batch N] [--rates-mbps 0,1000] [--sink-mode count|array|packed]',
+    'usage: datagram-send-rate.ts [--seconds S] [--payload BYTES] [--batch N] [--rates-mbps 0,1000] [--sink-mode count|array|packed] [--sink-cpu N]',
   );
   process.exit(0);
 }
@@ -118,11 +121,18 @@ async function runOnce(mode: 'single' | 'batch', targetMbps: number): Promise<Ru
     congestion: 'none',
     datagramSendBufferBytes: 2 << 20,
   });
-  const sink = spawn(
-    process.execPath,
-    ['--import', 'tsx', new URL('./sink.ts', import.meta.url).pathname, `https://127.0.0.1:${server.port}/bench`, cert.certSha256Hex, sinkMode],
-    { stdio: ['ignore', 'pipe', 'inherit'] },
-  );
+  const sinkArgs = [
+    '--import',
+    'tsx',
+    new URL('./sink.ts', import.meta.url).pathname,
+    `https://127.0.0.1:${server.port}/bench`,
+    cert.certSha256Hex,
+    sinkMode,
+  ];
+  const sink =
+    args['sink-cpu'] === undefined
+      ? spawn(process.execPath, sinkArgs, { stdio: ['ignore', 'pipe', 'inherit'] })
+      : spawn('taskset', ['-c', args['sink-cpu'], process.execPath, ...sinkArgs], { stdio: ['ignore', 'pipe', 'inherit'] });
   const lines = createInterface({ input: sink.stdout! });
   const sinkLines = lines[Symbol.asyncIterator]();
   try {

@@ -150,7 +150,7 @@ void pcc_mi_expire(pcc_mi_tracker *tracker, int64_t now_us, int64_t timeout_us) 
         pcc_mi *mi = at(tracker, age);
         if (mi->open) break;
         int complete = mi->packets_acked + mi->packets_lost >= mi->packets_sent;
-        if (!complete && !mi->timed_out && now_us - mi->end_time_us > timeout_us) mi->timed_out = 1;
+        if (!complete && !mi->timed_out && now_us - mi->end_time_us > timeout_us + mi->expected_delay_us) mi->timed_out = 1;
     }
 }
 

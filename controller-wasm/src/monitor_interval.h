@@ -31,6 +31,8 @@ typedef struct pcc_mi {
     int64_t end_time_us;          /* when sending in it stopped (close time) */
     int open;                     /* still accepting packets */
     int timed_out;                /* finished by timeout with some packets' fate unknown */
+    int64_t expected_delay_us;    /* feedback expected this long after the MI ended (0: at once); the
+                                   * timeout counts from there (set by the algorithm at start) */
     uint64_t first_pn;
     uint64_t last_pn;
     uint32_t packets_sent, packets_acked, packets_lost;
@@ -83,7 +85,8 @@ void pcc_mi_on_sent(pcc_mi_tracker *tracker, const cc_sent_packet *packet);
 int pcc_mi_on_ack(pcc_mi_tracker *tracker, const cc_sent_packet *packet, int64_t rtt_us);
 int pcc_mi_on_loss(pcc_mi_tracker *tracker, const cc_sent_packet *packet);
 
-/* Finishes closed MIs whose feedback is overdue: closed more than timeout_us ago. */
+/* Finishes closed MIs whose feedback is overdue: more than timeout_us past the MI's end plus its
+ * expected_delay_us. */
 void pcc_mi_expire(pcc_mi_tracker *tracker, int64_t now_us, int64_t timeout_us);
 
 /* Pops the oldest MI if it is finished (complete or timed out); returns 1 and fills *out, else 0.

@@ -126,6 +126,17 @@ static void test_timeout_and_edge_cases(void) {
     pcc_mi_expire(&t, 3000 + 50001, 50000);
     CHECK(pcc_mi_pop_result(&t, 4000, &r) == 1);
     CHECK(r.timed_out && r.tag == 3 && r.stats.packets_acked == 1 && r.stats.packets_lost == 0);
+    /* The timeout counts from the feedback time the MI expected: its end plus expected_delay_us. */
+    pcc_mi *late = pcc_mi_start(&t, 1e6, 5, 0, 5000);
+    late->expected_delay_us = 700000;
+    cc_sent_packet d = packet(5, 5000);
+    pcc_mi_on_sent(&t, &d);
+    pcc_mi_close(&t, 6000);
+    pcc_mi_expire(&t, 6000 + 700000 + 50000, 50000);
+    CHECK(pcc_mi_pop_result(&t, 4000, &r) == 0);
+    pcc_mi_expire(&t, 6000 + 700000 + 50001, 50000);
+    CHECK(pcc_mi_pop_result(&t, 4000, &r) == 1);
+    CHECK(r.timed_out && r.tag == 5);
     /* The open MI never times out. */
     pcc_mi_start(&t, 1e6, 0, 0, 100000);
     cc_sent_packet c = packet(4, 100000);

@@ -13,7 +13,10 @@
  *  - the step: Δr = m(τ)·θ0·γ with the confidence amplifier m(τ) over τ consecutive same-direction
  *    decisions, capped at ω·r by the dynamic change boundary ω = ω0 + kδ (k grows while the cap
  *    binds, is recalibrated to the smallest sufficient k otherwise, reset when direction changes).
- *  - MI timeout: an MI whose packets' fate is unknown T_timeout after it ended halves the rate.
+ *  - MI timeout: an MI whose packets' fate is unknown T_timeout after it ended halves the rate. T_timeout
+ *    counts min RTTs from the feedback time expected when the MI opened (end + sRTT then), not sRTTs from its
+ *    end: a queue the sender builds itself inflates the sRTT, and the literal rule then never fires on LTE
+ *    (mi_timeout_from_expected_feedback, measured at mi_timeout_us).
  * Each decision starts a new epoch; results of MIs sent under an older epoch no longer apply and
  * are dropped, and the open MI is cut short so the new rate takes effect at once (thesis §3.2.2).
  *
@@ -65,6 +68,7 @@ enum {
     P_MI_DURATION_RTTS,
     P_MI_MIN_PACKETS,
     P_MI_MIN_DURATION_MS,
+    P_MI_TIMEOUT_FROM_EXPECTED_FEEDBACK,
     P_COUNT
 };
 
@@ -95,11 +99,13 @@ enum {
         {"max_rate_over_sent", 2.5, 1.1, 1e6, "rate ceiling: this multiple of the best send rate achieved in the last 4 MIs (> 2 so slow start can double)"}, \
         {"slow_start_loss_ignored", 0, 0, 1, "th_loss: loss below this ignored in slow start (Table 4.1)"}, \
         {"slow_start_latency_ignored", 0, 0, 1, "th_latency: RTT gradient below this ignored in slow start (Table 4.1)"}, \
-        {"mi_timeout_rtts", 5, 1, 100, "T_timeout in sRTTs: unresolved MI halves the rate (Table 4.1)"},    \
+        {"mi_timeout_rtts", 5, 1, 100, "T_timeout in RTTs: unresolved MI halves the rate (Table 4.1; §4.5 LTE: 2)"}, \
         {"mi_timeout_min_ms", 50, 1, 60000, "floor of the MI timeout, ms (ack batching at tiny RTTs)"},     \
         {"mi_duration_rtts", 1, 0.1, 10, "MI length in sRTTs (user-space Vivace: 1 RTT)"},                   \
         {"mi_min_packets", 10, 2, 10000, "MI lasts at least the time to send this many MSS (§3.2.2)"},       \
         {"mi_min_duration_ms", 5, 0, 10000, "MI floor in ms: a few pacer ticks even on loopback"},          \
+        {"mi_timeout_from_expected_feedback", 1, 0, 1,                                                      \
+         "1: the MI timeout counts T_timeout min RTTs from the feedback expected when the MI opened (its end + sRTT then); 0: T_timeout sRTTs from its end"}, \
     }
 
 static const cc_param_desc vivace_params[P_COUNT] = PARAMS_WITH_LATENCY(900);
@@ -246,11 +252,24 @@ static int64_t mi_duration_us(const vivace_state *s, double rate) {
     return (int64_t)d;
 }
 
+/* How late an MI's feedback may be (thesis §4.4.4 "MI timeout", T_timeout RTTs) before it counts as timed
+ * out. By default the lateness is measured against the feedback time the MI could expect when it opened (its
+ * end plus the sRTT then, see mi_expected_delay_us) in units of the path's min RTT. The literal rule, T_timeout
+ * sRTTs after the MI ended, never fires when it matters most: a sender that overshoots a deep buffer (LTE)
+ * inflates the sRTT with its own queue, so the timeout grows as fast as the feedback delay (measured on the
+ * Verizon LTE trace: no timeout in 60 s while the queue held 3.4 s at p95 and half the packets were lost). */
 static int64_t mi_timeout_us(const vivace_state *s) {
-    double srtt_us = s->ctx->rtt->smoothed_rtt_us > 0 ? (double)s->ctx->rtt->smoothed_rtt_us : INITIAL_RTT_GUESS_US;
-    double t = param(s, P_MI_TIMEOUT_RTTS) * srtt_us;
+    int64_t basis_us = param(s, P_MI_TIMEOUT_FROM_EXPECTED_FEEDBACK) >= 0.5 ? s->ctx->rtt->min_rtt_us
+                                                                            : s->ctx->rtt->smoothed_rtt_us;
+    double rtt_us = basis_us > 0 ? (double)basis_us : INITIAL_RTT_GUESS_US;
+    double t = param(s, P_MI_TIMEOUT_RTTS) * rtt_us;
     double floor_us = param(s, P_MI_TIMEOUT_MIN_MS) * 1000.0;
     return (int64_t)(t > floor_us ? t : floor_us);
+}
+
+/* Feedback for an MI opened now is due one sRTT after it ends: the queue already standing is no news. */
+static int64_t mi_expected_delay_us(const vivace_state *s) {
+    return param(s, P_MI_TIMEOUT_FROM_EXPECTED_FEEDBACK) >= 0.5 ? s->ctx->rtt->smoothed_rtt_us : 0;
 }
 
 static double probe_rate(const vivace_state *s, int tag) {
@@ -299,7 +318,11 @@ static void vivace_on_packet_sent(void *state, const cc_sent_packet *packet) {
         int tag = TAG_HOLD;
         next_mi(s, &rate, &tag);
         /* the length is fixed when the MI opens: no per-packet arithmetic */
-        if (pcc_mi_start(&s->tracker, rate, tag, s->epoch, now_us) != NULL) s->open_mi_duration_us = mi_duration_us(s, rate);
+        pcc_mi *started = pcc_mi_start(&s->tracker, rate, tag, s->epoch, now_us);
+        if (started != NULL) {
+            s->open_mi_duration_us = mi_duration_us(s, rate);
+            started->expected_delay_us = mi_expected_delay_us(s);
+        }
         s->restart_mi = 0;
     }
     pcc_mi_on_sent(&s->tracker, packet);

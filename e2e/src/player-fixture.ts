@@ -7,7 +7,8 @@ import { repoRoot } from './origin-process.ts';
 export const mediaDir = join(repoRoot, '.cache', 'media');
 export const playerDist = join(repoRoot, 'player', 'dist');
 
-/** Generates the ABR ladder and the 30 Mbit/s stream if absent (idempotent) and builds the player if stale. */
+/** Generates the ABR ladder and the 30 Mbit/s stream (for bench/receive-rate.ts) if absent (idempotent) and builds the
+ *  player if stale. */
 export function preparePlayerAndMedia(): void {
   const media = spawnSync('npm', ['run', '-s', 'media', '--', '--sets', 'abr,fixed-30000k'], { cwd: repoRoot, stdio: 'inherit' });
   if (media.status !== 0) throw new Error('media generation failed');

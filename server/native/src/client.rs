@@ -174,6 +174,6 @@ impl QuicClient {
                 return Err(failure(format!("connecting to {url} timed out after {timeout_ms} ms")));
             }
         };
-        Ok(Session::new(session, path, Some(endpoint)))
+        Ok(Session::new(session, path))
     }
 }

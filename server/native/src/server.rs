@@ -90,7 +90,7 @@ async fn run_accept_loop(endpoint: quinn::Endpoint, ready: mpsc::Sender<Session>
             let url = path_and_query(&request.url);
             // A client that vanishes mid-CONNECT only costs its own task.
             if let Ok(session) = request.ok().await {
-                if let Err(mpsc::error::SendError(unaccepted)) = ready.send(Session::new(session, url, None)).await {
+                if let Err(mpsc::error::SendError(unaccepted)) = ready.send(Session::new(session, url)).await {
                     let _ = unaccepted.close(0, "server closed".into());
                 }
             }

@@ -59,8 +59,6 @@ pub struct Session {
     remote_address: String,
     congestion: Option<CongestionHandle>,
     local_close: Arc<OnceLock<CloseInfo>>,
-    // A client session owns its endpoint; the endpoint must outlive the connection.
-    _endpoint: Option<quinn::Endpoint>,
 }
 
 fn session_closed(error: &SessionError) -> napi::Error {
@@ -73,7 +71,9 @@ fn is_foreign_datagram(error: &SessionError) -> bool {
 }
 
 impl Session {
-    pub fn new(inner: web_transport_quinn::Session, url: String, endpoint: Option<quinn::Endpoint>) -> Self {
+    /// No endpoint handle is kept: quinn's endpoint driver runs while it has connections, so a
+    /// client's UDP socket is released as soon as its only connection has closed.
+    pub fn new(inner: web_transport_quinn::Session, url: String) -> Self {
         let conn: &quinn::Connection = &inner;
         Self {
             id: NEXT_SESSION_ID.fetch_add(1, Ordering::Relaxed),
@@ -82,7 +82,6 @@ impl Session {
             url,
             inner,
             local_close: Arc::new(OnceLock::new()),
-            _endpoint: endpoint,
         }
     }
 

@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict';
 import { createSocket } from 'node:dgram';
 import { once } from 'node:events';
+import { readdirSync } from 'node:fs';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { test } from 'node:test';
 
 import { QuicClient, QuicServer, generateSelfSignedCert } from '../index.js';
@@ -151,5 +154,37 @@ test('initialMtu sets the starting path MTU and the datagram size', async () => 
   } finally {
     pair.close();
     reference.close();
+  }
+});
+
+test('a closed client session releases its UDP socket once unreachable', async () => {
+  // The quinn connection owns the socket; the JS Session owns the connection until collected.
+  setFlagsFromString('--expose-gc');
+  const gc = runInNewContext('gc') as () => void;
+  const cert = testCert();
+  const server = await QuicServer.bind({ host: '127.0.0.1', port: 0, certPem: cert.certPem, keyPem: cert.keyPem });
+  const openFds = () => readdirSync('/proc/self/fd').length;
+  try {
+    const before = openFds();
+    let sessions = [];
+    for (let i = 0; i < 20; i++) {
+      const accepted = server.accept();
+      sessions.push(await QuicClient.connect(`https://127.0.0.1:${server.port}/fd`, { certSha256Hex: cert.certSha256Hex }));
+      await accepted;
+    }
+    assert.ok(openFds() >= before + 20, 'each client session has its own socket');
+    for (const session of sessions) session.close(0, 'done');
+    await Promise.all(sessions.map((session) => session.closed()));
+    sessions = [];
+    // Sockets go once the connections finish draining (3 PTO on loopback: milliseconds) and the
+    // sessions are collected.
+    const deadline = Date.now() + 5000;
+    while (openFds() > before + 2 && Date.now() < deadline) {
+      gc();
+      await sleep(50);
+    }
+    assert.ok(openFds() <= before + 2, `fds: ${before} before, ${openFds()} after closing`);
+  } finally {
+    server.close();
   }
 });

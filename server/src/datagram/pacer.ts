@@ -1,7 +1,7 @@
 // The one pacing loop of the process. Every datagram session registers here; each turn services the sessions
 // that are due and waits until the earliest next due time. Timers fire about 1 ms late, which would cost rate
-// at ≥ 10 Mbit/s (the bucket holds only 1 ms of rate), so waits under 2 ms are slept precisely (below) and
-// longer ones use a timer set ~1 ms early. With nothing to do nothing is armed at all: idle costs no CPU.
+// (the bucket holds max(2 packets, 1 ms) of rate), so waits under 5 ms are slept precisely (below) and
+// longer ones use a timer set ~2 ms early. With nothing to do nothing is armed at all: idle costs no CPU.
 import { nowUs } from '../clock.ts';
 
 export interface Paced {
@@ -11,7 +11,8 @@ export interface Paced {
   onServiceError(err: unknown): void;
 }
 
-const SPIN_BELOW_US = 2000;
+// Node timers fire 1–2 ms late (more on a busy machine): waits below this are slept precisely instead.
+const TIMER_ABOVE_US = 5000;
 // Waits shorter than a timer's precision are slept with Atomics.wait in slices of at most SLEEP_SLICE_US,
 // each followed by one event-loop turn (ACKs are processed at least that often): a sleeping pacer costs no
 // CPU, where a setImmediate spin would hold a core at mid rates.
@@ -52,14 +53,14 @@ export class Pacer {
     this.cancel();
     this.scheduledForUs = dueUs;
     const waitUs = dueUs - nowUs();
-    if (waitUs < SPIN_BELOW_US) {
+    if (waitUs < TIMER_ABOVE_US) {
       if (maySleep && waitUs > SLEEP_ABOVE_US) {
         this.sleeps++;
         Atomics.wait(sleepCell, 0, 0, Math.min(waitUs - SLEEP_ABOVE_US / 2, SLEEP_SLICE_US) / 1000);
       }
       this.immediate = setImmediate(this.run);
     } else {
-      this.timer = setTimeout(this.run, Math.floor(waitUs / 1000) - 1);
+      this.timer = setTimeout(this.run, Math.floor(waitUs / 1000) - 2);
     }
   }
 

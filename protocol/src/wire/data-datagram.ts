@@ -10,6 +10,7 @@ export const MAX_DATA_PAYLOAD_BYTES = MAX_DATAGRAM_BYTES - DATA_HEADER_BYTES;
 export interface DataDatagram {
   requestId: number;
   packetNumber: number;
+  /** Position of the payload within the response body (0 = the body's first byte), not the file offset. */
   offset: number;
   /** A view into the received bytes (not a copy). */
   payload: Uint8Array;

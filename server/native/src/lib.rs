@@ -16,5 +16,6 @@ mod poll_once;
 mod runtime;
 mod server;
 mod session;
+mod session_stats;
 mod tcp_congestion;
 mod udp_socket;

@@ -69,6 +69,8 @@ enum {
     P_MI_MIN_PACKETS,
     P_MI_MIN_DURATION_MS,
     P_MI_TIMEOUT_FROM_EXPECTED_FEEDBACK,
+    P_DECREASE_TO_DELIVERED,
+    P_SLOW_START_EXIT_TO_DELIVERED,
     P_COUNT
 };
 
@@ -106,6 +108,10 @@ enum {
         {"mi_min_duration_ms", 5, 0, 10000, "MI floor in ms: a few pacer ticks even on loopback"},          \
         {"mi_timeout_from_expected_feedback", 1, 0, 1,                                                      \
          "1: the MI timeout counts T_timeout min RTTs from the feedback expected when the MI opened (its end + sRTT then); 0: T_timeout sRTTs from its end"}, \
+        {"decrease_to_delivered", 1, 0, 1,                                                                  \
+         "1: a decrease goes at least down to (1+ε) x the most the round's probes got through, even past the boundary ω"}, \
+        {"slow_start_exit_to_delivered", 1, 0, 1,                                                           \
+         "1: slow start exits to the larger of the best MI's rate and the exiting MI's delivery (it lost packets: shallow queue) x (1-ε) x minRTT/avgRTT"}, \
     }
 
 static const cc_param_desc vivace_params[P_COUNT] = PARAMS_WITH_LATENCY(900);
@@ -132,6 +138,7 @@ typedef struct probe_result {
     double loss_rate;
     uint32_t packets;
     double utility_noise_var;        /* variance of the utility from measurement noise, 0 if unknown */
+    double delivered_fraction;       /* throughput / send rate: what the path got through of it */
 } probe_result;
 
 typedef struct vivace_state {
@@ -334,7 +341,26 @@ static unsigned confidence_amplifier(unsigned tau) {
     return tau <= 3 ? tau : 2 * tau - 3;
 }
 
+/* The most any probe of the round got through the path, Mbit/s: its target rate times the fraction of
+ * what it sent that was acknowledged (a fraction, so an application-limited MI does not lower it). */
+static double probes_delivered_mbps(const vivace_state *s) {
+    double best = 0.0;
+    for (int pair = 0; pair < s->probe_pairs; pair++) {
+        for (int side = 0; side < 2; side++) {
+            const probe_result *p = &s->probes[pair][side];
+            double delivered = p->rate_mbps * p->delivered_fraction;
+            if (delivered > best) best = delivered;
+        }
+    }
+    return best;
+}
+
 /* Moves the base rate by the gradient (§4.4.3) and starts probing around the new rate.
+ * A decrease is not held back by the dynamic boundary below what the path delivered (decrease_to_delivered):
+ * ω guards against overshooting on unreliable gradients (§4.4.3), but after a capacity drop a rate far above
+ * what the probes got through only loses packets while ω grows step by step (5%, 15%, 25%, ... per round of
+ * four MIs). Measured on the Fig. 4.8 changing network: median loss 9.0% -> 5.1% (vivace-loss), 7.4% -> 3.6%
+ * (vivace). Random loss leaves the delivered rate at r(1 - L)(1 + ε) ≥ r, so it changes nothing there.
  * gradient_var: variance of the estimate from measurement noise (0 when unknown). */
 static void apply_gradient(vivace_state *s, double gradient, double gradient_var) {
     s->gradient = gradient;
@@ -373,7 +399,12 @@ static void apply_gradient(vivace_state *s, double gradient, double gradient_var
         double k = ceil((relative - omega0) / delta);
         s->boundary_steps = k > 0 ? (unsigned)k : 0;
     }
-    enter_probing(s, (rate_mbps + change_mbps) / 8e-6);
+    double next_mbps = rate_mbps + change_mbps;
+    if (direction < 0 && param(s, P_DECREASE_TO_DELIVERED) >= 0.5) {
+        double delivered_mbps = probes_delivered_mbps(s) * (1.0 + param(s, P_EPSILON));
+        if (delivered_mbps > 0 && delivered_mbps < next_mbps) next_mbps = delivered_mbps;
+    }
+    enter_probing(s, next_mbps / 8e-6);
 }
 
 static double pair_gradient(const probe_result pair[2], double *variance) {
@@ -494,6 +525,21 @@ static double mi_utility(const vivace_state *s, const pcc_mi_result *r, int *val
     return *valid ? u : 0.0;
 }
 
+/* The rate the MI that ended slow start got through, bytes/s, when that is a safe place to continue, else 0
+ * (slow_start_exit_to_delivered). Falling back to the best MI's rate (§4.4) means half of the overshooting
+ * rate, and from there the gradient climbs for 10-15 s under random loss (Fig. 4.3, 3%: 88.9 Mbit/s over 60 s).
+ * The exiting MI measured the path's delivery directly. Only an MI that lost packets qualifies (its queue hit
+ * the buffer's end, so it is short); scaled by (1 - ε) and by minRTT/avgRTT to drain what queue it built.
+ * Without loss the buffer is deep and still filling (Fig. 4.7, 1 MB): the best rate drains it. */
+static double slow_start_exit_delivered(const vivace_state *s, const pcc_mi_result *r) {
+    if (param(s, P_SLOW_START_EXIT_TO_DELIVERED) < 0.5 || r->stats.packets_lost == 0) return 0.0;
+    double delivered = r->stats.throughput_bps / 8.0 * (1.0 - param(s, P_EPSILON));
+    if (r->stats.min_rtt_us > 0 && r->stats.avg_rtt_us > r->stats.min_rtt_us) {
+        delivered *= r->stats.min_rtt_us / r->stats.avg_rtt_us;
+    }
+    return isfinite(delivered) ? clamp_to_ceiling(s, delivered) : 0.0;
+}
+
 static void on_slow_start_result(vivace_state *s, const pcc_mi_result *r, double utility, double noise_var) {
     double rate = r->stats.target_rate_bps / 8.0;
     /* Slow start ends at the first utility decrease (§4.4). Early MIs are short, so one random loss
@@ -501,7 +547,10 @@ static void on_slow_start_result(vivace_state *s, const pcc_mi_result *r, double
      * of the measurement noise. Congestion (heavy loss, RTT doubling) clears that bar at once. */
     double margin = param(s, P_SLOW_START_EXIT_CONFIDENCE) * sqrt(noise_var + s->slow_start_best_noise_var);
     if (s->slow_start_have_best && utility < s->slow_start_best_utility - margin) {
-        enter_probing(s, s->slow_start_best_rate); /* fall back to the best rate seen (§4.4, §3.2.3) */
+        /* fall back to the best rate seen (§4.4, §3.2.3), or to what the exiting MI delivered */
+        double fallback = s->slow_start_best_rate;
+        double delivered = slow_start_exit_delivered(s, r);
+        enter_probing(s, delivered > fallback ? delivered : fallback);
         return;
     }
     s->slow_start_have_best = 1;
@@ -561,6 +610,8 @@ static void on_result(vivace_state *s, const pcc_mi_result *r) {
         slot->loss_rate = r->stats.loss_rate;
         slot->packets = r->stats.packets_sent;
         slot->utility_noise_var = noise_var;
+        slot->delivered_fraction = r->stats.send_rate_bps > 0 ? r->stats.throughput_bps / r->stats.send_rate_bps : 0.0;
+        if (!(slot->delivered_fraction <= 1.0)) slot->delivered_fraction = slot->delivered_fraction > 1.0 ? 1.0 : 0.0;
         for (int pair = 0; pair < s->probe_pairs; pair++) {
             if (!s->probes[pair][0].have || !s->probes[pair][1].have) return;
         }

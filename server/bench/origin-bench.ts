@@ -114,10 +114,14 @@ async function idleMemory(o: Origin, count: number): Promise<Record<string, numb
   for (let i = 0; i < count; i++) clients.push(await PccClient.connect(o.quic, { certSha256Hex: o.hash, cc: 'vivace' }));
   await new Promise((r) => setTimeout(r, 500));
   const after = await status(o, true);
+  // CPU of the origin while all those sessions sit idle.
+  await new Promise((r) => setTimeout(r, 3000));
+  const idle = await status(o);
   for (const c of clients) c.close();
   return {
     sessions: count, rss_per_session_bytes: Math.round((after.rss_bytes! - before.rss_bytes!) / count),
     heap_per_session_bytes: Math.round((after.heap_used_bytes! - before.heap_used_bytes!) / count),
+    idle_cpu_share: +((idle.cpu_us! - after.cpu_us!) / 1e6 / 3).toFixed(4),
   };
 }
 

@@ -186,10 +186,15 @@ export class Origin {
         return safeClose(quic, CLOSE_BAD_SESSION_PARAMS, created.error);
       }
       let session: OriginSession | null = null;
-      transport = new DatagramTransport(quic, created.controller, this.pacer, this.options.logDir, (code, reason) => {
-        log('warn', 'session.violation', { session: quic.id, code, reason });
-        session?.close(code, reason);
-      });
+      try {
+        transport = new DatagramTransport(quic, created.controller, this.pacer, this.options.logDir, (code, reason) => {
+          log('warn', 'session.violation', { session: quic.id, code, reason });
+          session?.close(code, reason);
+        });
+      } catch (err) {
+        created.controller.destroy();
+        throw err;
+      }
       session = this.register(quic, transport);
       return;
     }

@@ -18,6 +18,7 @@ export class StreamTransport implements TransportHandler {
   private readonly statsTimer: NodeJS.Timeout;
   private readonly startUs = nowUs();
   sentBytes = 0;
+  private lastUdpTxBytes = -1;
   private closed = false;
 
   constructor(private readonly quic: Session, readonly algorithm: QuicCongestion, logDir: string | null) {
@@ -35,6 +36,9 @@ export class StreamTransport implements TransportHandler {
     } catch {
       return;
     }
+    // Idle sessions stay silent (no CPU, no log growth): a line only when something was sent.
+    if (s.udpTxBytes === this.lastUdpTxBytes) return;
+    this.lastUdpTxBytes = s.udpTxBytes;
     this.telemetry.emit({
       t_ms: Math.round((nowUs() - this.startUs) / 100) / 10, session: this.quic.id, algorithm: `quic-${s.congestion}`,
       state: 'quinn', srtt_us: s.rttUs, min_rtt_us: s.minRttUs, cwnd_bytes: s.cwndBytes, sent_bytes: this.sentBytes,

@@ -5,6 +5,8 @@
  * Control (thesis §4.4, Table 4.1 defaults):
  *  - slow start: the rate doubles every monitor interval (MI) while the utility of each finished MI
  *    rises; at the first drop the rate falls back to the best MI's rate and slow start ends for good.
+ *    If the MI that dropped lost packets, its measured delivery may serve instead when higher
+ *    (slow_start_exit_to_delivered, at slow_start_exit_delivered).
  *  - probing: MIs at r(1+ε) and r(1-ε), each pair in random order, then MIs at r until the results are
  *    in; γ = (u+ - u-)/(r+ - r-) (= (u1-u2)/(2εr), §4.4.3). A round has two pairs that must agree
  *    (the randomized controlled trials of §3.2.3, as the published code does); γ is their mean. A
@@ -13,6 +15,8 @@
  *  - the step: Δr = m(τ)·θ0·γ with the confidence amplifier m(τ) over τ consecutive same-direction
  *    decisions, capped at ω·r by the dynamic change boundary ω = ω0 + kδ (k grows while the cap
  *    binds, is recalibrated to the smallest sufficient k otherwise, reset when direction changes).
+ *    A decrease goes at least down to what the probes got through (decrease_to_delivered, at
+ *    apply_gradient): ω is a guard against noisy increases, not a reason to keep losing after a drop.
  *  - MI timeout: an MI whose packets' fate is unknown T_timeout after it ended halves the rate. T_timeout
  *    counts min RTTs from the feedback time expected when the MI opened (end + sRTT then), not sRTTs from its
  *    end: a queue the sender builds itself inflates the sRTT, and the literal rule then never fires on LTE

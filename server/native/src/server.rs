@@ -151,3 +151,10 @@ impl QuicServer {
         self.endpoint.close(0u32.into(), b"server closed");
     }
 }
+
+// A collected server can accept nothing more: stop listening instead of leaking the port.
+impl Drop for QuicServer {
+    fn drop(&mut self) {
+        self.endpoint.close(0u32.into(), b"server closed");
+    }
+}

@@ -287,6 +287,7 @@ impl Session {
     #[napi]
     pub async fn closed(&self) -> CloseInfo {
         let error = self.inner.closed().await;
-        close_info_from(&error, self.local_close.get())
+        let conn: &quinn::Connection = &self.inner;
+        close_info_from(&error, self.local_close.get(), conn.close_reason())
     }
 }

@@ -217,9 +217,54 @@ static void test_capacity_drop(void) {
     }
 }
 
+/* An LTE outage: 10 Mbit/s, nothing from 8 s to 10 s, 10 Mbit/s again (1 MB buffer, 40 ms). MI timeouts halve
+ * the rate through the outage (§4.4.4); once feedback returns the rate must get back within a few seconds
+ * (timeout recovery), not climb by gradient steps from the floor (before: 0.6 Mbit/s over 10-20 s, 1.6 over
+ * 20-30 s). */
+#define OUTAGE_TRACE_MS 30000
+static uint32_t outage_trace[OUTAGE_TRACE_MS * 2];
+static double outage_received_bits;
+
+static void count_after_outage(const pcc_sim_sample *sample, void *user_data) {
+    (void)user_data;
+    if (sample->time_us > 10000000 && sample->time_us <= 20000000) outage_received_bits += sample->throughput_bps * 0.1;
+}
+
+static void test_outage_recovery(void) {
+    size_t count = 0;
+    double credit = 0.0;
+    for (uint32_t ms = 1; ms <= OUTAGE_TRACE_MS; ms++) {
+        if (ms > 8000 && ms <= 10000) continue;
+        credit += 10e6 / 8.0 / 1000.0;
+        while (credit >= LTE_OPPORTUNITY_BYTES) {
+            outage_trace[count++] = ms;
+            credit -= LTE_OPPORTUNITY_BYTES;
+        }
+    }
+    pcc_sim_flow_config flow = {.cc = "vivace", .base_rtt_us = 40000};
+    pcc_sim_config config;
+    pcc_sim_config_init(&config);
+    config.duration_us = (int64_t)OUTAGE_TRACE_MS * 1000;
+    config.trace_ms = outage_trace;
+    config.trace_ms_count = count;
+    config.buffer_bytes = 1000000;
+    config.flows = &flow;
+    config.flow_count = 1;
+    config.on_sample = count_after_outage;
+    outage_received_bits = 0.0;
+    char error[256];
+    CHECK(pcc_sim_run(&config, &result, error, sizeof error) == PCC_SIM_OK);
+    double mbps = outage_received_bits / 10.0 / 1e6;
+    fprintf(stderr, "fig4.9 outage 8-10 s on 10 Mbit/s: vivace %.1f Mbit/s over 10-20 s, %.1f over the last half\n",
+            mbps, result.flows[0].throughput_last_half_bps / 1e6);
+    CHECK(mbps > 3.0);
+    CHECK(result.flows[0].throughput_last_half_bps / 1e6 > 8.0);
+}
+
 int main(void) {
     test_lte();
     test_capacity_drop();
+    test_outage_recovery();
     test_random_loss();
     test_bufferbloat();
     test_convergence();

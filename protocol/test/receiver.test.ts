@@ -134,3 +134,18 @@ test('DatagramReceiver: window shrinks with held bytes, reopens with a prompt wi
   rx.close(1);
   assert.equal(rx.openRequests, 0);
 });
+
+test('DatagramReceiver.poll(now, force) sends a tail ACK at once, only when something awaits acknowledgement', () => {
+  const rx = new DatagramReceiver({ ackEveryPackets: 4, maxAckDelayUs: 2000 });
+  rx.open(1);
+  assert.ok(rx.setBodyLength(1, 10).ok);
+  assert.equal(rx.poll(0, true), null, 'nothing received yet');
+  assert.ok(rx.onDatagram(encodeDataDatagram({ requestId: 1, packetNumber: 0, offset: 0, payload: new Uint8Array(10) }), 1000).ok);
+  assert.ok(rx.isComplete(1));
+  assert.equal(rx.poll(1000), null, 'the delayed-ACK timer has not expired');
+  const tail = decodeAck(rx.poll(1010, true));
+  assert.deepEqual(tail.ranges, [{ smallest: 0, largest: 0 }]);
+  assert.equal(tail.ackDelayUs, 10);
+  assert.equal(rx.ackDueAtUs(), null);
+  assert.equal(rx.poll(1020, true), null, 'nothing new to acknowledge');
+});

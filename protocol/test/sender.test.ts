@@ -74,27 +74,64 @@ test('packet-threshold and time-threshold losses, RTT with ack delay (RFC 9002)'
   assert.deepEqual(a.value.lost.map((p) => p.packetNumber), [0, 1]);
   const due = t2.nextTimeoutUs();
   assert.ok(due !== null && due > 100, 'loss timer armed for 2 and 3');
-  assert.deepEqual(t2.onTimeout(due - 1), []);
-  assert.deepEqual(t2.onTimeout(due).map((p) => p.packetNumber), [2]);
+  assert.deepEqual(t2.onTimeout(due - 1), { lost: [], probes: [] });
+  assert.deepEqual(t2.onTimeout(due).lost.map((p) => p.packetNumber), [2]);
   const due3 = t2.nextTimeoutUs();
   assert.equal(due3, due + 10);
-  assert.deepEqual(t2.onTimeout(due3!).map((p) => p.packetNumber), [3]);
+  assert.deepEqual(t2.onTimeout(due3!).lost.map((p) => p.packetNumber), [3]);
   assert.equal(t2.packetsInFlight, 1);
   assert.equal(t2.packetsLost, 4);
 });
 
-test('probe timeout declares the oldest packets lost with exponential backoff', () => {
+test('a probe timeout resends the oldest data but declares nothing lost; a late ACK still counts', () => {
   const tracker = new SentPacketTracker({ random: () => 0.99, probePackets: 2 });
   for (let i = 0; i < 5; i++) send(tracker, 0);
   const first = tracker.nextTimeoutUs();
   assert.ok(first !== null);
-  assert.deepEqual(tracker.onTimeout(first).map((p) => p.packetNumber), [0, 1]);
+  const t1 = tracker.onTimeout(first);
+  assert.deepEqual(t1.lost, []);
+  assert.deepEqual(t1.probes.map((p) => p.packetNumber), [0, 1]);
+  assert.equal(tracker.packetsInFlight, 5, 'probed packets stay in flight');
   const second = tracker.nextTimeoutUs();
-  assert.ok(second !== null && second - 0 >= 2 * (first - 0) - 1);
-  assert.deepEqual(tracker.onTimeout(second).map((p) => p.packetNumber), [2, 3]);
-  // Late ACK for a packet declared lost is harmless.
-  const late = tracker.onAck(ack([[0, 1]]), second + 1);
-  assert.ok(late.ok && late.value.newlyAcked.length === 0);
+  assert.ok(second !== null && second - 0 >= 2 * (first - 0) - 1, 'exponential backoff');
+  const t2 = tracker.onTimeout(second);
+  assert.deepEqual(t2.probes.map((p) => p.packetNumber), [2, 3], 'each packet is probed once');
+  assert.equal(tracker.packetsLost, 0);
+  assert.equal(tracker.probeTimeouts, 2);
+  // The receiver had them all: the late ACK acknowledges every packet, none was lost.
+  const late = tracker.onAck(ack([[0, 4]]), second + 1);
+  assert.ok(late.ok);
+  assert.deepEqual(late.value.newlyAcked.map((p) => p.packetNumber), [0, 1, 2, 3, 4]);
+  assert.deepEqual(late.value.lost, []);
+  assert.equal(tracker.packetsLost, 0);
+  assert.equal(tracker.nextTimeoutUs(), null);
+});
+
+test('a probed packet is declared lost once something newer is acknowledged', () => {
+  const tracker = new SentPacketTracker({ random: () => 0.99, probePackets: 1 });
+  for (let i = 0; i < 4; i++) send(tracker, 0);
+  const pto = tracker.nextTimeoutUs()!;
+  assert.deepEqual(tracker.onTimeout(pto).probes.map((p) => p.packetNumber), [0]);
+  send(tracker, pto); // pn 4: the probe carrying pn 0's data
+  const r = tracker.onAck(ack([[1, 4]]), pto + 1000);
+  assert.ok(r.ok);
+  assert.deepEqual(r.value.lost.map((p) => p.packetNumber), [0]);
+  assert.equal(tracker.spuriousLosses, 0);
+});
+
+test('a packet declared lost and acknowledged later counts as a spurious loss', () => {
+  const tracker = new SentPacketTracker({ random: () => 0.99 });
+  for (let i = 0; i < 6; i++) send(tracker, i * 10);
+  const r = tracker.onAck(ack([[4, 5]]), 100);
+  assert.ok(r.ok);
+  assert.deepEqual(r.value.lost.map((p) => p.packetNumber), [0, 1, 2]);
+  const late = tracker.onAck(ack([[4, 5], [0, 1]]), 200);
+  assert.ok(late.ok);
+  assert.equal(tracker.spuriousLosses, 2);
+  assert.equal(late.value.newlyAcked.length, 0);
+  assert.ok(tracker.onAck(ack([[4, 5], [0, 1]]), 300).ok);
+  assert.equal(tracker.spuriousLosses, 2, 'counted once per packet');
+  assert.equal(tracker.packetsLost, 3);
 });
 
 test('an allocated number that was never sent counts as skipped', () => {
@@ -149,8 +186,8 @@ test('sender and receiver deliver a body bit-exact over a lossy, reordering chan
           if (random() >= lossRate) toClient.push({ at: now + oneWayUs + (lossRate > 0 ? Math.floor(random() * 2000) : 0), bytes });
         }
       }
-      const lostNow = tracker.onTimeout(now);
-      for (const p of lostNow) retransmit.push([p.offset, p.offset + p.length]);
+      const timeout = tracker.onTimeout(now);
+      for (const p of [...timeout.lost, ...timeout.probes]) retransmit.push([p.offset, p.offset + p.length]);
       // Deliver datagrams (reordered by random jitter).
       toClient.sort((a, b) => a.at - b.at);
       while (toClient.length > 0 && toClient[0]!.at <= now) {

@@ -155,6 +155,34 @@ test('loss → retransmission under a new number; full ACK completes the request
   assert.equal(sender.activeRequests, 0);
 });
 
+test('a probe timeout resends the oldest data beyond the window but reports no loss to the controller', () => {
+  // Window of two datagrams: the sender is window-limited when the probe timeout fires.
+  const { sender, sink, events, controller } = setup(1e9, 12_000, 2400);
+  for (let t = 0; t < 2000; t += 100) sender.service(t);
+  const first = sink.datagrams.slice();
+  assert.equal(first.length, 2);
+  const pto = sender.tracker.nextTimeoutUs();
+  assert.ok(pto !== null);
+  sender.service(pto);
+  const probes = sink.datagrams.slice(first.length);
+  assert.equal(probes.length, 2, 'two probes go out although the window is full');
+  const offsets = (ds: Uint8Array[]) => ds.map((d) => { const r = decodeDataDatagram(d); assert.ok(r.ok); return r.value.offset; });
+  assert.deepEqual(offsets(probes), offsets(first), 'the probes carry the oldest unacknowledged data');
+  assert.equal(sender.tracker.packetsLost, 0);
+  assert.equal(controller.telemetry().packetsLost, 0, 'a probe timeout is not a loss signal');
+  // The originals were only late: their ACK counts, and nothing is ever declared lost.
+  sender.onDatagrams([ackAll(first, 2400)], pto + 1000);
+  sender.onDatagrams([ackAll(probes, 2400)], pto + 1100);
+  for (let t = pto + 1200, i = 0; i < 200 && events.complete.length === 0; i++, t += 1000) {
+    const before = sink.datagrams.length;
+    sender.service(t);
+    if (sink.datagrams.length > before) sender.onDatagrams([ackAll(sink.datagrams.slice(before), 2400)], t + 500);
+  }
+  assert.deepEqual(events.complete, [9]);
+  assert.equal(sender.tracker.packetsLost, 0);
+  assert.equal(controller.telemetry().packetsLost, 0);
+});
+
 test('hostile datagrams are fatal with the right close code', () => {
   const cases: Array<[string, (sent: Uint8Array[]) => Uint8Array, number]> = [
     ['random bytes', () => Uint8Array.of(0x77, 1, 2, 3), CLOSE_PROTOCOL_VIOLATION],

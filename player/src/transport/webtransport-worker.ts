@@ -122,21 +122,23 @@ async function readDatagrams(wt: WebTransport): Promise<void> {
     // One clock read per datagram: this loop runs ~5k times/s at 50 Mbit/s.
     const t = nowUs();
     const outcome = receiver.onDatagram(result.value, t);
+    let bodyCompleted = false;
     if (outcome.ok) {
       const { requestId, newBytes } = outcome.value;
       datagramsPerRequest.set(requestId, (datagramsPerRequest.get(requestId) ?? 0) + 1);
       if (newBytes > 0) {
         const active = requests.get(requestId);
-        if (active) drainBody(active, t);
+        if (active) bodyCompleted = drainBody(active, t);
       }
     }
-    flushAck(t);
+    // Tail ACK: the last packets of a body are acknowledged at once (nothing follows them to trigger an ACK).
+    flushAck(t, bodyCompleted);
   }
 }
 
-/** Sends an ACK if one is due now, else arms a timer for when it will be. */
-function flushAck(t: number): void {
-  const ack = receiver.poll(t);
+/** Sends an ACK if one is due now (or at once with `force`), else arms a timer for when it will be. */
+function flushAck(t: number, force = false): void {
+  const ack = receiver.poll(t, force);
   if (ack && datagramWriter) {
     acksSent++;
     datagramWriter.write(ack).catch(() => { /* session closing */ });
@@ -153,14 +155,17 @@ function flushAck(t: number): void {
   }, Math.max(0, (due - t) / 1000));
 }
 
-function drainBody(r: ActiveRequest, tUs: number): void {
-  if (r.done || !r.body) return;
+/** Moves in-order bytes into the body; returns true when this completed it. */
+function drainBody(r: ActiveRequest, tUs: number): boolean {
+  if (r.done || !r.body) return false;
   for (const chunk of receiver.take(r.id, tUs)) {
     r.body.set(chunk, r.filled);
     r.filled += chunk.byteLength;
   }
   maybeProgress(r, tUs / 1000);
-  if (r.filled === r.body.byteLength) finish(r);
+  if (r.filled !== r.body.byteLength) return false;
+  finish(r);
+  return true;
 }
 
 function maybeProgress(r: ActiveRequest, now: number): void {
@@ -238,7 +243,8 @@ async function readResponseStream(r: ActiveRequest, readable: ReadableStream<Uin
         if (frame.delivery === DELIVERY_DATAGRAMS) {
           const set = receiver.setBodyLength(r.id, length);
           if (!set.ok) throw new Error(set.error.message);
-          drainBody(r, nowUs());
+          const t = nowUs();
+          if (drainBody(r, t)) flushAck(t, true); // every datagram overtook the RESPONSE frame
           if (length === 0) finish(r);
         } else {
           streamBody = true;

@@ -123,10 +123,14 @@ export class DatagramReceiver {
     return this.acks.ackDueAtUs();
   }
 
-  /** The ACK datagram to send now, if one is due. */
-  poll(nowUs: number): Uint8Array | null {
+  /**
+   * The ACK datagram to send now, if one is due. `force` sends it at once when any packet awaits acknowledgement,
+   * whatever the delayed-ACK timer says: a tail ACK when a body completes, so the sender does not wait for a timer
+   * that a busy thread may fire late (its probe timeout and RTT samples would suffer).
+   */
+  poll(nowUs: number, force = false): Uint8Array | null {
     const window = this.windowBytes();
-    const ack = this.acks.poll(nowUs, window);
+    const ack = this.acks.poll(nowUs, window, force && this.acks.ackDueAtUs() !== null);
     if (ack) this.advertisedWindowBytes = window;
     return ack;
   }

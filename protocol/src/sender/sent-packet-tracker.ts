@@ -1,11 +1,15 @@
 // Sender-side packet accounting for one session (PROTOCOL.md §4, §7): packet number allocation with
 // unpredictable skips (optimistic-ACK defence, RFC 9000 §21.4), ACK processing, loss detection with packet and
 // time thresholds (RFC 9002 §6.1) and a probe timeout (§6.2). Pure: the caller supplies time and randomness.
+// A probe timeout declares nothing lost (RFC 9002 §6.2): a late ACK (a busy browser worker, a tail packet waiting
+// for the delayed-ACK timer) is not a drop, and reporting it as one gave the rate controller false loss signals.
 import { fail, ok, type Result } from '../errors.ts';
 import type { AckDatagram } from '../wire/ack-datagram.ts';
 import { RttEstimator } from './rtt-estimator.ts';
 
 const SKIP_MEMORY_PACKETS = 1 << 16;
+// Enough for the losses of a few RTTs; an ACK for anything older is not counted as spurious.
+const RECENTLY_LOST_MEMORY = 64;
 
 export interface SentPacket {
   packetNumber: number;
@@ -17,6 +21,15 @@ export interface SentPacket {
   length: number;
   retransmission: boolean;
   state: 'in-flight' | 'acked' | 'lost';
+  /** Its data was already resent as a probe (it stays in flight until acked or declared lost). */
+  probed?: boolean;
+}
+
+export interface TimeoutOutcome {
+  /** Declared lost by the time threshold: report to the rate controller and resend. */
+  lost: SentPacket[];
+  /** Oldest unacknowledged packets whose data should be resent as probes; NOT losses (RFC 9002 §6.2). */
+  probes: SentPacket[];
 }
 
 export interface AckOutcome {
@@ -36,7 +49,7 @@ export interface TrackerOptions {
   packetThreshold?: number;
   timeThreshold?: number;
   granularityUs?: number;
-  /** Packets declared lost per probe timeout (default 2). */
+  /** Packets whose data is resent per probe timeout (default 2). */
   probePackets?: number;
 }
 
@@ -61,6 +74,8 @@ export class SentPacketTracker {
   private lastSentTimeUs = 0;
   private lossTimeUs: number | null = null;
   private ptoCount = 0;
+  /** Numbers of the last RECENTLY_LOST_MEMORY packets declared lost, ascending (spurious-loss accounting only). */
+  private recentlyLost: number[] = [];
 
   bytesInFlight = 0;
   packetsInFlight = 0;
@@ -68,10 +83,14 @@ export class SentPacketTracker {
   packetsAcked = 0;
   packetsLost = 0;
   skippedNumbers = 0;
-  /** Losses by cause: packet threshold, time threshold, probe timeout. */
+  /** Losses by cause: packet threshold, time threshold. */
   lostByPacketThreshold = 0;
   lostByTimeThreshold = 0;
-  lostByProbeTimeout = 0;
+  /** Probe timeouts that fired, and packets whose data they resent. */
+  probeTimeouts = 0;
+  packetsProbed = 0;
+  /** Packets declared lost that the receiver acknowledged afterwards (RFC 9002 §6.1 spurious losses). */
+  spuriousLosses = 0;
 
   constructor(options: TrackerOptions) {
     this.random = options.random;
@@ -192,6 +211,7 @@ export class SentPacketTracker {
         if (largestNewly === null || p.packetNumber > largestNewly.packetNumber) largestNewly = p;
       }
     }
+    this.countSpuriousLosses(ack);
     if (ack.ranges.length > 1) newlyAcked.sort((a, b) => a.packetNumber - b.packetNumber); // ascending for the caller
 
     let rttSampleUs: number | null = null;
@@ -236,7 +256,20 @@ export class SentPacketTracker {
     return lost;
   }
 
+  /** Removes acknowledged numbers from the recently-lost list, counting each as a spurious loss once. */
+  private countSpuriousLosses(ack: AckDatagram): void {
+    if (this.recentlyLost.length === 0) return;
+    const keep: number[] = [];
+    for (const pn of this.recentlyLost) {
+      if (ack.ranges.some((r) => pn >= r.smallest && pn <= r.largest)) this.spuriousLosses++;
+      else keep.push(pn);
+    }
+    this.recentlyLost = keep;
+  }
+
   private markLost(p: SentPacket): void {
+    this.recentlyLost.push(p.packetNumber);
+    if (this.recentlyLost.length > RECENTLY_LOST_MEMORY) this.recentlyLost.shift();
     p.state = 'lost';
     this.bytesInFlight -= p.bytes;
     this.packetsInFlight--;
@@ -272,27 +305,30 @@ export class SentPacketTracker {
     return this.lastSentTimeUs + this.ptoDurationUs();
   }
 
-  /** Handles an expired timer: returns packets now considered lost (time threshold, or the oldest on PTO). */
-  onTimeout(nowUs: number): SentPacket[] {
+  /**
+   * Handles an expired timer: packets lost by the time threshold, or, on a probe timeout, the oldest
+   * unacknowledged packets not yet probed, whose data the caller resends under new numbers. Probed packets stay
+   * in flight: only an ACK of something newer (packet/time threshold) declares them lost (RFC 9002 §6.2).
+   */
+  onTimeout(nowUs: number): TimeoutOutcome {
     const deadline = this.nextTimeoutUs();
-    if (deadline === null || nowUs < deadline) return [];
-    let lost: SentPacket[];
+    if (deadline === null || nowUs < deadline) return { lost: [], probes: [] };
     if (this.lossTimeUs !== null) {
-      lost = this.detectLosses(nowUs);
-    } else {
-      // Probe timeout: no ACK for too long. The oldest packets are resent under new numbers (the probes).
-      lost = [];
-      for (let i = this.head; i < this.queue.length && lost.length < this.probePackets; i++) {
-        const p = this.queue[i]!;
-        if (p.state !== 'in-flight') continue;
-        this.markLost(p);
-        this.lostByProbeTimeout++;
-        lost.push(p);
-      }
-      this.ptoCount++;
+      const lost = this.detectLosses(nowUs);
+      this.trim();
+      return { lost, probes: [] };
     }
-    this.trim();
-    return lost;
+    const probes: SentPacket[] = [];
+    for (let i = this.head; i < this.queue.length && probes.length < this.probePackets; i++) {
+      const p = this.queue[i]!;
+      if (p.state !== 'in-flight' || p.probed === true) continue;
+      p.probed = true;
+      probes.push(p);
+    }
+    this.packetsProbed += probes.length;
+    this.probeTimeouts++;
+    this.ptoCount++;
+    return { lost: [], probes };
   }
 
   /** Packets still tracked (memory bound check). */

@@ -53,6 +53,9 @@ export class DatagramSender {
   private backpressured = false;
   private appLimitedSignalled = true;
   private lastTickUs = 0;
+  private probeTimeoutsSeen = 0;
+  /** Packets that may still go out beyond cwnd / the peer window after a probe timeout. */
+  private probeCreditPackets = 0;
   private closed = false;
   private lastAckUs: number;
   private nowForBatchUs = 0;
@@ -139,8 +142,15 @@ export class DatagramSender {
   /** Sends what pacing, cwnd and the window allow now; returns when it next needs to run (µs), or Infinity. */
   service(nowUs: number): number {
     if (this.closed) return Infinity;
-    const lost = this.tracker.onTimeout(nowUs);
-    if (lost.length > 0) this.applyLosses(lost, nowUs);
+    const timeout = this.tracker.onTimeout(nowUs);
+    if (timeout.lost.length > 0) this.applyLosses(timeout.lost, nowUs);
+    if (timeout.probes.length > 0 || this.tracker.probeTimeouts > this.probeTimeoutsSeen) {
+      // A probe timeout is not a loss (RFC 9002 §6.2): the controller hears nothing; the oldest data is resent
+      // and up to two packets may go out beyond cwnd and the window, so a cwnd-limited sender can probe.
+      this.probeTimeoutsSeen = this.tracker.probeTimeouts;
+      for (const p of timeout.probes) this.requests.get(p.requestId)?.requeue(p.offset, p.length);
+      this.probeCreditPackets = 2;
+    }
     if (nowUs - this.lastTickUs >= 1000) {
       this.controller.tick(nowUs);
       this.lastTickUs = nowUs;
@@ -234,7 +244,8 @@ export class DatagramSender {
       }
       const inFlight = this.tracker.bytesInFlight + batchInFlight;
       const windowProbe = inFlight === 0 && cwndBytes >= this.maxDatagramBytes;
-      if (inFlight + this.maxDatagramBytes > allowedInFlight && !windowProbe) {
+      const overWindow = inFlight + this.maxDatagramBytes > allowedInFlight && !windowProbe;
+      if (overWindow && this.probeCreditPackets === 0) {
         limit = 'window';
         break;
       }
@@ -260,6 +271,7 @@ export class DatagramSender {
           },
         };
       }
+      if (overWindow) this.probeCreditPackets--;
       const size = built.packet.bytes;
       scratchLengths[count] = size;
       this.batch.push(built);

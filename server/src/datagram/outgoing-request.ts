@@ -80,6 +80,11 @@ export class OutgoingRequest {
     if (!this.acked.covers(offset, offset + length)) this.retransmitQueue.push({ start: offset, end: offset + length });
   }
 
+  /** Resends a range that may still arrive (probe timeout): not counted as lost. */
+  requeue(offset: number, length: number): void {
+    if (!this.acked.covers(offset, offset + length)) this.retransmitQueue.push({ start: offset, end: offset + length });
+  }
+
   get complete(): boolean {
     return this.acked.covers(this.bodyOffset, this.endOffset);
   }

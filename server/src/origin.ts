@@ -175,8 +175,16 @@ export class Origin {
     }
     let transport: TransportHandler;
     if (params.value.transport === 'quic-stream') {
+      // parseSessionUrl admits only STREAM_CONTROLLERS here; the native call is still guarded so that a name it
+      // rejects closes this session with a reason instead of throwing out of the accept loop.
       const cc = (params.value.cc ?? 'cubic') as QuicCongestion;
-      quic.setCongestion(cc);
+      try {
+        quic.setCongestion(cc);
+      } catch (err) {
+        const reason = `cc=${cc} cannot be used with transport=quic-stream: ${err instanceof Error ? err.message : String(err)}`;
+        log('info', 'session.refused', { session: quic.id, url: quic.url, reason });
+        return safeClose(quic, CLOSE_BAD_SESSION_PARAMS, reason);
+      }
       transport = new StreamTransport(quic, cc, this.options.logDir);
     } else {
       const seed = randomBytes(4).readUInt32BE(0);

@@ -166,4 +166,12 @@ test('bad session parameters close the session with code 6 and a reason', async 
     assert.match(closed.reason, pattern);
     client.close();
   }
+  // A datagram controller's name is not a QUIC congestion controller: a clear refusal, not a throw in onSession.
+  const stream = await PccClient.connect(origin.origin, { certSha256Hex: origin.certHash, transport: 'quic-stream', cc: 'vivace' });
+  const closed = await Promise.race([stream.quic.closed(), new Promise<null>((r) => setTimeout(() => r(null), 5000))]);
+  assert.ok(closed, 'session with transport=quic-stream&cc=vivace was not closed');
+  assert.equal(closed.code, 6);
+  assert.match(closed.reason, /cc=vivace is not one of cubic, bbr, newreno for transport=quic-stream/);
+  stream.close();
+  assert.ok((await origin.status()).sessions >= 0, 'the origin still answers');
 });

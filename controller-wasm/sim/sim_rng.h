@@ -1,4 +1,4 @@
-/* Seeded pseudo-random numbers for the simulator (xoshiro256**, seeded through splitmix64). Each random
+/* Seeded pseudo-random numbers for the simulator (src/seeded_random.h, the controller's PRNG). Each random
  * process (loss, each schedule, each controller) owns its own stream, so adding draws to one never shifts
  * another. */
 #ifndef PCC_SIM_RNG_H

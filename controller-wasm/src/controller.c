@@ -12,6 +12,7 @@
 #include "cc_algorithm.h"
 #include "packet_ledger.h"
 #include "registry.h"
+#include "seeded_random.h"
 
 /* Common parameters, shared by every algorithm; listed before the algorithm's own. */
 enum { COMMON_MIN_RATE, COMMON_MAX_RATE, COMMON_INITIAL_RATE, COMMON_MSS, COMMON_COUNT };
@@ -51,32 +52,14 @@ struct cc_controller {
     uint64_t events_ignored;
 };
 
-/* ---- seeded PRNG: splitmix64 expands the seed into xoshiro256** state ---- */
-
-static uint64_t splitmix64(uint64_t *x) {
-    uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
-
-static uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+/* ---- seeded PRNG (src/seeded_random.h): one xoshiro256** stream per controller ---- */
 
 static uint64_t context_random_u64(cc_context *ctx) {
-    uint64_t *s = ((cc_controller *)ctx->framework)->prng;
-    uint64_t result = rotl(s[1] * 5, 7) * 9;
-    uint64_t t = s[1] << 17;
-    s[2] ^= s[0];
-    s[3] ^= s[1];
-    s[1] ^= s[2];
-    s[0] ^= s[3];
-    s[2] ^= t;
-    s[3] = rotl(s[3], 45);
-    return result;
+    return cc_xoshiro256_next(((cc_controller *)ctx->framework)->prng);
 }
 
 static double context_random_unit(cc_context *ctx) {
-    return (double)(context_random_u64(ctx) >> 11) * 0x1.0p-53;
+    return cc_xoshiro256_unit(((cc_controller *)ctx->framework)->prng);
 }
 
 /* ---- helpers ---- */
@@ -163,8 +146,7 @@ cc_controller *cc_create_with_ops(const cc_ops *ops, uint64_t seed, int64_t now_
     }
     for (size_t i = 0; i < COMMON_COUNT; i++) cc->common_values[i] = common_params[i].default_value;
     for (size_t i = 0; i < ops->param_count; i++) cc->algorithm_values[i] = ops->params[i].default_value;
-    uint64_t seed_state = seed;
-    for (int i = 0; i < 4; i++) cc->prng[i] = splitmix64(&seed_state);
+    cc_xoshiro256_seed(cc->prng, seed);
     cc->now_us = now_us;
     cc->delivered_time_us = now_us;
     cc->first_sent_time_us = now_us;

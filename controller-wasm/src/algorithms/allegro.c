@@ -19,6 +19,7 @@
 #include <math.h>
 
 #include "../monitor_interval.h"
+#include "../pcc_rate_limits.h"
 #include "../portable_math.h"
 
 enum {
@@ -88,19 +89,11 @@ typedef struct allegro_state {
 
 static double param(const allegro_state *s, int index) { return s->ctx->params[index]; }
 
-static double clamp_rate(const allegro_state *s, double rate) {
-    if (!(rate >= s->ctx->min_rate_bytes_per_s)) return s->ctx->min_rate_bytes_per_s;
-    if (rate > s->ctx->max_rate_bytes_per_s) return s->ctx->max_rate_bytes_per_s;
-    return rate;
-}
+static double clamp_rate(const allegro_state *s, double rate) { return pcc_clamp_rate(s->ctx, rate); }
 
 /* No growth beyond what the sender manages to send (application- or CPU-limited; RFC 7661's point). */
 static double clamp_to_ceiling(const allegro_state *s, double rate) {
-    rate = clamp_rate(s, rate);
-    double sent = pcc_mi_recent_send_rate(&s->tracker);
-    if (!(sent > 0)) return rate;
-    double ceiling = clamp_rate(s, param(s, P_MAX_RATE_OVER_SENT) * sent);
-    return rate < ceiling ? rate : ceiling;
+    return pcc_clamp_to_send_ceiling(s->ctx, &s->tracker, param(s, P_MAX_RATE_OVER_SENT), rate);
 }
 
 double allegro_utility(const cc_mi_stats *mi, double sigmoid_alpha, double loss_cutoff) {
@@ -219,12 +212,7 @@ static void drain_results(allegro_state *s);
 static void allegro_on_packet_sent(void *state, const cc_sent_packet *packet) {
     allegro_state *s = state;
     int64_t now_us = packet->sent_time_us;
-    pcc_mi *open = pcc_mi_open(&s->tracker);
-    /* Until the first RTT sample the first MI stays open (an MI spans an RTT; see vivace.c). */
-    int due = open == NULL || s->restart_mi ||
-              (s->ctx->rtt->smoothed_rtt_us > 0 && now_us - open->start_time_us >= s->open_mi_duration_us &&
-               open->packets_sent >= (uint32_t)param(s, P_MI_MIN_PACKETS));
-    if (due) {
+    if (s->restart_mi || pcc_mi_due(&s->tracker, s->ctx, now_us, s->open_mi_duration_us, param(s, P_MI_MIN_PACKETS))) {
         pcc_mi_close(&s->tracker, now_us); /* first, so its achieved rate counts for the ceiling */
         pcc_mi_expire(&s->tracker, now_us, mi_timeout_us(s));
         drain_results(s); /* an MI may have completed at its close (tiny RTT) or expired */

@@ -46,6 +46,7 @@
 #include <math.h>
 
 #include "../monitor_interval.h"
+#include "../pcc_rate_limits.h"
 #include "../portable_math.h"
 
 #define MAX_PROBE_PAIRS 2
@@ -192,27 +193,15 @@ typedef struct vivace_state {
 
 static double param(const vivace_state *s, int index) { return s->ctx->params[index]; }
 
-static double clamp_rate(const vivace_state *s, double rate) {
-    if (!(rate >= s->ctx->min_rate_bytes_per_s)) return s->ctx->min_rate_bytes_per_s; /* also NaN */
-    if (rate > s->ctx->max_rate_bytes_per_s) return s->ctx->max_rate_bytes_per_s;
-    return rate;
-}
+static double clamp_rate(const vivace_state *s, double rate) { return pcc_clamp_rate(s->ctx, rate); }
 
 static double to_mbps(double bytes_per_s) { return bytes_per_s * 8e-6; }
 
-/* The rate may not run ahead of what the sender actually manages to send (RFC 7661's point for
- * windows): an application- or CPU-limited sender measures the same utility at every target, so
- * nothing would stop the target from doubling to max_rate_bps, to be unleashed when data arrives. */
-static double rate_ceiling(const vivace_state *s) {
-    double sent = pcc_mi_recent_send_rate(&s->tracker);
-    if (!(sent > 0)) return s->ctx->max_rate_bytes_per_s;
-    return clamp_rate(s, param(s, P_MAX_RATE_OVER_SENT) * sent);
-}
-
+/* The rate may not run ahead of what the sender actually manages to send: an application- or CPU-limited
+ * sender measures the same utility at every target, so nothing would stop the target from doubling to
+ * max_rate_bps, to be unleashed when data arrives. */
 static double clamp_to_ceiling(const vivace_state *s, double rate) {
-    double ceiling = rate_ceiling(s);
-    rate = clamp_rate(s, rate);
-    return rate < ceiling ? rate : ceiling;
+    return pcc_clamp_to_send_ceiling(s->ctx, &s->tracker, param(s, P_MAX_RATE_OVER_SENT), rate);
 }
 
 double vivace_utility(const cc_mi_stats *mi, const vivace_utility_coefficients *k) {
@@ -325,14 +314,9 @@ static void drain_results(vivace_state *s);
 static void vivace_on_packet_sent(void *state, const cc_sent_packet *packet) {
     vivace_state *s = state;
     int64_t now_us = packet->sent_time_us;
-    pcc_mi *open = pcc_mi_open(&s->tracker);
-    /* Until the first RTT sample the first MI stays open: an MI must span an RTT, and slow start
-     * doubling per MI on a guess would reach 2^(RTT/MI) times the initial rate before any feedback
-     * (measured: gigabits on an 800 ms path). */
-    int due = open == NULL || s->restart_mi ||
-              (s->ctx->rtt->smoothed_rtt_us > 0 && now_us - open->start_time_us >= s->open_mi_duration_us &&
-               open->packets_sent >= (uint32_t)param(s, P_MI_MIN_PACKETS));
-    if (due) {
+    /* pcc_mi_due keeps the first MI open until the first RTT sample: slow start doubling per MI on a guess
+     * would reach 2^(RTT/MI) times the initial rate before any feedback (measured: gigabits on an 800 ms path). */
+    if (s->restart_mi || pcc_mi_due(&s->tracker, s->ctx, now_us, s->open_mi_duration_us, param(s, P_MI_MIN_PACKETS))) {
         pcc_mi_close(&s->tracker, now_us); /* first, so its achieved rate counts for the ceiling */
         pcc_mi_expire(&s->tracker, now_us, mi_timeout_us(s));
         drain_results(s); /* an MI may have completed at its close (tiny RTT) or expired */

@@ -4,35 +4,15 @@ import { copyFileSync, mkdtempSync, readFileSync, rmSync, existsSync } from 'nod
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { SimulationReport } from '../../ts/simulation.ts';
 
 export const controllerDir = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 // PCC_SIM_BIN overrides the binary (e.g. a build in another directory).
 export const simBinary = process.env.PCC_SIM_BIN ?? join(controllerDir, 'build', 'sim', 'pcc-sim');
 
-export interface SimFlowResult {
-  cc: string;
-  start_s: number;
-  throughput_mbps: number;
-  throughput_last_half_mbps: number;
-  p95_rtt_ms: number;
-  mean_rtt_ms: number;
-  min_rtt_ms: number;
-  base_rtt_ms: number;
-  loss_rate: number;
-  detected_loss_rate: number;
-  packets_sent: number;
-}
-
-export interface SimResult {
-  seed: number;
-  duration_s: number;
-  capacity_mbps: number;
-  flows: SimFlowResult[];
-  jain_index: number;
-  link_utilization: number;
-  packets_simulated: number;
-  events_processed: number;
-}
+/** pcc-sim's --json output: the one definition lives next to the WASM runner, which prints the same JSON. */
+export type SimResult = SimulationReport;
+export type SimFlowResult = SimulationReport['flows'][number];
 
 /** One row of the --csv time series. */
 export interface SimSample {

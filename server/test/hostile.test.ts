@@ -70,6 +70,7 @@ test('hostile sessions are closed one by one while a good session keeps its good
     if (typeof r.t_us === 'number' && typeof r.sent_datagram_bytes === 'number') samples.push([r.t_us, r.sent_datagram_bytes]);
   });
   const goodFetch = good.fetch('/good.bin');
+  const opened: Session[] = [];
   await waitFor(() => samples.some((x) => x[1] > 1_000_000), 10_000, 'the good session to be sending');
   // A control period without attacks, on the same (possibly busy) machine.
   const controlStart = samples[samples.length - 1]!;
@@ -80,6 +81,7 @@ test('hostile sessions are closed one by one while a good session keeps its good
   try {
     for (const attack of attacks) {
       const s = await rawSession();
+      opened.push(s);
       await attack.run(s);
       const closed = await closedWithin(s, 10_000);
       assert.ok(closed, `${attack.name}: the session was not closed`);
@@ -94,20 +96,25 @@ test('hostile sessions are closed one by one while a good session keeps its good
     ] as const) {
       const cheat = await PccClient.connect(origin.origin, { certSha256Hex: origin.certHash, cc: 'fixed', params: { rate_bps: 5e6 } });
       let sent = false;
+      const rx = cheat.datagramReceiver;
       const fetch = cheat.fetch('/bait.bin', {
         onData: () => {
-          if (cheat.datagramReceiver.bytesReceived > 300_000 && !sent) {
+          // Once a number was skipped (received numbers have a hole: loopback loses nothing), claim it all.
+          if (!sent && rx.bytesReceived > 100_000 && rx.largestReceived + 1 > rx.datagramsReceived) {
             sent = true;
-            cheat.quic.sendDatagram(make(cheat.datagramReceiver.largestReceived));
+            cheat.quic.sendDatagram(make(rx.largestReceived));
           }
         },
       }).catch(() => null);
-      const closed = await closedWithin(cheat.quic, 15_000);
-      assert.ok(closed, `optimistic ACK ${name}: not closed`);
-      assert.equal(closed.code, CLOSE_OPTIMISTIC_ACK, `optimistic ACK ${name}: ${closed.reason}`);
-      t.diagnostic(`optimistic ACK ${name} → closed ${closed.code} "${closed.reason}"`);
-      await fetch;
-      cheat.close();
+      try {
+        const closed = await closedWithin(cheat.quic, 20_000);
+        assert.ok(closed, `optimistic ACK ${name}: not closed`);
+        assert.equal(closed.code, CLOSE_OPTIMISTIC_ACK, `optimistic ACK ${name}: ${closed.reason}`);
+        t.diagnostic(`optimistic ACK ${name} → closed ${closed.code} "${closed.reason}"`);
+      } finally {
+        cheat.close();
+        await fetch;
+      }
     }
 
     // A flood of valid but repeated ACKs after a small transfer.
@@ -122,6 +129,7 @@ test('hostile sessions are closed one by one while a good session keeps its good
       }
     }
     const flooded = await closedWithin(flooder.quic, 10_000);
+    flooder.close();
     assert.ok(flooded, 'ACK flood: not closed');
     assert.equal(flooded.code, CLOSE_PROTOCOL_VIOLATION, flooded.reason);
     assert.match(flooded.reason, /flood/);
@@ -135,10 +143,17 @@ test('hostile sessions are closed one by one while a good session keeps its good
     assert.equal(sha256(r.body!), media.files.get('good.bin')!.sha256, 'the good session got its bytes intact');
     const sentBps = rateBetween(attackStart, attackEnd);
     t.diagnostic(`good session (fixed ${goodRateBps / 1e6} Mbit/s) sent ${(controlBps / 1e6).toFixed(1)} Mbit/s before and ${(sentBps / 1e6).toFixed(1)} Mbit/s during ${((attackEnd[0] - attackStart[0]) / 1e6).toFixed(1)} s of attacks`);
-    assert.ok(attackEnd[0] - attackStart[0] > 1e6, 'the attacks overlapped the transfer');
+    assert.ok(attackEnd[0] - attackStart[0] > 0.5e6, 'the attacks overlapped the transfer');
     assert.ok(sentBps >= controlBps * 0.9, `good session rate fell from ${(controlBps / 1e6).toFixed(1)} to ${(sentBps / 1e6).toFixed(1)} Mbit/s`);
   } finally {
     good.close();
+    for (const s of opened) {
+      try {
+        s.close(0, 'test over');
+      } catch {
+        /* already closed */
+      }
+    }
   }
   const status = await origin.status();
   assert.equal(typeof status.sessions, 'number', 'the origin still answers');

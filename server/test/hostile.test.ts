@@ -79,6 +79,9 @@ test('hostile sessions are closed one by one while a good session keeps its good
   const rateBetween = (a: [number, number], b: [number, number]): number => ((b[1] - a[1]) * 8) / ((b[0] - a[0]) / 1e6);
   const controlBps = rateBetween(controlStart, attackStart);
   try {
+    // The raw attacks are repeated for at least 2 s so they overlap the good transfer measurably.
+    const attacksUntil = performance.now() + 2000;
+    for (let round = 0; round === 0 || performance.now() < attacksUntil; round++)
     for (const attack of attacks) {
       const s = await rawSession();
       opened.push(s);
@@ -86,7 +89,7 @@ test('hostile sessions are closed one by one while a good session keeps its good
       const closed = await closedWithin(s, 10_000);
       assert.ok(closed, `${attack.name}: the session was not closed`);
       assert.equal(closed.code, attack.code, `${attack.name}: ${closed.reason}`);
-      t.diagnostic(`${attack.name} → closed ${closed.code} "${closed.reason}"`);
+      if (round === 0) t.diagnostic(`${attack.name} → closed ${closed.code} "${closed.reason}"`);
     }
 
     // A real transfer whose client then acknowledges optimistically: numbers it cannot have received.
@@ -143,7 +146,7 @@ test('hostile sessions are closed one by one while a good session keeps its good
     assert.equal(sha256(r.body!), media.files.get('good.bin')!.sha256, 'the good session got its bytes intact');
     const sentBps = rateBetween(attackStart, attackEnd);
     t.diagnostic(`good session (fixed ${goodRateBps / 1e6} Mbit/s) sent ${(controlBps / 1e6).toFixed(1)} Mbit/s before and ${(sentBps / 1e6).toFixed(1)} Mbit/s during ${((attackEnd[0] - attackStart[0]) / 1e6).toFixed(1)} s of attacks`);
-    assert.ok(attackEnd[0] - attackStart[0] > 0.5e6, 'the attacks overlapped the transfer');
+    assert.ok(attackEnd[0] - attackStart[0] > 1.5e6, 'the attacks overlapped the transfer');
     assert.ok(sentBps >= controlBps * 0.9, `good session rate fell from ${(controlBps / 1e6).toFixed(1)} to ${(sentBps / 1e6).toFixed(1)} Mbit/s`);
   } finally {
     good.close();

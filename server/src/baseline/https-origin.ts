@@ -4,12 +4,12 @@
 import { createReadStream } from 'node:fs';
 import { createServer, type Server } from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import { getTcpCongestion, setTcpCongestion } from '@pcc-stream/quic';
 import { errorMessage, log } from '../log.ts';
 import { MemoryBodySource } from '../media/body-source.ts';
 import { parseHttpRange, type MediaStore } from '../media/media-store.ts';
-import { listen } from '../http/control-server.ts';
+import { listen, ListeningServer } from '../http/listening-server.ts';
 
 export interface HttpsOriginOptions {
   host: string;
@@ -28,8 +28,10 @@ function socketFd(socket: Socket): number | null {
   return typeof handle?.fd === 'number' && handle.fd >= 0 ? handle.fd : null;
 }
 
-export class HttpsOrigin {
-  private constructor(private readonly server: Server) {}
+export class HttpsOrigin extends ListeningServer {
+  private constructor(server: Server) {
+    super(server);
+  }
 
   static async start(options: HttpsOriginOptions): Promise<HttpsOrigin> {
     // TLS sockets hide the TCP socket: remember each connection's fd by its peer address.
@@ -54,17 +56,6 @@ export class HttpsOrigin {
     });
     await listen(server, options.host, options.port);
     return new HttpsOrigin(server);
-  }
-
-  get port(): number {
-    return (this.server.address() as AddressInfo).port;
-  }
-
-  close(): Promise<void> {
-    return new Promise((resolve) => {
-      this.server.close(() => resolve());
-      this.server.closeAllConnections();
-    });
   }
 }
 

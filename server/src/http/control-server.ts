@@ -2,10 +2,10 @@
 // document, and optionally static files (e.g. the built player). CORS for the player's origin.
 import { createReadStream } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { errorMessage, log } from '../log.ts';
 import { contentTypeFor } from '../media/content-types.ts';
 import { MediaRoot } from '../media/safe-path.ts';
+import { listen, ListeningServer } from './listening-server.ts';
 
 export interface ControlServerOptions {
   host: string;
@@ -16,8 +16,10 @@ export interface ControlServerOptions {
   status: () => Record<string, unknown>;
 }
 
-export class ControlServer {
-  private constructor(private readonly server: Server) {}
+export class ControlServer extends ListeningServer {
+  private constructor(server: Server) {
+    super(server);
+  }
 
   static async start(options: ControlServerOptions): Promise<ControlServer> {
     const staticRoot = options.staticDir ? new MediaRoot(options.staticDir) : null;
@@ -31,17 +33,6 @@ export class ControlServer {
     });
     await listen(server, options.host, options.port);
     return new ControlServer(server);
-  }
-
-  get port(): number {
-    return (this.server.address() as AddressInfo).port;
-  }
-
-  close(): Promise<void> {
-    return new Promise((resolve) => {
-      this.server.close(() => resolve());
-      this.server.closeAllConnections();
-    });
   }
 }
 
@@ -78,16 +69,4 @@ function handle(req: IncomingMessage, res: ServerResponse, options: ControlServe
     }
   }
   res.writeHead(404, { 'content-type': 'text/plain' }).end('not found\n');
-}
-
-export function listen(server: { listen(port: number, host: string): unknown; once(e: string, f: (...a: unknown[]) => void): unknown; off(e: string, f: (...a: unknown[]) => void): unknown }, host: string, port: number): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const onError = (err: unknown): void => reject(new Error(`cannot listen on ${host}:${port}: ${errorMessage(err)}`));
-    server.once('error', onError);
-    server.once('listening', () => {
-      server.off('error', onError);
-      resolve();
-    });
-    server.listen(port, host);
-  });
 }

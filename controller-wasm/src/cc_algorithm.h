@@ -90,6 +90,7 @@ typedef struct cc_ops {
     double (*cwnd_bytes)(const void *state);
     void (*get_telemetry)(const void *state, cc_telemetry *out);  /* fill state + algorithm fields */
     void (*on_param_changed)(void *state, size_t index);          /* optional */
+    void (*on_app_limited)(void *state, int64_t now_us);          /* optional: the sender ran out of data */
 } cc_ops;
 
 /* on_param_changed index meaning "a common parameter changed": re-read the cc_context fields. */

@@ -319,6 +319,7 @@ void cc_on_app_limited(cc_controller *cc, int64_t now_us) {
     advance_clock(cc, now_us);
     uint64_t mark = cc->delivered_bytes + cc->bytes_in_flight;
     cc->app_limited_until_bytes = mark > 0 ? mark : 1;
+    if (cc->ops->on_app_limited != NULL) cc->ops->on_app_limited(cc->state, cc->now_us);
 }
 
 void cc_on_tick(cc_controller *cc, int64_t now_us) {

@@ -32,7 +32,7 @@ void pcc_mi_close(pcc_mi_tracker *tracker, int64_t now_us) {
      * last packet. Otherwise it ends now, when the next MI takes over. */
     int64_t last_send_us = mi->end_time_us;
     double spacing_us = mi->packets_sent > 1
-                            ? (double)(last_send_us - mi->start_time_us) / (double)(mi->packets_sent - 1)
+                            ? (double)(last_send_us - mi->start_time_us - mi->idle_us) / (double)(mi->packets_sent - 1)
                             : 0.0;
     double paced_gap_us = mi->target_rate_bytes_per_s > 0 ? (double)mi->bytes_sent / mi->packets_sent * 1e6 /
                                                                 mi->target_rate_bytes_per_s
@@ -45,11 +45,16 @@ void pcc_mi_close(pcc_mi_tracker *tracker, int64_t now_us) {
     } else {
         mi->end_time_us = now_us > mi->start_time_us ? now_us : mi->start_time_us;
     }
-    if (mi->end_time_us > mi->start_time_us) {
-        double rate = (double)mi->bytes_sent * 1e6 / (double)(mi->end_time_us - mi->start_time_us);
+    if (mi->end_time_us - mi->idle_us > mi->start_time_us) {
+        double rate = (double)mi->bytes_sent * 1e6 / (double)(mi->end_time_us - mi->start_time_us - mi->idle_us);
         tracker->recent_send_rate_bytes_per_s[tracker->recent_rates_written % PCC_MI_RECENT_RATES] = rate;
         tracker->recent_rates_written++;
     }
+}
+
+void pcc_mi_mark_app_limited(pcc_mi_tracker *tracker) {
+    pcc_mi *mi = pcc_mi_open(tracker);
+    if (mi != NULL && mi->packets_sent > 0) mi->app_limited = 1;
 }
 
 double pcc_mi_recent_send_rate(const pcc_mi_tracker *tracker) {
@@ -89,6 +94,17 @@ void pcc_mi_on_sent(pcc_mi_tracker *tracker, const cc_sent_packet *packet) {
     if (mi->packets_sent == 0) {
         mi->first_pn = packet->pn;
         mi->start_time_us = packet->sent_time_us;
+    }
+    if (mi->packets_sent > 0) {
+        /* A pause inside the MI longer than PCC_MI_IDLE_FACTOR paced gaps is the sender out of data (video
+         * between segments), not the rate: it is left out of the MI's duration like an idle tail (pcc_mi_close),
+         * or MIs spanning bursts measure the application's rate, and the send-rate ceiling then drags every
+         * segment's start down. */
+        double paced_gap_us = mi->target_rate_bytes_per_s > 0 ? (double)packet->bytes * 1e6 / mi->target_rate_bytes_per_s : 0.0;
+        double idle_threshold_us = PCC_MI_IDLE_FACTOR * paced_gap_us;
+        if (idle_threshold_us < PCC_MI_IDLE_MIN_US) idle_threshold_us = PCC_MI_IDLE_MIN_US;
+        double gap_us = (double)(packet->sent_time_us - mi->end_time_us);
+        if (gap_us > idle_threshold_us) mi->idle_us += (int64_t)(gap_us - paced_gap_us);
     }
     mi->last_pn = packet->pn;
     mi->packets_sent++;
@@ -156,7 +172,7 @@ void pcc_mi_expire(pcc_mi_tracker *tracker, int64_t now_us, int64_t timeout_us) 
 
 void pcc_mi_compute_stats(const pcc_mi *mi, double min_rtt_us, cc_mi_stats *out, double *rtt_gradient_stderr) {
     memset(out, 0, sizeof *out);
-    double duration_us = (double)(mi->end_time_us - mi->start_time_us);
+    double duration_us = (double)(mi->end_time_us - mi->start_time_us - mi->idle_us);
     out->target_rate_bps = mi->target_rate_bytes_per_s * 8.0;
     out->duration_us = duration_us;
     if (duration_us > 0) {
@@ -202,6 +218,7 @@ int pcc_mi_pop_result(pcc_mi_tracker *tracker, double min_rtt_us, pcc_mi_result 
     out->epoch = mi->epoch;
     out->id = mi->id;
     out->timed_out = !complete;
+    out->app_limited = mi->app_limited;
     tracker->head = (tracker->head + 1) % PCC_MI_CAPACITY;
     tracker->count--;
     return 1;

@@ -29,8 +29,10 @@ typedef struct pcc_mi {
     double target_rate_bytes_per_s;
     int64_t start_time_us;        /* first send */
     int64_t end_time_us;          /* when sending in it stopped (close time) */
+    int64_t idle_us;              /* pauses between its packets with nothing to send: not part of its duration */
     int open;                     /* still accepting packets */
     int timed_out;                /* finished by timeout with some packets' fate unknown */
+    int app_limited;              /* the sender said it ran out of data while the MI was open */
     int64_t expected_delay_us;    /* feedback expected this long after the MI ended (0: at once); the
                                    * timeout counts from there (set by the algorithm at start) */
     uint64_t first_pn;
@@ -65,6 +67,7 @@ typedef struct pcc_mi_result {
     uint64_t epoch;
     uint64_t id;
     int timed_out;                /* fate of some packets unknown when it was finished */
+    int app_limited;              /* the sender ran out of data while it was open (pcc_mi_mark_app_limited) */
     double rtt_gradient_stderr;   /* standard error of the regression slope (0 with < 3 samples) */
 } pcc_mi_result;
 
@@ -96,6 +99,8 @@ int pcc_mi_pop_result(pcc_mi_tracker *tracker, double min_rtt_us, pcc_mi_result 
 /* Statistics of an MI as they stand (used by pcc_mi_pop_result; exposed for tests and telemetry). */
 void pcc_mi_compute_stats(const pcc_mi *mi, double min_rtt_us, cc_mi_stats *out, double *rtt_gradient_stderr);
 
+/* The sender ran out of data (cc_on_app_limited): the open MI, if it sent anything, is marked app-limited. */
+void pcc_mi_mark_app_limited(pcc_mi_tracker *tracker);
 /* The highest send rate actually achieved over the last PCC_MI_RECENT_RATES closed MIs (bytes sent over
  * the time spent sending, idle pauses excluded), or 0 before any MI closed. An application or a CPU that
  * cannot fill the target rate shows here. */

@@ -30,6 +30,9 @@ typedef struct driver {
     uint32_t packet_bytes;
     int feedback_enabled;                 /* 0: the path goes silent (no acks, no losses) */
     double app_rate_bytes_per_s;          /* > 0: the application offers no more than this */
+    /* > 0: the application has data for app_on_us, then none for app_off_us (video segments); the driver
+     * calls cc_on_app_limited when the data runs out, as a sender does */
+    int64_t app_on_us, app_off_us;
     /* returns 1 to lose the packet; rate is the pacing rate at send, bytes/s */
     int (*lose)(uint64_t pn, double rate_bytes_per_s, void *user);
     void *lose_user;
@@ -47,6 +50,7 @@ static inline void driver_init(driver *d, cc_controller *cc, int64_t rtt_us) {
     d->packet_bytes = 1200;
     d->feedback_enabled = 1;
     d->app_rate_bytes_per_s = 0;
+    d->app_on_us = d->app_off_us = 0;
     d->lose = NULL;
     d->lose_user = NULL;
     d->pending = calloc(DRIVER_RING, sizeof *d->pending);
@@ -74,6 +78,14 @@ static inline void driver_run(driver *d, int64_t until_us) {
                 else cc_on_ack(d->cc, p.pn, d->rtt_us, 0, d->now_us);
             }
         } else if (d->next_send_us <= d->now_us) {
+            if (d->app_on_us > 0 && d->app_off_us > 0) {
+                int64_t phase_us = d->now_us % (d->app_on_us + d->app_off_us);
+                if (phase_us >= d->app_on_us) {
+                    cc_on_app_limited(d->cc, d->now_us);
+                    d->next_send_us = d->now_us - phase_us + d->app_on_us + d->app_off_us;
+                    continue;
+                }
+            }
             double rate = cc_pacing_rate_bytes_per_s(d->cc);
             uint64_t pn = d->next_pn++;
             cc_on_packet_sent(d->cc, pn, d->packet_bytes, d->now_us);

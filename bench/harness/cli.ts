@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { writeReport } from './report.ts';
 import { plan, runPlan } from './runner.ts';
-import { repoRoot } from './origin-process.ts';
+import { repoRoot } from './repo-root.ts';
 import { ALL_SCHEMES, loadScenarioFile, ScenarioError, type Scenario, type Scheme } from './scenario.ts';
 import { SUITES, suiteScenarios } from './suites.ts';
 

@@ -2,7 +2,8 @@
 // host side for duration_s, one page per player, then reports window.pccPlayer.metrics() per page.
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromiumPath, launchChromium } from '@pcc-stream/e2e/chromium';
+import type { Browser, Page } from 'playwright-core';
 import type { LinkemShell } from '../linkem/src/driver/index.ts';
 import type { PlayerResult } from './results.ts';
 import type { Scenario, Scheme } from './scenario.ts';
@@ -80,19 +81,13 @@ function toPlayerResult(r: PlayerReport): PlayerResult {
 
 export async function runBrowser(shell: LinkemShell, ports: OriginPorts, scheme: Scheme, scenario: Scenario, runDir: string, onTick?: (elapsedS: number) => void): Promise<BrowserRunOutput> {
   mkdirSync(runDir, { recursive: true });
-  const wrapper = await shell.writeExecWrapper(join(runDir, 'chromium-in-netns.sh'), process.env.CHROMIUM_PATH ?? '/usr/bin/chromium');
+  const wrapper = await shell.writeExecWrapper(join(runDir, 'chromium-in-netns.sh'), chromiumPath);
   const pageOrigin = `http://${ports.host}:${ports.httpPort}`;
-  const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
   let browser: Browser | null = null;
   try {
-    browser = await chromium.launch({
-      executablePath: wrapper,
-      headless: true,
-      // The page comes from the host's address inside the namespace, not localhost: declare that origin secure
-      // so WebTransport is allowed (FIELD-NOTES). No --disable-quic: it would disable WebTransport.
-      args: [...(isRoot ? ['--no-sandbox'] : []), '--disable-background-networking', '--disable-component-update', '--disable-sync',
-        '--no-first-run', '--autoplay-policy=no-user-gesture-required', `--unsafely-treat-insecure-origin-as-secure=${pageOrigin}`],
-    });
+    // The page comes from the host's address inside the namespace, not localhost: declare that origin secure
+    // so WebTransport is allowed (FIELD-NOTES).
+    browser = await launchChromium({ executablePath: wrapper, extraArgs: [`--unsafely-treat-insecure-origin-as-secure=${pageOrigin}`] });
     const context = await browser.newContext({ ignoreHTTPSErrors: true, viewport: { width: 1280, height: 1000 } });
     const url = playerUrl(ports, scheme, scenario);
     const pageErrors: string[] = [];

@@ -4,7 +4,7 @@ import { closeSync, existsSync, mkdirSync, openSync, ftruncateSync } from 'node:
 import { join } from 'node:path';
 import type { LinkemShell } from '../linkem/src/driver/index.ts';
 import type { OriginPorts } from './run-browser.ts';
-import { repoRoot } from './origin-process.ts';
+import { repoRoot } from './repo-root.ts';
 import type { Scenario, Scheme } from './scenario.ts';
 import { schemeTransport } from './schemes.ts';
 

@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { repoRoot } from '../harness/origin-process.ts';
+import { repoRoot } from '../harness/repo-root.ts';
 import { writeReport } from '../harness/report.ts';
 import { readResults } from '../harness/results.ts';
 import { plan, runPlan } from '../harness/runner.ts';

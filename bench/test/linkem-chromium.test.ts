@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { test } from 'node:test';
 
-import { chromium } from 'playwright-core';
+import { chromiumPath, launchChromium } from '@pcc-stream/e2e/chromium';
 
 import { tempDir, withLinkem } from './linkem-helpers.ts';
 
@@ -31,12 +31,8 @@ test('Chromium inside the namespace loads a page from MAHIMAHI_BASE through the 
       // Bound to the host end of the link only: nothing else can reach it.
       await new Promise<void>((resolve) => server.listen(0, shell.baseAddress, resolve));
       const { port } = server.address() as AddressInfo;
-      const wrapper = await shell.writeExecWrapper(join(dir.path, 'chromium-in-linkem'), '/usr/bin/chromium');
-      const browser = await chromium.launch({
-        executablePath: wrapper,
-        args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-        timeout: 60000,
-      });
+      const wrapper = await shell.writeExecWrapper(join(dir.path, 'chromium-in-linkem'), chromiumPath);
+      const browser = await launchChromium({ executablePath: wrapper, launchTimeoutMs: 60000 });
       try {
         const page = await browser.newPage();
         const started = performance.now();

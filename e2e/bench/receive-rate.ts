@@ -7,7 +7,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { launchChromium } from '../src/chromium.ts';
-import { repoRoot, startOrigin } from '../src/origin-process.ts';
+import { startOriginProcess } from '@pcc-stream/server/process';
+import { repoRoot } from '../src/repo-root.ts';
 import { mediaDir, playerDist, preparePlayerAndMedia } from '../src/player-fixture.ts';
 import type {} from '@pcc-stream/player';
 
@@ -28,7 +29,7 @@ const log = (event: string, detail: Record<string, unknown>): void => {
 };
 
 preparePlayerAndMedia();
-const origin = await startOrigin(mediaDir, playerDist);
+const origin = await startOriginProcess({ mediaDir, staticDir: playerDist, cc: 'vivace' });
 const browser = await launchChromium();
 const results: Record<string, unknown>[] = [];
 try {

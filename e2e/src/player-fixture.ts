@@ -2,7 +2,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { repoRoot } from './origin-process.ts';
+import { repoRoot } from './repo-root.ts';
 
 export const mediaDir = join(repoRoot, '.cache', 'media');
 export const playerDist = join(repoRoot, 'player', 'dist');

@@ -9,7 +9,8 @@ import type { Browser, Page } from 'playwright-core';
 import type { SessionReport } from '@pcc-stream/player';
 import { launchChromium } from '../src/chromium.ts';
 import { freeTcpPort } from '../src/free-port.ts';
-import { startOrigin, repoRoot, type OriginProcess } from '../src/origin-process.ts';
+import { startOriginProcess, type OriginProcess } from '@pcc-stream/server/process';
+import { repoRoot } from '../src/repo-root.ts';
 import { mediaDir, playerDist, preparePlayerAndMedia } from '../src/player-fixture.ts';
 
 const playS = 30;
@@ -21,7 +22,7 @@ let browser: Browser;
 before(async () => {
   preparePlayerAndMedia();
   mkdirSync(artifactsDir, { recursive: true });
-  origin = await startOrigin(mediaDir, playerDist);
+  origin = await startOriginProcess({ mediaDir, staticDir: playerDist, cc: 'vivace' });
   browser = await launchChromium();
 });
 

@@ -10,9 +10,10 @@ const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
 const rootManifest = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8'));
 const only = process.argv.slice(2);
 
-function runWorkspaceTests(workspace) {
+function runWorkspaceTests(workspace, packageName) {
   return new Promise((resolve) => {
-    const child = spawn('npm', ['run', '-s', 'test', '-w', workspace], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+    // By package name: `-w server` as a path would also select the nested server/native workspace.
+    const child = spawn('npm', ['run', '-s', 'test', '-w', packageName], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
     let passed = 0;
     let failed = 0;
     const scan = (chunk, sink) => {
@@ -41,7 +42,7 @@ for (const workspace of rootManifest.workspaces) {
   const manifest = JSON.parse(readFileSync(manifestPath, 'utf8'));
   if (!manifest.scripts?.test) continue;
   console.log(`\n=== ${workspace}: npm test`);
-  const r = await runWorkspaceTests(workspace);
+  const r = await runWorkspaceTests(workspace, manifest.name);
   // A non-zero exit with no parsed failure still counts as one failure: never report green on a crash.
   if (r.code !== 0 && r.failed === 0) r.failed = 1;
   results.push(r);

@@ -160,5 +160,5 @@ test('hostile sessions are closed one by one while a good session keeps its good
   }
   const status = await origin.status();
   assert.equal(typeof status.sessions, 'number', 'the origin still answers');
-  assert.equal(origin.child.exitCode, null, 'the origin is still running');
+  assert.equal(origin.exitCode(), null, 'the origin is still running');
 });

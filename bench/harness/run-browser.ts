@@ -3,33 +3,17 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromiumPath, launchChromium } from '@pcc-stream/e2e/chromium';
+import type { PccPlayerApi, SessionReport } from '@pcc-stream/player';
 import type { Browser, Page } from 'playwright-core';
 import type { LinkemShell } from '../linkem/src/driver/index.ts';
 import type { PlayerResult } from './results.ts';
 import type { Scenario, Scheme } from './scenario.ts';
 import { schemeTransport } from './schemes.ts';
 
-/** The subset of the player's SessionReport the harness reads (player/src/session/playback-session.ts). */
-interface PlayerReport {
-  startupDelayS: number | null;
-  stallCount: number;
-  totalStallS: number;
-  playingS: number;
-  bufferingRatio: number;
-  bufferingRatioWithStartup: number;
-  averageBitrateKbps: number;
-  timeWeightedBitrateKbps: number;
-  switchCount: number;
-  bytesReceived: number;
-  datagramsReceived: number;
-  datagramsDropped: number;
-  errors: string[];
-  series?: Array<{ tS: number; bufferS: number; bitrateKbps: number; goodputBps: number; sendRateBps: number | null }>;
-}
-
-/** The page's metrics API (player/src/pcc-player-api.ts), as far as the harness uses it. */
+/** What window.pccPlayer.metrics() returns (the player's own type); the page may lack the API if it failed to load. */
+type PlayerReport = SessionReport;
 interface PagePlayerApi {
-  pccPlayer?: { metrics(index?: number): PlayerReport | null; errors(): string[] };
+  pccPlayer?: PccPlayerApi;
 }
 
 export interface BrowserRunOutput {

@@ -66,6 +66,25 @@ test('fetch CLI: JSON result for every transport, clear errors', async () => {
   }
 });
 
+test('fetch CLI: --max-seconds stops a long download and reports the bytes that arrived', async () => {
+  const origin = await startOrigin(media.dir);
+  try {
+    // 5 MB at a fixed 5 Mbit/s takes 8 s: the 1 s deadline must cut it short.
+    const r = cli('fetch-main.ts', [`https://127.0.0.1:${origin.quicPort}/b.bin`, '--cc', 'fixed', '--param', 'rate_bps=5e6', '--cert-hash', origin.certHash, '--json', '--max-seconds', '1']);
+    assert.equal(r.code, 0, r.stderr);
+    const out = JSON.parse(r.stdout) as { bytes: number; seconds: number; stopped_at_deadline: boolean; status: number };
+    assert.equal(out.status, 200);
+    assert.equal(out.stopped_at_deadline, true);
+    assert.ok(out.seconds >= 0.9 && out.seconds < 3, `stopped after ${out.seconds} s`);
+    assert.ok(out.bytes > 100_000 && out.bytes < 2_000_000, `${out.bytes} bytes in about 1 s at 5 Mbit/s`);
+    const bad = cli('fetch-main.ts', [`https://127.0.0.1:${origin.quicPort}/b.bin`, '--cert-hash', origin.certHash, '--max-seconds', '-1']);
+    assert.equal(bad.code, 2);
+    assert.match(bad.stderr, /--max-seconds must be a positive number/);
+  } finally {
+    await origin.stop();
+  }
+});
+
 test('limits: sessions, concurrent requests, idle timeout; graceful shutdown closes sessions', async () => {
   const origin: RunningOrigin = await startOrigin(media.dir, ['--max-sessions', '2', '--max-requests', '1', '--idle-timeout-ms', '1500']);
   const clients: PccClient[] = [];

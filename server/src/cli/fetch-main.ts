@@ -15,6 +15,7 @@ const specs: Record<string, FlagSpec> = {
   range: { type: 'string', help: 'byte range START-END (inclusive) or START-' },
   out: { type: 'string', help: 'write the body to this file' },
   json: { type: 'boolean', help: 'print the result as one JSON object' },
+  'max-seconds': { type: 'string', help: 'stop after this many seconds and report what arrived (bulk downloads)' },
   help: { type: 'boolean', help: 'show this help' },
 };
 
@@ -48,6 +49,14 @@ async function main(): Promise<number> {
     if (!m || !Number.isFinite(Number(m[2]))) throw new UsageError(`--param ${p}: expected NAME=NUMBER`);
     params[m[1]!] = Number(m[2]);
   }
+  let deadline: AbortController | null = null;
+  if (v['max-seconds'] !== undefined) {
+    const seconds = Number(v['max-seconds']);
+    if (!Number.isFinite(seconds) || seconds <= 0) throw new UsageError('--max-seconds must be a positive number');
+    deadline = new AbortController();
+    setTimeout(() => deadline?.abort(), seconds * 1000).unref();
+  }
+  const signal = deadline?.signal;
   const hash = createHash('sha256');
   let out: WriteStream | null = v.out ? createWriteStream(v.out as string) : null;
   const onData = (chunk: Uint8Array): void => {
@@ -64,23 +73,23 @@ async function main(): Promise<number> {
   if (transport === 'tcp') {
     const target = new URL(url);
     if (cc) target.searchParams.set('cc', cc);
-    const r = await tcpFetch(target.toString(), certHash.replace(/:/g, ''), onData, range);
+    const r = await tcpFetch(target.toString(), certHash.replace(/:/g, ''), onData, range, signal);
     status = r.status;
     bytes = r.bytes;
-    extra = { tcp_congestion: r.tcpCongestion };
+    extra = { tcp_congestion: r.tcpCongestion, stopped_at_deadline: r.aborted };
   } else {
     const client = await PccClient.connect(url.origin, {
       certSha256Hex: certHash.replace(/:/g, ''), transport: transport as 'datagram' | 'quic-stream', ...(cc ? { cc } : {}), params,
     });
     try {
       const path = url.pathname + url.search;
-      const r = await client.fetch(path, { onData, ...(range ? { range } : {}) });
+      const r = await client.fetch(path, { onData, ...(range ? { range } : {}), ...(signal ? { signal } : {}) });
       status = r.status;
       bytes = r.bytes;
       if (r.status >= 300) extra = { reason: r.reason };
       retransmittedBytes = r.done?.retransmittedBytes ?? (transport === 'quic-stream' ? client.quic.stats().lostBytes : null);
       rttSamples = client.rttSamplesUs.slice().sort((a, b) => a - b);
-      extra = { ...extra, packets_lost: r.done?.packetsLost ?? null, acks_sent: client.acksSent };
+      extra = { ...extra, packets_lost: r.done?.packetsLost ?? null, acks_sent: client.acksSent, stopped_at_deadline: r.aborted };
     } finally {
       client.close();
     }

@@ -5,25 +5,35 @@ import type { TLSSocket } from 'node:tls';
 export interface TcpFetchResult {
   status: number;
   bytes: number;
+  /** True when `signal` ended the transfer before the body was complete. */
+  aborted: boolean;
   tcpCongestion: string | null;
   contentType: string;
 }
 
-export function tcpFetch(url: string, certSha256Hex: string, onData: (chunk: Uint8Array) => void, range?: { start: number; end?: number }): Promise<TcpFetchResult> {
+export function tcpFetch(url: string, certSha256Hex: string, onData: (chunk: Uint8Array) => void, range?: { start: number; end?: number }, signal?: AbortSignal): Promise<TcpFetchResult> {
   const expected = certSha256Hex.toLowerCase().replace(/[^0-9a-f]/g, '');
   return new Promise((resolve, reject) => {
     const headers: Record<string, string> = {};
     if (range) headers.range = `bytes=${range.start}-${range.end ?? ''}`;
     const req = request(url, { rejectUnauthorized: false, headers, agent: false }, (res) => {
       let bytes = 0;
+      const finish = (aborted: boolean): void => resolve({
+        status: res.statusCode ?? 0, bytes, aborted, tcpCongestion: (res.headers['x-tcp-congestion'] as string | undefined) ?? null,
+        contentType: res.headers['content-type'] ?? '',
+      });
       res.on('data', (chunk: Buffer) => {
         bytes += chunk.byteLength;
         onData(chunk);
       });
-      res.on('end', () => resolve({
-        status: res.statusCode ?? 0, bytes, tcpCongestion: (res.headers['x-tcp-congestion'] as string | undefined) ?? null,
-        contentType: res.headers['content-type'] ?? '',
-      }));
+      res.on('end', () => finish(false));
+      // A caller's deadline ends the transfer: report what arrived so far (a bulk download of fixed duration).
+      const onAbort = (): void => {
+        finish(true);
+        req.destroy();
+      };
+      if (signal?.aborted) onAbort();
+      else signal?.addEventListener('abort', onAbort, { once: true });
       res.on('error', reject);
     });
     // Verification by pinning: the certificate is self-signed, so trust exactly the one the origin announced.

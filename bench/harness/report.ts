@@ -33,11 +33,12 @@ function timeSeriesPlot(outDir: string, run: RunResult): string | null {
   const samples = JSON.parse(readFileSync(join(outDir, file), 'utf8')) as SeriesSample[];
   const line = (key: keyof SeriesSample) =>
     samples.filter((s) => typeof s[key] === 'number').map((s) => [s.t_s, s[key] as number] as const);
+  // Fixed colour per quantity: kernel-TCP runs have no sender rate, and the other lines keep their colours.
   const series: Series[] = [
-    { name: 'capacity', points: line('capacity_mbps') },
-    { name: 'sending rate', points: line('sending_rate_mbps') },
-    { name: 'bitrate', points: line('bitrate_mbps') },
-    { name: 'buffer (s)', points: line('buffer_s'), axis: 'right' },
+    { name: 'capacity', points: line('capacity_mbps'), colorIndex: 0 },
+    { name: 'sending rate', points: line('sending_rate_mbps'), colorIndex: 1 },
+    { name: 'bitrate', points: line('bitrate_mbps'), colorIndex: 2 },
+    { name: 'buffer (s)', points: line('buffer_s'), axis: 'right', colorIndex: 3 },
   ].filter((s) => s.points.length > 0) as Series[];
   if (series.length === 0) return null;
   return timeSeriesChart(`${run.scenario}: ${run.scheme}, run ${run.repetition}`, 'Mbit/s', 'buffer level (s)', series);

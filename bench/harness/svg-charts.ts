@@ -72,11 +72,11 @@ function frame(title: string, xLabel: string, yLabel: string, xDomain: [number, 
   return { parts, x, y };
 }
 
-function legend(parts: string[], names: string[], xOffset = 16): void {
+function legend(parts: string[], names: string[], xOffset = 16, colorIndices?: number[]): void {
   names.forEach((name, i) => {
     const y = MARGIN.top + 8 + i * 20;
     const x = WIDTH - MARGIN.right + xOffset;
-    parts.push(`<rect x="${x}" y="${y - 9}" width="12" height="12" fill="${colorFor(i)}"/>`);
+    parts.push(`<rect x="${x}" y="${y - 9}" width="12" height="12" fill="${colorFor(colorIndices?.[i] ?? i)}"/>`);
     parts.push(`<text x="${x + 18}" y="${y + 1}" font-size="12" fill="#111827">${escapeXml(name)}</text>`);
   });
 }
@@ -147,6 +147,8 @@ export interface Series {
   points: ReadonlyArray<readonly [number, number]>;
   /** Secondary series are drawn dashed and scaled to the right-hand axis. */
   axis?: 'left' | 'right';
+  /** Palette index; defaults to the series' position, so charts that omit a series can keep colours stable. */
+  colorIndex?: number;
 }
 
 /** Time series on a shared x axis (seconds); up to two y axes. */
@@ -173,9 +175,9 @@ export function timeSeriesChart(title: string, yLabel: string, rightLabel: strin
       .filter(([t, v]) => Number.isFinite(t) && Number.isFinite(v))
       .map(([t, v], j) => `${j === 0 ? 'M' : 'L'}${f.x(t).toFixed(1)} ${f.y(v * scale).toFixed(1)}`)
       .join('');
-    if (d) f.parts.push(`<path d="${d}" fill="none" stroke="${colorFor(i)}" stroke-width="1.8"${s.axis === 'right' ? ' stroke-dasharray="5 3"' : ''}/>`);
+    if (d) f.parts.push(`<path d="${d}" fill="none" stroke="${colorFor(s.colorIndex ?? i)}" stroke-width="1.8"${s.axis === 'right' ? ' stroke-dasharray="5 3"' : ''}/>`);
   });
-  legend(f.parts, series.map((s) => s.name), rightLabel && right.length > 0 ? 40 : 16);
+  legend(f.parts, series.map((s) => s.name), rightLabel && right.length > 0 ? 40 : 16, series.map((s, i) => s.colorIndex ?? i));
   f.parts.push('</svg>');
   return f.parts.join('\n');
 }

@@ -77,3 +77,14 @@ test('every built-in suite yields valid scenarios with the seed parameters', () 
   assert.deepEqual(multi.delay, { oneWayMs: 50 });
   assert.throws(() => suiteScenarios('nope'), /unknown suite "nope"/);
 });
+
+test('the shipped scenario files (bench/scenarios) parse, and their trace files exist', async () => {
+  const { readdirSync, existsSync } = await import('node:fs');
+  const dir = join(import.meta.dirname, '..', 'scenarios');
+  const files = readdirSync(dir).filter((f) => f.endsWith('.json'));
+  assert.ok(files.length >= 3);
+  for (const file of files) {
+    const s = loadScenarioFile(join(dir, file));
+    for (const d of [s.link.down, s.link.up]) if ('tracePath' in d) assert.ok(existsSync(d.tracePath), `${file}: ${d.tracePath}`);
+  }
+});

@@ -192,6 +192,49 @@ static void test_no_move_without_gradient(void) {
     cc_destroy(cc);
 }
 
+/* epsilon_min < epsilon: Allegro's adaptive step (§3.2.3). Inconclusive rounds widen ε by ε_min up to ε;
+ * a decision narrows it back to ε_min. */
+static void test_adaptive_epsilon(void) {
+    scenario s;
+    cc_controller *cc = scripted(&s, 2, 0); /* disagreeing pairs: every round inconclusive */
+    CHECK(cc_param_set(cc, "initial_rate_bps", 8e6) == CC_OK);
+    CHECK(cc_param_set(cc, "epsilon_min", 0.01) == CC_OK);
+    driver d;
+    driver_init(&d, cc, RTT_US);
+    driver_run(&d, 6000000);
+    double bases[64];
+    for (int step = 1; step <= 5; step++) {
+        size_t n = probe_bases(&s.seen, 0.01 * step, bases, 64);
+        CHECK(n == 1); /* a round at every ε from 0.01 to 0.05, all around the same base */
+        CHECK_NEAR(bases[0], 8e6, 1);
+    }
+    CHECK(probe_bases(&s.seen, 0.06, bases, 64) == 0); /* never wider than epsilon */
+    /* the last probes are at the widest step */
+    double a = s.seen.target_rate_bps[s.seen.count - 1], b = s.seen.target_rate_bps[s.seen.count - 2];
+    CHECK(near_rel(a / b, 1.05 / 0.95) || near_rel(b / a, 1.05 / 0.95));
+    driver_release(&d);
+    cc_destroy(cc);
+
+    /* tent utility: decisions keep ε at ε_min, so the probes around 10 Mbit/s are r(1 ± 0.01) */
+    cc = scripted(&s, 0, 10e6);
+    CHECK(cc_param_set(cc, "epsilon_min", 0.01) == CC_OK);
+    driver_init(&d, cc, RTT_US);
+    driver_run(&d, 6000000);
+    size_t narrow = probe_bases(&s.seen, 0.01, bases, 64);
+    CHECK(narrow >= 4);
+    CHECK(bases[narrow - 1] > 9.5e6 && bases[narrow - 1] < 10.5e6);
+    /* setting epsilon below the current step pulls the step back inside the bounds */
+    CHECK(cc_param_set(cc, "epsilon", 0.005) == CC_OK);
+    size_t before = s.seen.count;
+    driver_run(&d, 1000000);
+    for (size_t i = before + 1; i < s.seen.count; i++) {
+        double ratio = s.seen.target_rate_bps[i] / s.seen.target_rate_bps[i - 1];
+        CHECK(ratio < 1.0 / 0.99 + 1e-9 && ratio > 0.99 - 1e-9);
+    }
+    driver_release(&d);
+    cc_destroy(cc);
+}
+
 static int lose_on_low_probe(uint64_t pn, double rate_bytes_per_s, void *user) {
     (void)user;
     return rate_bytes_per_s < 7.9e6 / 8 && pn % 3 == 0;
@@ -365,6 +408,7 @@ int main(void) {
     test_slow_start_and_gradient_ascent();
     test_no_move_without_gradient();
     test_double_check();
+    test_adaptive_epsilon();
     test_mi_timeout_halves();
     test_nan_custom_utility();
     test_idle_gaps_inside_mis();

@@ -50,6 +50,7 @@
 #include "../portable_math.h"
 
 #define MAX_PROBE_PAIRS 2
+#define EPSILON_MIN_DEFAULT 0.05
 
 enum {
     P_EPSILON,
@@ -79,6 +80,7 @@ enum {
     P_SLOW_START_EXIT_TO_DELIVERED,
     P_TIMEOUT_RECOVERY,
     P_APP_LIMITED_MI_IGNORED,
+    P_EPSILON_MIN,
     P_COUNT
 };
 
@@ -124,6 +126,8 @@ enum {
          "1: when an MI completes after MI-timeout halvings, the rate doubles per MI (while the utility rises) back up to what the first halving left"}, \
         {"app_limited_mi_ignored", 1, 0, 1,                                                                 \
          "1: an MI in which the sender ran out of data (video between segments) decides nothing: slow start goes on, a probe round is re-run"}, \
+        {"epsilon_min", EPSILON_MIN_DEFAULT, 0.001, 0.5,                                                    \
+         "adaptive ε as in Allegro (§3.2.3): probe at ε_min after a decision, + ε_min per inconclusive round up to epsilon; = epsilon: fixed ε"}, \
     }
 
 static const cc_param_desc vivace_params[P_COUNT] = PARAMS_WITH_LATENCY(900);
@@ -161,6 +165,7 @@ typedef struct vivace_state {
     int restart_mi;                  /* cut the open MI short at the next send */
     int64_t open_mi_duration_us;     /* length of the open MI, set when it opened */
     double base_rate;                /* bytes/s: r */
+    double epsilon;                  /* probing step of the current round, in [epsilon_min, epsilon] */
     /* slow start */
     double slow_start_next_rate;     /* bytes/s of the next slow-start MI */
     int slow_start_have_best;
@@ -208,6 +213,21 @@ static double clamp_to_ceiling(const vivace_state *s, double rate) {
     return pcc_clamp_to_send_ceiling(s->ctx, &s->tracker, param(s, P_MAX_RATE_OVER_SENT), rate);
 }
 
+/* Adaptive probing step, Allegro's rule (thesis §3.2.3) applied to Vivace: ε starts at ε_min, grows by ε_min
+ * after every inconclusive round up to ε (Table 4.1's 0.05), and returns to ε_min after a decision. The base
+ * rate settles where its upper probe r(1+ε) meets the capacity, so with a fixed ε = 5% Vivace uses about
+ * C/(1+ε) ≈ 95% of the link (measured: 94.4% on 8.8 Mbit/s with changing RTT); a smaller step after clear
+ * decisions keeps the rate nearer C, while noisy paths widen it back to 5%. */
+static double epsilon_min(const vivace_state *s) {
+    double lo = param(s, P_EPSILON_MIN), hi = param(s, P_EPSILON);
+    return lo < hi ? lo : hi;
+}
+
+static void widen_epsilon(vivace_state *s) {
+    double next = s->epsilon + epsilon_min(s), hi = param(s, P_EPSILON);
+    s->epsilon = next < hi ? next : hi;
+}
+
 double vivace_utility(const cc_mi_stats *mi, const vivace_utility_coefficients *k) {
     double x = mi->send_rate_bps * 1e-6;
     if (!(x > 0)) return 0.0;
@@ -250,6 +270,7 @@ static void vivace_init_common(void *state, cc_context *ctx, int64_t now_us) {
     pcc_mi_tracker_init(&s->tracker);
     s->phase = STATE_SLOW_START;
     s->base_rate = clamp_rate(s, ctx->initial_rate_bytes_per_s);
+    s->epsilon = epsilon_min(s);
     s->slow_start_next_rate = s->base_rate;
 }
 
@@ -285,7 +306,7 @@ static int64_t mi_expected_delay_us(const vivace_state *s) {
 }
 
 static double probe_rate(const vivace_state *s, int tag) {
-    double eps = param(s, P_EPSILON);
+    double eps = s->epsilon;
     return clamp_rate(s, s->base_rate * (tag_is_down(tag) ? 1.0 - eps : 1.0 + eps));
 }
 
@@ -370,6 +391,7 @@ static void apply_gradient(vivace_state *s, double gradient, double gradient_var
     s->decisions++;
     double rate_mbps = to_mbps(s->base_rate);
     if (gradient == 0.0 || !(rate_mbps > 0) || !isfinite(gradient)) {
+        widen_epsilon(s);
         enter_probing(s, s->base_rate);
         return;
     }
@@ -404,9 +426,10 @@ static void apply_gradient(vivace_state *s, double gradient, double gradient_var
     }
     double next_mbps = rate_mbps + change_mbps;
     if (direction < 0 && param(s, P_DECREASE_TO_DELIVERED) >= 0.5) {
-        double delivered_mbps = probes_delivered_mbps(s) * (1.0 + param(s, P_EPSILON));
+        double delivered_mbps = probes_delivered_mbps(s) * (1.0 + s->epsilon);
         if (delivered_mbps > 0 && delivered_mbps < next_mbps) next_mbps = delivered_mbps;
     }
+    s->epsilon = epsilon_min(s);
     enter_probing(s, next_mbps / 8e-6);
 }
 
@@ -449,6 +472,7 @@ static void on_probes_complete(vivace_state *s) {
         double other = pair_gradient(s->probes[pair], &other_variance);
         if (!same_sign(gradient, other)) {
             s->gradient = 0.0;
+            widen_epsilon(s);
             enter_probing(s, s->base_rate); /* inconclusive: stay, measure again */
             return;
         }
@@ -721,6 +745,12 @@ static void vivace_telemetry(const void *state, cc_telemetry *out) {
 
 static void vivace_on_param_changed(void *state, size_t index) {
     vivace_state *s = state;
+    if (index == P_EPSILON_MIN) {
+        s->epsilon = epsilon_min(s); /* a new ε_min restarts the adaptation */
+    } else if (index == P_EPSILON) {
+        double lo = epsilon_min(s), hi = param(s, P_EPSILON);
+        s->epsilon = s->epsilon < lo ? lo : s->epsilon > hi ? hi : s->epsilon;
+    }
     if (index == CC_COMMON_PARAMS_CHANGED) {
         if (s->tracker.next_id == 0) {
             /* nothing sent yet: a new initial rate still applies */

@@ -222,3 +222,26 @@ test('sender and receiver deliver a body bit-exact over a lossy, reordering chan
     assert.ok(tracker.trackedPackets < 200, 'tracker memory stays bounded');
   }
 });
+
+test('an RTT sample ends when the ACK arrived (receivedAtUs), while losses are judged at processing time', () => {
+  const tracker = new SentPacketTracker({ random: () => 0.99, granularityUs: 1000 });
+  for (let i = 0; i < 6; i++) send(tracker, i * 100); // pns 0..5, sent at 0..500 µs
+  // The ACK of 5 arrived at 1500 µs but was processed at 4000 µs (the event loop was busy).
+  const r = tracker.onAck(ack([[5, 5]]), 4000, 1500);
+  assert.ok(r.ok);
+  assert.equal(r.value.rttSampleUs, 1500 - 500);
+  assert.equal(tracker.rtt.latestUs, 1000);
+  // 0..2 by packet threshold; 3 and 4 were sent > 9/8 · 1 ms before 4000 µs: lost by time at processing time.
+  assert.deepEqual(r.value.lost.map((p) => p.packetNumber), [0, 1, 2, 3, 4]);
+  // A receive time after processing or before the send cannot make the sample exceed now or go negative.
+  const t2 = new SentPacketTracker({ random: () => 0.99 });
+  send(t2, 1000);
+  const late = t2.onAck(ack([[0, 0]]), 2000, 9999);
+  assert.ok(late.ok);
+  assert.equal(late.value.rttSampleUs, 1000);
+  const t3 = new SentPacketTracker({ random: () => 0.99 });
+  send(t3, 1000);
+  const early = t3.onAck(ack([[0, 0]]), 2000, 10);
+  assert.ok(early.ok);
+  assert.equal(early.value.rttSampleUs, 1); // clamped to the 1 µs floor
+});

@@ -14,8 +14,16 @@ import { PccClient } from '../src/client/pcc-client.ts';
 
 const serverDir = join(dirname(fileURLToPath(import.meta.url)), '..');
 const outDir = join(serverDir, '..', '.cache', 'bench');
+// --quick: a 100 MB object and shorter runs; --goodput-only: skip pacing and memory; --profile: the origin writes
+// a V8 CPU profile (.cpuprofile, open in Chrome DevTools) to <repo>/.cache/bench/profiles when it exits.
 const args = new Set(process.argv.slice(2));
 const quick = args.has('--quick');
+const goodputOnly = args.has('--goodput-only');
+const profile = args.has('--profile');
+for (const a of args) if (!['--quick', '--goodput-only', '--profile'].includes(a)) {
+  console.error(`origin-bench: unknown option ${a} (known: --quick, --goodput-only, --profile)`);
+  process.exit(2);
+}
 const OBJECT_BYTES = quick ? 100_000_000 : 300_000_000;
 
 function progress(event: string, fields: Record<string, unknown> = {}): void {
@@ -25,7 +33,8 @@ function progress(event: string, fields: Record<string, unknown> = {}): void {
 interface Origin { quic: string; http: number; hash: string; stop: () => Promise<void> }
 
 async function startOrigin(mediaDir: string, extra: string[]): Promise<Origin> {
-  const child = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', 'src/cli/origin-main.ts', '--media', mediaDir, '--port', '0',
+  const profiling = profile ? ['--cpu-prof', '--cpu-prof-dir', join(outDir, 'profiles')] : [];
+  const child = spawn(process.execPath, ['--expose-gc', ...profiling, '--import', 'tsx', 'src/cli/origin-main.ts', '--media', mediaDir, '--port', '0',
     '--http-port', '0', '--https-port', '-1', '--log-level', 'warn', ...extra], { cwd: serverDir, stdio: ['ignore', 'pipe', 'inherit'] });
   const ready = await new Promise<Record<string, number | string>>((resolve, reject) => {
     let out = '';
@@ -155,25 +164,29 @@ try {
   progress('bench.goodput', { cc: 'vivace' });
   const vivace = await goodput(origin, 'vivace', {});
   results.goodput = [fixed, vivace];
-  const pacingRuns = [];
-  for (const rate of [50e6, 200e6]) {
-    progress('bench.pacing', { rate_mbps: rate / 1e6 });
-    pacingRuns.push({ rate, ...(await pacing(origin, rate)) });
-  }
-  results.pacing = pacingRuns.map((p) => p.summary);
-  progress('bench.idle_memory');
-  results.idle_memory = await idleMemory(origin, quick ? 50 : 200);
   mkdirSync(outDir, { recursive: true });
+  if (!goodputOnly) {
+    const pacingRuns = [];
+    for (const rate of [50e6, 200e6]) {
+      progress('bench.pacing', { rate_mbps: rate / 1e6 });
+      pacingRuns.push({ rate, ...(await pacing(origin, rate)) });
+    }
+    results.pacing = pacingRuns.map((p) => p.summary);
+    progress('bench.idle_memory');
+    results.idle_memory = await idleMemory(origin, quick ? 50 : 200);
+    writeFileSync(join(outDir, 'origin-bench-pacing.csv'), 'rate_mbps,window,achieved_mbps\n' +
+      pacingRuns.flatMap((p) => p.windows.map((v, i) => `${p.rate / 1e6},${i},${(v / 1e6).toFixed(3)}`)).join('\n') + '\n');
+    writeFileSync(join(outDir, 'origin-bench-pacing.svg'), svg(pacingRuns.map((p) => ({ label: `fixed ${p.rate / 1e6} Mbit/s`, rateBps: p.rate, windows: p.windows }))));
+  }
   writeFileSync(join(outDir, 'origin-bench.json'), JSON.stringify(results, null, 2) + '\n');
-  writeFileSync(join(outDir, 'origin-bench-pacing.csv'), 'rate_mbps,window,achieved_mbps\n' +
-    pacingRuns.flatMap((p) => p.windows.map((v, i) => `${p.rate / 1e6},${i},${(v / 1e6).toFixed(3)}`)).join('\n') + '\n');
-  writeFileSync(join(outDir, 'origin-bench-pacing.svg'), svg(pacingRuns.map((p) => ({ label: `fixed ${p.rate / 1e6} Mbit/s`, rateBps: p.rate, windows: p.windows }))));
   console.log('single-session goodput over loopback');
   console.table(results.goodput as object[]);
-  console.log('pacing accuracy (1 s windows, origin clock) and bursts');
-  console.table(results.pacing as object[]);
-  console.log('memory per idle session');
-  console.table([results.idle_memory]);
+  if (!goodputOnly) {
+    console.log('pacing accuracy (1 s windows, origin clock) and bursts');
+    console.table(results.pacing as object[]);
+    console.log('memory per idle session');
+    console.table([results.idle_memory]);
+  }
   console.log(`written: ${join(outDir, 'origin-bench.json')} (+ .csv, .svg)`);
 } finally {
   await origin?.stop();

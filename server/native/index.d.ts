@@ -96,6 +96,13 @@ export interface PackedDatagrams {
   lengths: Uint32Array;
 }
 
+export interface TimedDatagrams {
+  datagrams: Buffer[];
+  /** When the first of them was taken off the connection, ns of CLOCK_MONOTONIC (process.hrtime's clock),
+   * read on the addon's runtime thread whatever the JavaScript thread was doing. */
+  receivedAtNs: number;
+}
+
 export interface CloseInfo {
   code: number;
   reason: string;
@@ -126,6 +133,8 @@ export class Session {
   sendDatagramBatch(payloads: Uint8Array, lengths: Uint32Array, count: number): number;
   /** Resolves with 1..max datagrams once at least one is available; [] after close. */
   recvDatagrams(max: number): Promise<Buffer[]>;
+  /** Same, with the batch's receive time: RTTs and ack delays measured without the event loop's wait. */
+  recvDatagramsTimed(max: number): Promise<TimedDatagrams>;
   /** Same, packed into one Buffer (datagram i is lengths[i] bytes): fewer JS objects at high
    * rates. At most max datagrams; maxBytes is a soft cap (the batch stops once less than
    * maxDatagramSize() bytes of room remain). Empty (lengths.length 0) after close. */

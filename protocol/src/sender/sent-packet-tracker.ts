@@ -181,7 +181,7 @@ export class SentPacketTracker {
    * Applies an ACK. An ACK for a number never sent or deliberately skipped is an error the caller must treat
    * as fatal for the session (nothing is applied in that case).
    */
-  onAck(ack: AckDatagram, nowUs: number): Result<AckOutcome> {
+  onAck(ack: AckDatagram, nowUs: number, receivedAtUs: number = nowUs): Result<AckOutcome> {
     const largest = ack.ranges[0]!.largest;
     if (largest > this.largestSentNumber) {
       return fail('ack-of-unsent', `ACK for packet ${largest}, but the largest sent is ${this.largestSentNumber}`);
@@ -216,7 +216,8 @@ export class SentPacketTracker {
 
     let rttSampleUs: number | null = null;
     if (largestNewly !== null && largestNewly.packetNumber === largest) {
-      rttSampleUs = this.rtt.update(nowUs - largestNewly.sentTimeUs, ack.ackDelayUs);
+      // The ACK's arrival, not its processing, ends the sample (never before the packet was sent).
+      rttSampleUs = this.rtt.update(Math.max(0, Math.min(nowUs, receivedAtUs) - largestNewly.sentTimeUs), ack.ackDelayUs);
     }
     if (largest > this.largestAckedNumber) this.largestAckedNumber = largest;
     if (newlyAcked.length > 0) this.ptoCount = 0;

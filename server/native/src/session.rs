@@ -21,6 +21,23 @@ const MAX_RECV_BATCH: u32 = 65_536;
 
 static NEXT_SESSION_ID: AtomicU32 = AtomicU32::new(1);
 
+/// Datagrams with the time the first of them was taken off the connection, in nanoseconds of
+/// CLOCK_MONOTONIC: the clock of Node's `process.hrtime`, so JavaScript can tell how long the batch
+/// waited for its event loop (an RTT or ack-delay measured on the JS thread would include that wait).
+#[napi(object)]
+pub struct TimedDatagrams {
+    pub datagrams: Vec<Buffer>,
+    pub received_at_ns: f64,
+}
+
+/// CLOCK_MONOTONIC in nanoseconds (exact in an f64 for 104 days of uptime).
+fn monotonic_ns() -> f64 {
+    let mut now = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+    // SAFETY: clock_gettime writes only into the timespec we pass; CLOCK_MONOTONIC always exists on Linux.
+    unsafe { libc::clock_gettime(libc::CLOCK_MONOTONIC, &mut now) };
+    now.tv_sec as f64 * 1e9 + now.tv_nsec as f64
+}
+
 /// Datagrams packed back to back: datagram i is `lengths[i]` bytes of `data`.
 #[napi(object)]
 pub struct PackedDatagrams {
@@ -179,29 +196,15 @@ impl Session {
     /// Resolves with 1..max datagrams as soon as at least one is available; [] once the session is closed.
     #[napi(ts_return_type = "Promise<Buffer[]>")]
     pub async fn recv_datagrams(&self, max: u32) -> napi::Result<Vec<Buffer>> {
-        if max == 0 || max > MAX_RECV_BATCH {
-            return Err(invalid_arg(format!("max must be between 1 and {MAX_RECV_BATCH}, got {max}")));
-        }
-        let session = self.inner.clone();
-        let mut received = Vec::new();
-        loop {
-            match session.read_datagram().await {
-                Ok(datagram) => {
-                    received.push(Buffer::from(Vec::from(datagram)));
-                    break;
-                }
-                Err(error) if is_foreign_datagram(&error) => continue,
-                Err(_) => return Ok(received),
-            }
-        }
-        while received.len() < max as usize {
-            match poll_once(session.read_datagram()) {
-                Some(Ok(datagram)) => received.push(Buffer::from(Vec::from(datagram))),
-                Some(Err(error)) if is_foreign_datagram(&error) => continue,
-                _ => break,
-            }
-        }
-        Ok(received)
+        Ok(self.recv_batch(max).await?.datagrams)
+    }
+
+    /// Like `recvDatagrams`, with the receive time of the batch (`receivedAtNs`, CLOCK_MONOTONIC, taken on
+    /// the runtime thread as the first datagram is read, whatever the JavaScript thread is doing then).
+    /// Empty `datagrams` once the session is closed.
+    #[napi]
+    pub async fn recv_datagrams_timed(&self, max: u32) -> napi::Result<TimedDatagrams> {
+        self.recv_batch(max).await
     }
 
     /// Like `recvDatagrams`, but one Buffer for the whole batch (fewer JS objects at high rates):
@@ -289,5 +292,35 @@ impl Session {
         let error = self.inner.closed().await;
         let conn: &quinn::Connection = &self.inner;
         close_info_from(&error, self.local_close.get(), conn.close_reason())
+    }
+}
+
+impl Session {
+    async fn recv_batch(&self, max: u32) -> napi::Result<TimedDatagrams> {
+        if max == 0 || max > MAX_RECV_BATCH {
+            return Err(invalid_arg(format!("max must be between 1 and {MAX_RECV_BATCH}, got {max}")));
+        }
+        let session = self.inner.clone();
+        let mut datagrams = Vec::new();
+        let received_at_ns;
+        loop {
+            match session.read_datagram().await {
+                Ok(datagram) => {
+                    received_at_ns = monotonic_ns();
+                    datagrams.push(Buffer::from(Vec::from(datagram)));
+                    break;
+                }
+                Err(error) if is_foreign_datagram(&error) => continue,
+                Err(_) => return Ok(TimedDatagrams { datagrams, received_at_ns: monotonic_ns() }),
+            }
+        }
+        while datagrams.len() < max as usize {
+            match poll_once(session.read_datagram()) {
+                Some(Ok(datagram)) => datagrams.push(Buffer::from(Vec::from(datagram))),
+                Some(Err(error)) if is_foreign_datagram(&error) => continue,
+                _ => break,
+            }
+        }
+        Ok(TimedDatagrams { datagrams, received_at_ns })
     }
 }

@@ -174,3 +174,29 @@ test('recvDatagramsPacked returns batches as one buffer plus lengths', async () 
     pair.close();
   }
 });
+
+test('recvDatagramsTimed stamps a batch when it arrives, not when JavaScript gets to it', async () => {
+  const pair = await openPair();
+  try {
+    const pending = pair.clientSession.recvDatagramsTimed(16);
+    const sentAtNs = Number(process.hrtime.bigint());
+    assert.equal(pair.serverSession.sendDatagram(Buffer.from('stamp me')), true);
+    // Hold the JavaScript thread for 60 ms: the datagram arrives meanwhile, on the addon's threads.
+    const busyUntil = performance.now() + 60;
+    while (performance.now() < busyUntil) { /* busy */ }
+    const batch = await pending;
+    const seenAtNs = Number(process.hrtime.bigint());
+    assert.equal(batch.datagrams.length, 1);
+    assert.equal(batch.datagrams[0]?.toString(), 'stamp me');
+    // Same clock as process.hrtime, after the send, and well before this thread could look.
+    assert.ok(batch.receivedAtNs >= sentAtNs, `received ${batch.receivedAtNs} before sent ${sentAtNs}`);
+    assert.ok(seenAtNs - batch.receivedAtNs > 30e6, `stamped only ${(seenAtNs - batch.receivedAtNs) / 1e6} ms before JS saw it`);
+
+    pair.clientSession.close(0, 'done');
+    const closed = await pair.clientSession.recvDatagramsTimed(16);
+    assert.equal(closed.datagrams.length, 0);
+    await assert.rejects(pair.clientSession.recvDatagramsTimed(0), /max must be between 1 and/);
+  } finally {
+    pair.close();
+  }
+});

@@ -5,7 +5,7 @@ import {
   DELIVERY_DATAGRAMS, DatagramReceiver, TELEMETRY_PATH, U48_MAX, type ByteRange, type DoneFrame,
 } from '@pcc-stream/protocol';
 import { QuicClient, type Session } from '@pcc-stream/quic';
-import { nowUs } from '../clock.ts';
+import { nowUs, usFromMonotonicNs } from '../clock.ts';
 import { RequestStream } from '../session/request-stream.ts';
 
 export interface ConnectOptions {
@@ -108,17 +108,20 @@ export class PccClient {
 
   private async receiveLoop(): Promise<void> {
     while (!this.closed) {
-      let datagrams: Buffer[];
+      let batch: { datagrams: Buffer[]; receivedAtNs: number };
       try {
-        datagrams = await this.quic.recvDatagrams(RECV_BATCH);
+        batch = await this.quic.recvDatagramsTimed(RECV_BATCH);
       } catch {
         break;
       }
-      if (datagrams.length === 0) break;
+      if (batch.datagrams.length === 0) break;
       const now = nowUs();
+      // Receive times from the addon: the ACK's delay then covers the time the batch waited for this
+      // event loop, which the sender subtracts from its RTT sample (PROTOCOL.md §4).
+      const receivedAt = usFromMonotonicNs(batch.receivedAtNs, now);
       const touched = new Set<number>();
-      for (const d of datagrams) {
-        const r = this.receiver.onDatagram(d, now);
+      for (const d of batch.datagrams) {
+        const r = this.receiver.onDatagram(d, receivedAt);
         if (r.ok && r.value.newBytes > 0) touched.add(r.value.requestId);
       }
       for (const id of touched) this.deliver(id, now);

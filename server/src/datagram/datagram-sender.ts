@@ -315,7 +315,8 @@ export class DatagramSender {
   }
 
   /** Handles datagrams from the client: only ACKs are legal (PROTOCOL.md §3, §7). */
-  onDatagrams(datagrams: Uint8Array[], nowUs: number): void {
+  /** `receivedAtUs`: when the datagrams arrived, if known more precisely than `nowUs` (for RTT samples only). */
+  onDatagrams(datagrams: Uint8Array[], nowUs: number, receivedAtUs: number = nowUs): void {
     for (const d of datagrams) {
       if (this.closed) return;
       if (d.byteLength === 0 || d[0] !== DATAGRAM_TYPE_ACK) {
@@ -337,7 +338,7 @@ export class DatagramSender {
       }
       const ack = decoded.value;
       this.ackDelaySumUs += ack.ackDelayUs;
-      const outcome = this.tracker.onAck(ack, nowUs);
+      const outcome = this.tracker.onAck(ack, nowUs, receivedAtUs);
       if (!outcome.ok) {
         const code = outcome.error.code === 'optimistic-ack' || outcome.error.code === 'ack-of-unsent' ? CLOSE_OPTIMISTIC_ACK : CLOSE_PROTOCOL_VIOLATION;
         this.fatal(code, outcome.error.message);

@@ -3,7 +3,7 @@
 import type { Controller } from '@pcc-stream/controller';
 import { DELIVERY_DATAGRAMS, type RequestFrame } from '@pcc-stream/protocol';
 import type { Session } from '@pcc-stream/quic';
-import { nowUs } from '../clock.ts';
+import { nowUs, usFromMonotonicNs } from '../clock.ts';
 import { cryptoRandom } from '../crypto-random.ts';
 import { DatagramSender } from '../datagram/datagram-sender.ts';
 import { OutgoingRequest } from '../datagram/outgoing-request.ts';
@@ -50,14 +50,17 @@ export class DatagramTransport implements TransportHandler, Paced {
 
   private async receiveLoop(): Promise<void> {
     while (!this.closed) {
-      let datagrams: Buffer[];
+      let batch: { datagrams: Buffer[]; receivedAtNs: number };
       try {
-        datagrams = await this.quic.recvDatagrams(RECV_BATCH);
+        batch = await this.quic.recvDatagramsTimed(RECV_BATCH);
       } catch {
         return;
       }
-      if (datagrams.length === 0 || this.closed) return;
-      this.sender.onDatagrams(datagrams, nowUs());
+      if (batch.datagrams.length === 0 || this.closed) return;
+      // RTT samples use the time the addon took the ACKs off the connection: the pacer sleeps up to
+      // 0.5 ms between turns, and at loopback RTTs that wait would read as a rising RTT.
+      const now = nowUs();
+      this.sender.onDatagrams(batch.datagrams, now, usFromMonotonicNs(batch.receivedAtNs, now));
       this.pacer.wake(this);
     }
   }

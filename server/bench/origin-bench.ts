@@ -15,13 +15,15 @@ import { PccClient } from '../src/client/pcc-client.ts';
 const serverDir = join(dirname(fileURLToPath(import.meta.url)), '..');
 const outDir = join(serverDir, '..', '.cache', 'bench');
 // --quick: a 100 MB object and shorter runs; --goodput-only: skip pacing and memory; --profile: the origin writes
-// a V8 CPU profile (.cpuprofile, open in Chrome DevTools) to <repo>/.cache/bench/profiles when it exits.
+// a V8 CPU profile (.cpuprofile, open in Chrome DevTools) to <repo>/.cache/bench/profiles when it exits;
+// --mi-log: per-MI controller telemetry (JSONL per session) to <repo>/.cache/bench/mi-log.
 const args = new Set(process.argv.slice(2));
 const quick = args.has('--quick');
 const goodputOnly = args.has('--goodput-only');
 const profile = args.has('--profile');
-for (const a of args) if (!['--quick', '--goodput-only', '--profile'].includes(a)) {
-  console.error(`origin-bench: unknown option ${a} (known: --quick, --goodput-only, --profile)`);
+const miLog = args.has('--mi-log');
+for (const a of args) if (!['--quick', '--goodput-only', '--profile', '--mi-log'].includes(a)) {
+  console.error(`origin-bench: unknown option ${a} (known: --quick, --goodput-only, --profile, --mi-log)`);
   process.exit(2);
 }
 const OBJECT_BYTES = quick ? 100_000_000 : 300_000_000;
@@ -35,7 +37,7 @@ interface Origin { quic: string; http: number; hash: string; stop: () => Promise
 async function startOrigin(mediaDir: string, extra: string[]): Promise<Origin> {
   const profiling = profile ? ['--cpu-prof', '--cpu-prof-dir', join(outDir, 'profiles')] : [];
   const child = spawn(process.execPath, ['--expose-gc', ...profiling, '--import', 'tsx', 'src/cli/origin-main.ts', '--media', mediaDir, '--port', '0',
-    '--http-port', '0', '--https-port', '-1', '--log-level', 'warn', ...extra], { cwd: serverDir, stdio: ['ignore', 'pipe', 'inherit'] });
+    '--http-port', '0', '--https-port', '-1', '--log-level', 'warn', ...(miLog ? ['--log-dir', join(outDir, 'mi-log')] : []), ...extra], { cwd: serverDir, stdio: ['ignore', 'pipe', 'inherit'] });
   const ready = await new Promise<Record<string, number | string>>((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (c: Buffer) => {

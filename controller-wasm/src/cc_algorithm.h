@@ -80,6 +80,9 @@ typedef struct cc_ops {
     const cc_param_desc *params;
     size_t param_count;
     int accepts_custom_utility;          /* PCC family: 1 */
+    /* 1: the algorithm never reads cc_ack_event.delivery_rate_bytes_per_s, so the framework skips computing
+     * it (a division per ack) and passes 0 ("no sample"). Left 0, the sample is always computed. */
+    int delivery_rate_unused;
 
     void (*init)(void *state, cc_context *ctx, int64_t now_us);
     void (*release)(void *state);                                 /* optional */

@@ -285,7 +285,7 @@ void cc_on_ack(cc_controller *cc, uint64_t pn, int64_t rtt_us, int64_t recv_time
     int64_t interval_us = send_interval_us > ack_interval_us ? send_interval_us : ack_interval_us;
     cc->first_sent_time_us = packet->sent_time_us;
     double delivery_rate = 0.0;
-    if (interval_us > 0 && interval_us >= cc->rtt.min_rtt_us) {
+    if (!cc->ops->delivery_rate_unused && interval_us > 0 && interval_us >= cc->rtt.min_rtt_us) {
         delivery_rate = (double)(cc->delivered_bytes - packet->delivered_bytes_at_send) * 1e6 / (double)interval_us;
     }
     cc_ack_event event = {

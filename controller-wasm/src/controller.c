@@ -117,6 +117,24 @@ static void report_loss(cc_controller *cc, cc_sent_packet *packet, int64_t now_u
     cc_ledger_remove(&cc->ledger, packet);
 }
 
+/* Rare paths called from the per-packet ones are kept out of line: inlined, their locals would make every
+ * call of the hot function set up a stack frame (in WebAssembly, in linear memory). */
+#if defined(__GNUC__)
+#define CC_OUT_OF_LINE __attribute__((noinline, cold))
+#else
+#define CC_OUT_OF_LINE
+#endif
+
+/* A packet number so far ahead that the ledger cannot span it: the oldest outstanding packets are
+ * hundreds of thousands of packets old, so they are declared lost rather than tracked forever. */
+CC_OUT_OF_LINE static void evict_out_of_reach(cc_controller *cc, uint64_t pn, int64_t now_us) {
+    while (cc_ledger_needs_eviction(&cc->ledger, pn)) {
+        cc_sent_packet *oldest = cc_ledger_oldest(&cc->ledger);
+        if (oldest == NULL) break;
+        report_loss(cc, oldest, now_us);
+    }
+}
+
 /* ---- public API ---- */
 
 size_t cc_algorithm_count(void) { return cc_registry_count(); }
@@ -226,13 +244,7 @@ void cc_on_packet_sent(cc_controller *cc, uint64_t pn, uint32_t bytes, int64_t n
         cc->events_ignored++;
         return;
     }
-    /* A packet number so far ahead that the ledger cannot span it: the oldest outstanding packets are
-     * hundreds of thousands of packets old, so they are declared lost rather than tracked forever. */
-    while (cc_ledger_needs_eviction(&cc->ledger, pn)) {
-        cc_sent_packet *oldest = cc_ledger_oldest(&cc->ledger);
-        if (oldest == NULL) break;
-        report_loss(cc, oldest, now_us);
-    }
+    if (cc_ledger_needs_eviction(&cc->ledger, pn)) evict_out_of_reach(cc, pn, now_us);
     if (cc->bytes_in_flight == 0) {
         /* tcp_rate.c: a send from idle restarts the delivery-rate interval. */
         cc->first_sent_time_us = now_us;

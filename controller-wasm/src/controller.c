@@ -117,8 +117,9 @@ static void report_loss(cc_controller *cc, cc_sent_packet *packet, int64_t now_u
     cc_ledger_remove(&cc->ledger, packet);
 }
 
-/* Rare paths called from the per-packet ones are kept out of line: inlined, their locals would make every
- * call of the hot function set up a stack frame (in WebAssembly, in linear memory). */
+/* Rare paths called from the per-packet ones live in functions of their own: inlined by the compiler, their
+ * locals made every call of the hot function set up a stack frame (in WebAssembly, in linear memory).
+ * (Binaryen may still inline them after linking, but then keeps the frame inside the rare branch.) */
 #if defined(__GNUC__)
 #define CC_OUT_OF_LINE __attribute__((noinline, cold))
 #else

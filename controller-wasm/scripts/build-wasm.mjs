@@ -42,7 +42,11 @@ const sources = [
 const jsLibrary = join(packageRoot, 'wasm/exports/js_utility_bridge.js');
 
 const args = [
-  '-std=c11', '-O3', '-Wall', '-Wextra', '-Werror',
+  // -flto: the per-event path crosses files (event_batch.c -> controller.c -> the algorithm ->
+  // monitor_interval.c); link-time optimisation inlines across them (measured: vivace 90 -> 77 ns per ack
+  // through the batched wrapper). It changes no result: WebAssembly has no fused multiply-add to contract
+  // into, and no fast-math flag is given.
+  '-std=c11', '-O3', '-flto', '-Wall', '-Wextra', '-Werror',
   `-I${join(packageRoot, 'include')}`, `-I${join(packageRoot, 'src')}`, `-I${join(packageRoot, 'sim')}`,
   ...sources,
   '--js-library', jsLibrary,

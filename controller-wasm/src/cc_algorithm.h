@@ -17,15 +17,16 @@
 
 #include "pcc/cc.h"
 
-/* What the ledger remembers of a packet from the moment it was sent. */
+/* What the ledger remembers of a packet from the moment it was sent. The two 32-bit fields share one
+ * 8-byte word, so a ledger slot (this plus a flag) fits one 64-byte cache line (packet_ledger.h). */
 typedef struct cc_sent_packet {
     uint64_t pn;
-    uint32_t bytes;
     int64_t sent_time_us;
     uint64_t bytes_in_flight_at_send;   /* including this packet */
     uint64_t delivered_bytes_at_send;   /* delivery-rate bookkeeping (tcp_rate.c style) */
     int64_t delivered_time_at_send_us;
     int64_t first_sent_time_at_send_us;
+    uint32_t bytes;
     int is_app_limited;
 } cc_sent_packet;
 
@@ -79,6 +80,9 @@ typedef struct cc_ops {
     const cc_param_desc *params;
     size_t param_count;
     int accepts_custom_utility;          /* PCC family: 1 */
+    /* 1: the algorithm never reads cc_ack_event.delivery_rate_bytes_per_s, so the framework skips computing
+     * it (a division per ack) and passes 0 ("no sample"). Left 0, the sample is always computed. */
+    int delivery_rate_unused;
 
     void (*init)(void *state, cc_context *ctx, int64_t now_us);
     void (*release)(void *state);                                 /* optional */

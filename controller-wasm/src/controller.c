@@ -117,6 +117,25 @@ static void report_loss(cc_controller *cc, cc_sent_packet *packet, int64_t now_u
     cc_ledger_remove(&cc->ledger, packet);
 }
 
+/* Rare paths called from the per-packet ones live in functions of their own: inlined by the compiler, their
+ * locals made every call of the hot function set up a stack frame (in WebAssembly, in linear memory).
+ * (Binaryen may still inline them after linking, but then keeps the frame inside the rare branch.) */
+#if defined(__GNUC__)
+#define CC_OUT_OF_LINE __attribute__((noinline, cold))
+#else
+#define CC_OUT_OF_LINE
+#endif
+
+/* A packet number so far ahead that the ledger cannot span it: the oldest outstanding packets are
+ * hundreds of thousands of packets old, so they are declared lost rather than tracked forever. */
+CC_OUT_OF_LINE static void evict_out_of_reach(cc_controller *cc, uint64_t pn, int64_t now_us) {
+    while (cc_ledger_needs_eviction(&cc->ledger, pn)) {
+        cc_sent_packet *oldest = cc_ledger_oldest(&cc->ledger);
+        if (oldest == NULL) break;
+        report_loss(cc, oldest, now_us);
+    }
+}
+
 /* ---- public API ---- */
 
 size_t cc_algorithm_count(void) { return cc_registry_count(); }
@@ -226,13 +245,7 @@ void cc_on_packet_sent(cc_controller *cc, uint64_t pn, uint32_t bytes, int64_t n
         cc->events_ignored++;
         return;
     }
-    /* A packet number so far ahead that the ledger cannot span it: the oldest outstanding packets are
-     * hundreds of thousands of packets old, so they are declared lost rather than tracked forever. */
-    while (cc_ledger_needs_eviction(&cc->ledger, pn)) {
-        cc_sent_packet *oldest = cc_ledger_oldest(&cc->ledger);
-        if (oldest == NULL) break;
-        report_loss(cc, oldest, now_us);
-    }
+    if (cc_ledger_needs_eviction(&cc->ledger, pn)) evict_out_of_reach(cc, pn, now_us);
     if (cc->bytes_in_flight == 0) {
         /* tcp_rate.c: a send from idle restarts the delivery-rate interval. */
         cc->first_sent_time_us = now_us;
@@ -285,7 +298,7 @@ void cc_on_ack(cc_controller *cc, uint64_t pn, int64_t rtt_us, int64_t recv_time
     int64_t interval_us = send_interval_us > ack_interval_us ? send_interval_us : ack_interval_us;
     cc->first_sent_time_us = packet->sent_time_us;
     double delivery_rate = 0.0;
-    if (interval_us > 0 && interval_us >= cc->rtt.min_rtt_us) {
+    if (!cc->ops->delivery_rate_unused && interval_us > 0 && interval_us >= cc->rtt.min_rtt_us) {
         delivery_rate = (double)(cc->delivered_bytes - packet->delivered_bytes_at_send) * 1e6 / (double)interval_us;
     }
     cc_ack_event event = {

@@ -95,7 +95,10 @@ void pcc_mi_on_sent(pcc_mi_tracker *tracker, const cc_sent_packet *packet) {
         mi->first_pn = packet->pn;
         mi->start_time_us = packet->sent_time_us;
     }
-    if (mi->packets_sent > 0) {
+    /* The threshold below is never under PCC_MI_IDLE_MIN_US, so a shorter gap (nearly every packet) cannot
+     * be idle: testing that first skips a division per packet without changing any result. */
+    double gap_us = (double)(packet->sent_time_us - mi->end_time_us);
+    if (mi->packets_sent > 0 && gap_us > PCC_MI_IDLE_MIN_US) {
         /* A pause inside the MI longer than PCC_MI_IDLE_FACTOR paced gaps is the sender out of data (video
          * between segments), not the rate: it is left out of the MI's duration like an idle tail (pcc_mi_close),
          * or MIs spanning bursts measure the application's rate, and the send-rate ceiling then drags every
@@ -103,7 +106,6 @@ void pcc_mi_on_sent(pcc_mi_tracker *tracker, const cc_sent_packet *packet) {
         double paced_gap_us = mi->target_rate_bytes_per_s > 0 ? (double)packet->bytes * 1e6 / mi->target_rate_bytes_per_s : 0.0;
         double idle_threshold_us = PCC_MI_IDLE_FACTOR * paced_gap_us;
         if (idle_threshold_us < PCC_MI_IDLE_MIN_US) idle_threshold_us = PCC_MI_IDLE_MIN_US;
-        double gap_us = (double)(packet->sent_time_us - mi->end_time_us);
         if (gap_us > idle_threshold_us) mi->idle_us += (int64_t)(gap_us - paced_gap_us);
     }
     mi->last_pn = packet->pn;

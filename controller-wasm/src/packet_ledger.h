@@ -16,6 +16,8 @@ typedef struct cc_ledger_slot {
     cc_sent_packet packet;
     int in_flight;
 } cc_ledger_slot;
+/* One cache line per slot: a send writes one line and its ack, an RTT later, reads it back. */
+_Static_assert(sizeof(cc_ledger_slot) <= 64, "a ledger slot should fit one 64-byte cache line");
 
 typedef struct cc_packet_ledger {
     cc_ledger_slot *slots;

@@ -258,6 +258,22 @@ static void test_delivery_rate(void) {
     cc_on_ack(cc, 101, 0, 0, 121000);
     CHECK(!r->last_ack.delivery_rate_app_limited);
     cc_destroy(cc);
+
+    /* An algorithm that declares delivery_rate_unused gets 0 ("no sample") on the same traffic; everything
+     * else in the event is unchanged. */
+    cc_ops blind_ops = recorder_ops;
+    blind_ops.delivery_rate_unused = 1;
+    cc = cc_create_with_ops(&blind_ops, 7, 0);
+    r = the_recorder;
+    for (uint64_t pn = 0; pn < 100; pn++) {
+        int64_t now = (int64_t)pn * 1000;
+        if (pn >= 10) cc_on_ack(cc, pn - 10, 0, 0, now);
+        cc_on_packet_sent(cc, pn, 1000, now);
+    }
+    CHECK(r->acked == 90 && r->last_ack.rtt_us == 10000);
+    CHECK(r->last_ack.delivery_rate_bytes_per_s == 0.0);
+    CHECK(r->last_ack.delivered_bytes == 90 * 1000);
+    cc_destroy(cc);
 }
 
 static void test_ledger_growth_and_gaps(void) {

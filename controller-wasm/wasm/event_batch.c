@@ -5,21 +5,26 @@
 /* 2^53: beyond it doubles no longer hold every integer, so a value there may not be what JS meant. */
 #define PCCW_MAX_EXACT_INTEGER 9007199254740992.0
 
+/* The range tests come first and are written so that NaN fails them (every comparison with NaN is false)
+ * and so does ±infinity: no separate isfinite() test is needed on this path, which runs for every field
+ * of every event. */
 int pccw_double_to_i64(double value, int64_t *out) {
-    if (!isfinite(value) || value != floor(value)) return 0;
-    if (value > PCCW_MAX_EXACT_INTEGER || value < -PCCW_MAX_EXACT_INTEGER) return 0;
+    if (!(value >= -PCCW_MAX_EXACT_INTEGER && value <= PCCW_MAX_EXACT_INTEGER) || value != floor(value)) return 0;
     *out = (int64_t)value;
     return 1;
 }
 
 int pccw_time_to_i64(double value_us, int64_t *out) {
-    /* Callers often have fractional microseconds (performance.now() * 1000); the library counts whole ones. */
-    return isfinite(value_us) && pccw_double_to_i64(floor(value_us), out);
+    /* Callers often have fractional microseconds (performance.now() * 1000); the library counts whole ones.
+     * floor() keeps NaN and infinities as they are, so the range test still refuses them. */
+    double whole_us = floor(value_us);
+    if (!(whole_us >= -PCCW_MAX_EXACT_INTEGER && whole_us <= PCCW_MAX_EXACT_INTEGER)) return 0;
+    *out = (int64_t)whole_us;
+    return 1;
 }
 
 int pccw_double_to_u64(double value, uint64_t *out) {
-    if (!isfinite(value) || value != floor(value)) return 0;
-    if (value < 0.0 || value > PCCW_MAX_EXACT_INTEGER) return 0;
+    if (!(value >= 0.0 && value <= PCCW_MAX_EXACT_INTEGER) || value != floor(value)) return 0;
     *out = (uint64_t)value;
     return 1;
 }

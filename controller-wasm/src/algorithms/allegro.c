@@ -375,6 +375,7 @@ const cc_ops cc_ops_allegro = {
     .params = allegro_params,
     .param_count = P_COUNT,
     .accepts_custom_utility = 1,
+    .delivery_rate_unused = 1,
     .init = allegro_init,
     .on_packet_sent = allegro_on_packet_sent,
     .on_ack = allegro_on_ack,

@@ -364,6 +364,7 @@ const cc_ops cc_ops_cubic = {
     .params = cubic_params,
     .param_count = CUBIC_PARAM_COUNT,
     .accepts_custom_utility = 0,
+    .delivery_rate_unused = 1,
     .init = cubic_init,
     .release = 0,
     .on_packet_sent = cubic_on_packet_sent,

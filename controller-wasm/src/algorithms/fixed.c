@@ -52,6 +52,7 @@ const cc_ops cc_ops_fixed = {
     .params = fixed_params,
     .param_count = PARAM_COUNT,
     .accepts_custom_utility = 0,
+    .delivery_rate_unused = 1,
     .init = fixed_init,
     .on_packet_sent = fixed_on_packet_sent,
     .on_ack = fixed_on_ack,

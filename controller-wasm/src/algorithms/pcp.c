@@ -792,6 +792,7 @@ const cc_ops cc_ops_pcp = {
     .params = pcp_params,
     .param_count = PCP_PARAM_COUNT,
     .accepts_custom_utility = 0,
+    .delivery_rate_unused = 1,
     .init = pcp_init,
     .release = 0,
     .on_packet_sent = pcp_on_packet_sent,

@@ -143,6 +143,8 @@ int pcc_mi_on_ack(pcc_mi_tracker *tracker, const cc_sent_packet *packet, int64_t
     /* Welford's online update of means and co-moments for the regression of RTT on send time. */
     double x = (double)(packet->sent_time_us - mi->start_time_us);
     double y = (double)rtt_us;
+    if (mi->rtt_samples == 0 || rtt_us != mi->last_rtt_us) mi->rtt_distinct_samples++;
+    mi->last_rtt_us = rtt_us;
     mi->rtt_samples++;
     double inverse_n = 1.0 / (double)mi->rtt_samples;
     double dx = x - mi->mean_send_time_us;
@@ -202,7 +204,11 @@ void pcc_mi_compute_stats(const pcc_mi *mi, double min_rtt_us, cc_mi_stats *out,
         if (mi->rtt_samples >= 3) {
             double residual = mi->m2_rtt - gradient * mi->co_moment;
             if (residual < 0) residual = 0;
-            stderr_slope = sqrt(residual / ((double)mi->rtt_samples - 2) / mi->m2_send_time);
+            /* Errors shared within an ack inflate the slope's variance by about the packets per ack
+             * (the design effect of clustered samples); without this a batch of late acks passed as a
+             * significant RTT rise. */
+            double packets_per_sample = (double)mi->rtt_samples / (double)mi->rtt_distinct_samples;
+            stderr_slope = sqrt(residual / ((double)mi->rtt_samples - 2) / mi->m2_send_time * packets_per_sample);
         }
     }
     out->rtt_gradient = isfinite(gradient) ? gradient : 0.0;

@@ -41,6 +41,10 @@ typedef struct pcc_mi {
     uint64_t bytes_sent, bytes_acked, bytes_lost;
     /* RTT vs send time, kept as running means and co-moments (Welford) for a stable regression. */
     uint32_t rtt_samples;
+    /* Packets acknowledged together share one RTT sample (and its timing noise): the regression's
+     * standard error counts runs of equal samples once, not every packet. */
+    uint32_t rtt_distinct_samples;
+    int64_t last_rtt_us;
     double mean_send_time_us;     /* relative to start_time_us */
     double mean_rtt_us;
     double m2_send_time;          /* sum of squared deviations of send time */

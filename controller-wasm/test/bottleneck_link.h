@@ -37,6 +37,10 @@ typedef struct bottleneck_link {
     uint32_t packet_bytes;
     int64_t tick_interval_us;
     double app_rate_bytes_per_s;    /* > 0: the application offers at most this much (bytes/s) */
+    /* > 0: each group of 4 acks reaches the sender up to this much late (deterministic, order kept): a
+     * receiver that acknowledges in batches, a busy event loop. Timing noise only, never a queue. */
+    int64_t ack_lateness_us;
+    int64_t last_ack_time_us;
 
     int64_t now_us;
     int64_t next_send_us;
@@ -83,6 +87,17 @@ static inline bottleneck_link *link_create(cc_controller *cc, double rate_bps, i
     return link;
 }
 
+/* Deterministic lateness in [0, ack_lateness_us], the same for each group of 4 consecutive packets. */
+static inline int64_t link_ack_lateness_us(const bottleneck_link *link, uint64_t pn)
+{
+    if (link->ack_lateness_us <= 0) return 0;
+    uint64_t x = pn / 4 + 0x9e3779b97f4a7c15ull;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+    x ^= x >> 31;
+    return (int64_t)(x % (uint64_t)(link->ack_lateness_us + 1));
+}
+
 static inline void link_send_one(bottleneck_link *link)
 {
     uint64_t pn = link->next_pn++;
@@ -104,7 +119,10 @@ static inline void link_send_one(bottleneck_link *link)
         link->sum_queue_delay_us += queue_delay_us;
         link->queue_samples++;
         int64_t recv_us = (int64_t)depart_us + link->rtt_us / 2;
-        link_event ack = {pn, (int64_t)depart_us + link->rtt_us,
+        int64_t ack_time_us = (int64_t)depart_us + link->rtt_us + link_ack_lateness_us(link, pn);
+        if (ack_time_us < link->last_ack_time_us) ack_time_us = link->last_ack_time_us;
+        link->last_ack_time_us = ack_time_us;
+        link_event ack = {pn, ack_time_us,
                           link->report_recv_time ? recv_us + link->receiver_clock_offset_us : 0};
         link_ring_push(&link->acks, ack);
     }

@@ -97,6 +97,32 @@ static void test_regression_by_hand(void) {
     CHECK_NEAR(r.stats.avg_rtt_us, 12000, 1e-9);
 }
 
+static void test_clustered_samples(void) {
+    /* 8 packets acknowledged two at a time: each pair shares one RTT sample. The slope is the same as for
+     * 8 distinct samples, but its standard error counts 2 packets per sample: sqrt(SSres/(n-2)/Sxx * 2). */
+    pcc_mi_tracker t;
+    pcc_mi_tracker_init(&t);
+    pcc_mi_start(&t, 1e6, 0, 0, 0);
+    double rtt_ms[4] = {10, 12, 11, 15};
+    for (uint64_t i = 0; i < 8; i++) {
+        cc_sent_packet p = packet(i, (int64_t)i * 1000);
+        pcc_mi_on_sent(&t, &p);
+    }
+    pcc_mi_close(&t, 8000);
+    for (uint64_t i = 0; i < 8; i++) {
+        cc_sent_packet p = packet(i, (int64_t)i * 1000);
+        pcc_mi_on_ack(&t, &p, (int64_t)(rtt_ms[i / 2] * 1000));
+    }
+    pcc_mi_result r;
+    CHECK(pcc_mi_pop_result(&t, 10000, &r) == 1);
+    /* x = 0..7 ms, y = 10,10,12,12,11,11,15,15 ms: Sxx = 42, Sxy = 28, Syy = 28, slope = 2/3 */
+    double slope = 28.0 / 42.0;
+    CHECK_NEAR(r.stats.rtt_gradient, slope, 1e-12);
+    double residual_ms2 = 28.0 - slope * 28.0;
+    CHECK_NEAR(r.rtt_gradient_stderr, sqrt(residual_ms2 * 1e6 / 6 / 42e6 * 2), 1e-9);
+    CHECK(r.stats.rtt_samples == 8);
+}
+
 static void test_timeout_and_edge_cases(void) {
     pcc_mi_tracker t;
     pcc_mi_tracker_init(&t);
@@ -181,6 +207,7 @@ int main(void) {
     test_idle_sender();
     test_association_and_order();
     test_regression_by_hand();
+    test_clustered_samples();
     test_timeout_and_edge_cases();
     return check_summary("test_monitor_interval");
 }

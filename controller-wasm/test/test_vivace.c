@@ -5,6 +5,7 @@
 
 #include "algorithms/vivace.h"
 #include "check.h"
+#include "bottleneck_link.h"
 #include "pcc_driver.h"
 
 #define RTT_US 30000
@@ -338,6 +339,35 @@ static void test_random_loss_tolerance(void) {
     CHECK(rate_under_random_loss("vivace", 0.15, 20000000) < 5e6);
 }
 
+/* Acks that reach the sender in late batches (browsers, busy event loops) tilt the RTT regression of an MI
+ * without any queue. 8.8 Mbit/s, 50 ms, 300 KB, each group of 4 acks up to 5 ms late: with the significance
+ * filter at 2 standard errors of clustered samples Vivace keeps at least its clean-path utilization (94% here,
+ * C/(1+ε)): 96.9%; 1 standard error: 95.8%; 1 standard error counted per packet (before): 90.6%. */
+static double utilization_with_late_acks(double stderr_filter, int64_t lateness_us) {
+    cc_controller *cc = cc_create("vivace", 42, 0);
+    CHECK(cc_param_set(cc, "rtt_gradient_stderr_filter", stderr_filter) == CC_OK);
+    bottleneck_link *link = link_create(cc, 8.8e6, 50000, 300000);
+    link->ack_lateness_us = lateness_us;
+    link_run(link, 10000000);
+    link_reset_stats(link);
+    link_run(link, 40000000);
+    double utilization = (double)link->delivered_bytes * 8.0 / 30.0 / 8.8e6;
+    free(link);
+    cc_destroy(cc);
+    return utilization;
+}
+
+static void test_ack_timing_noise(void) {
+    double clean = utilization_with_late_acks(2, 0);
+    double noisy = utilization_with_late_acks(2, 5000);
+    double noisy_loose_filter = utilization_with_late_acks(1, 5000);
+    fprintf(stderr, "vivace 8.8 Mbit/s: utilization %.3f clean, %.3f with acks up to 5 ms late (%.3f at 1 standard error)\n",
+            clean, noisy, noisy_loose_filter);
+    CHECK(clean > 0.93);
+    CHECK(noisy > 0.94);
+    CHECK(noisy_loose_filter < noisy);
+}
+
 static void test_long_rtt_slow_start(void) {
     /* 800 ms RTT (satellite, §4.5): the first MI waits for the first RTT sample, then slow start
      * doubles about once per RTT, like TCP's, rather than once per 10-packet MI on a guess. */
@@ -404,6 +434,7 @@ static void test_idle_gaps_inside_mis(void) {
 int main(void) {
     test_long_rtt_slow_start();
     test_random_loss_tolerance();
+    test_ack_timing_noise();
     test_utility_values();
     test_slow_start_and_gradient_ascent();
     test_no_move_without_gradient();

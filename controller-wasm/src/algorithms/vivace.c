@@ -102,7 +102,7 @@ enum {
          "b, penalty per unit RTT gradient (§4.5: 900 for Vivace-latency, 0 for Vivace-loss)"},              \
         {"loss_coefficient", 11.35, 0, 1e6, "c, penalty per unit loss rate (eq. 4.33)"},                    \
         {"latency_filter", 0.01, 0, 1, "flt_latency: |dRTT/dt| below this is jitter, counts as 0 (Table 4.1)"}, \
-        {"rtt_gradient_stderr_filter", 1, 0, 1, "1: zero an RTT gradient smaller than its standard error"}, \
+        {"rtt_gradient_stderr_filter", 2, 0, 10, "zero an RTT gradient within this many standard errors of 0 (0: off)"}, \
         {"double_check", 1, 0, 1, "1: re-run counter-intuitive probe pairs (§4.4.4, Table 4.1 ON)"},        \
         {"probe_pairs", 2, 1, MAX_PROBE_PAIRS, "pairs per round; 2: both must agree (RCTs, §3.2.3; as published Vivace)"}, \
         {"amplifier_confidence", 0.5, 0, 10, "gradients within this many standard errors of 0 reset the amplifier (0: never)"}, \
@@ -514,7 +514,7 @@ static double mi_utility(const vivace_state *s, const pcc_mi_result *r, int *val
         *valid = isfinite(u);
         return *valid ? u : 0.0;
     }
-    if (param(s, P_RTT_GRADIENT_STDERR_FILTER) >= 0.5 && r->rtt_gradient_stderr > fabs(stats.rtt_gradient)) {
+    if (param(s, P_RTT_GRADIENT_STDERR_FILTER) * r->rtt_gradient_stderr > fabs(stats.rtt_gradient)) {
         stats.rtt_gradient = 0.0;
     }
     /* Low-pass filter on loss, the counterpart of the latency filter (§4.4.4 "contending with unreliable

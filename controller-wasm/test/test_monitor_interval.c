@@ -73,24 +73,31 @@ static void test_association_and_order(void) {
     CHECK(pcc_mi_count(&t) == 0);
 }
 
-static void test_regression_by_hand(void) {
-    /* Samples (send ms, rtt ms): (0,10) (1,12) (2,11) (3,15): slope = 1.4 ms/ms by least squares
-     * (x mean 1.5, y mean 12; Sxy = 7, Sxx = 5); residuals give stderr sqrt((SSres/2)/Sxx). */
+/* One closed MI of n packets sent 1 ms apart, packet i acknowledged with an RTT of rtt_ms[i / per_ack] ms
+ * (per_ack packets share each sample, as when acknowledged together); returns its result. */
+static pcc_mi_result regression_of(const double *rtt_ms, uint64_t n, uint64_t per_ack) {
     pcc_mi_tracker t;
     pcc_mi_tracker_init(&t);
     pcc_mi_start(&t, 1e6, 0, 0, 0);
-    double rtt_ms[4] = {10, 12, 11, 15};
-    for (uint64_t i = 0; i < 4; i++) {
+    for (uint64_t i = 0; i < n; i++) {
         cc_sent_packet p = packet(i, (int64_t)i * 1000);
         pcc_mi_on_sent(&t, &p);
     }
-    pcc_mi_close(&t, 4000);
-    for (uint64_t i = 0; i < 4; i++) {
+    pcc_mi_close(&t, (int64_t)n * 1000);
+    for (uint64_t i = 0; i < n; i++) {
         cc_sent_packet p = packet(i, (int64_t)i * 1000);
-        pcc_mi_on_ack(&t, &p, (int64_t)(rtt_ms[i] * 1000));
+        pcc_mi_on_ack(&t, &p, (int64_t)(rtt_ms[i / per_ack] * 1000));
     }
     pcc_mi_result r;
     CHECK(pcc_mi_pop_result(&t, 10000, &r) == 1);
+    return r;
+}
+
+static void test_regression_by_hand(void) {
+    /* Samples (send ms, rtt ms): (0,10) (1,12) (2,11) (3,15): slope = 1.4 ms/ms by least squares
+     * (x mean 1.5, y mean 12; Sxy = 7, Sxx = 5); residuals give stderr sqrt((SSres/2)/Sxx). */
+    const double rtt_ms[4] = {10, 12, 11, 15};
+    pcc_mi_result r = regression_of(rtt_ms, 4, 1);
     CHECK_NEAR(r.stats.rtt_gradient, 1.4, 1e-12);
     /* Syy = 14, SSres = Syy - slope * Sxy = 14 - 9.8 = 4.2; stderr = sqrt(4.2 / 2 / 5e6 us^2) */
     CHECK_NEAR(r.rtt_gradient_stderr, sqrt(4.2e6 / 2 / 5e6), 1e-9);
@@ -98,24 +105,11 @@ static void test_regression_by_hand(void) {
 }
 
 static void test_clustered_samples(void) {
-    /* 8 packets acknowledged two at a time: each pair shares one RTT sample. The slope is the same as for
-     * 8 distinct samples, but its standard error counts 2 packets per sample: sqrt(SSres/(n-2)/Sxx * 2). */
-    pcc_mi_tracker t;
-    pcc_mi_tracker_init(&t);
-    pcc_mi_start(&t, 1e6, 0, 0, 0);
-    double rtt_ms[4] = {10, 12, 11, 15};
-    for (uint64_t i = 0; i < 8; i++) {
-        cc_sent_packet p = packet(i, (int64_t)i * 1000);
-        pcc_mi_on_sent(&t, &p);
-    }
-    pcc_mi_close(&t, 8000);
-    for (uint64_t i = 0; i < 8; i++) {
-        cc_sent_packet p = packet(i, (int64_t)i * 1000);
-        pcc_mi_on_ack(&t, &p, (int64_t)(rtt_ms[i / 2] * 1000));
-    }
-    pcc_mi_result r;
-    CHECK(pcc_mi_pop_result(&t, 10000, &r) == 1);
-    /* x = 0..7 ms, y = 10,10,12,12,11,11,15,15 ms: Sxx = 42, Sxy = 28, Syy = 28, slope = 2/3 */
+    /* 8 packets acknowledged two at a time: each pair shares one RTT sample. The slope is that of the 8
+     * points, but its standard error counts 2 packets per sample: sqrt(SSres/(n-2)/Sxx * 2).
+     * x = 0..7 ms, y = 10,10,12,12,11,11,15,15 ms: Sxx = 42, Sxy = 28, Syy = 28, slope = 2/3. */
+    const double rtt_ms[4] = {10, 12, 11, 15};
+    pcc_mi_result r = regression_of(rtt_ms, 8, 2);
     double slope = 28.0 / 42.0;
     CHECK_NEAR(r.stats.rtt_gradient, slope, 1e-12);
     double residual_ms2 = 28.0 - slope * 28.0;

@@ -4,7 +4,7 @@
 import {
   DELIVERY_DATAGRAMS, DatagramReceiver, TELEMETRY_PATH, U48_MAX, type ByteRange, type DoneFrame,
 } from '@pcc-stream/protocol';
-import { QuicClient, type Session } from '@pcc-stream/quic';
+import { QuicClient, type Session, type TimedDatagrams } from '@pcc-stream/quic';
 import { nowUs, usFromMonotonicNs } from '../clock.ts';
 import { RequestStream } from '../session/request-stream.ts';
 
@@ -108,7 +108,7 @@ export class PccClient {
 
   private async receiveLoop(): Promise<void> {
     while (!this.closed) {
-      let batch: { datagrams: Buffer[]; receivedAtNs: number };
+      let batch: TimedDatagrams;
       try {
         batch = await this.quic.recvDatagramsTimed(RECV_BATCH);
       } catch {
@@ -117,7 +117,7 @@ export class PccClient {
       if (batch.datagrams.length === 0) break;
       const now = nowUs();
       // Receive times from the addon: the ACK's delay then covers the time the batch waited for this
-      // event loop, which the sender subtracts from its RTT sample (PROTOCOL.md §4).
+      // event loop, which the sender subtracts from its RTT sample (PROTOCOL.md §3).
       const receivedAt = usFromMonotonicNs(batch.receivedAtNs, now);
       const touched = new Set<number>();
       for (const d of batch.datagrams) {

@@ -314,8 +314,10 @@ export class DatagramSender {
     return sentBytes;
   }
 
-  /** Handles datagrams from the client: only ACKs are legal (PROTOCOL.md §3, §7). */
-  /** `receivedAtUs`: when the datagrams arrived, if known more precisely than `nowUs` (for RTT samples only). */
+  /**
+   * Handles datagrams from the client: only ACKs are legal (PROTOCOL.md §3, §7). `receivedAtUs`: when they arrived,
+   * if known more precisely than `nowUs` (it ends RTT samples; everything else runs at `nowUs`).
+   */
   onDatagrams(datagrams: Uint8Array[], nowUs: number, receivedAtUs: number = nowUs): void {
     for (const d of datagrams) {
       if (this.closed) return;

@@ -2,7 +2,7 @@
 // process-wide pacer, the ACK receive loop and per-MI telemetry.
 import type { Controller } from '@pcc-stream/controller';
 import { DELIVERY_DATAGRAMS, type RequestFrame } from '@pcc-stream/protocol';
-import type { Session } from '@pcc-stream/quic';
+import type { Session, TimedDatagrams } from '@pcc-stream/quic';
 import { nowUs, usFromMonotonicNs } from '../clock.ts';
 import { cryptoRandom } from '../crypto-random.ts';
 import { DatagramSender } from '../datagram/datagram-sender.ts';
@@ -50,7 +50,7 @@ export class DatagramTransport implements TransportHandler, Paced {
 
   private async receiveLoop(): Promise<void> {
     while (!this.closed) {
-      let batch: { datagrams: Buffer[]; receivedAtNs: number };
+      let batch: TimedDatagrams;
       try {
         batch = await this.quic.recvDatagramsTimed(RECV_BATCH);
       } catch {

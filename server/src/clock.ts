@@ -1,6 +1,7 @@
 // One monotonic microsecond clock for the whole process (pacing, RTT, telemetry). Whole microseconds:
 // the controller library takes exact integers.
 const originNs = process.hrtime.bigint();
+const originNsNumber = Number(originNs);
 
 /**
  * A CLOCK_MONOTONIC reading in nanoseconds (the native addon's receive timestamps) on this clock, never later
@@ -10,7 +11,6 @@ export function usFromMonotonicNs(monotonicNs: number, now: number = nowUs()): n
   const us = Math.floor((monotonicNs - originNsNumber) / 1000);
   return Number.isFinite(us) ? Math.max(0, Math.min(now, us)) : now;
 }
-const originNsNumber = Number(originNs);
 
 /** Whole microseconds since process start, monotonic. */
 export function nowUs(): number {

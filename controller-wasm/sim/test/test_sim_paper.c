@@ -132,21 +132,42 @@ static size_t make_lte_trace(void) {
     return count;
 }
 
-static int run_lte(const char *cc, const char *cc_params, size_t trace_count) {
-    pcc_sim_flow_config flow = {.cc = cc, .cc_params = cc_params, .base_rtt_us = 40000};
+/* One flow over a trace (mahimahi semantics), results in `result`; 1 when the run succeeded. */
+static int run_on_trace(const char *cc, const char *cc_params, int64_t rtt_us, const uint32_t *trace, size_t count,
+                        uint32_t duration_ms, double buffer_bytes, void (*on_sample)(const pcc_sim_sample *, void *)) {
+    pcc_sim_flow_config flow = {.cc = cc, .cc_params = cc_params, .base_rtt_us = rtt_us};
     pcc_sim_config config;
     pcc_sim_config_init(&config);
     config.seed = 1;
-    config.duration_us = (int64_t)LTE_TRACE_MS * 1000;
-    config.trace_ms = lte_trace;
-    config.trace_ms_count = trace_count;
-    config.buffer_bytes = 1000000;
+    config.duration_us = (int64_t)duration_ms * 1000;
+    config.trace_ms = trace;
+    config.trace_ms_count = count;
+    config.buffer_bytes = buffer_bytes;
     config.flows = &flow;
     config.flow_count = 1;
+    config.on_sample = on_sample;
     char error[256];
     int status = pcc_sim_run(&config, &result, error, sizeof error);
     if (status != PCC_SIM_OK) fprintf(stderr, "%s: %s\n", cc, error);
     return status == PCC_SIM_OK;
+}
+
+/* A trace whose rate at millisecond ms is rate_bps(ms): delivery opportunities as the credit accrues. */
+static size_t trace_from_rate(uint32_t *out, size_t max, uint32_t duration_ms, double (*rate_bps)(uint32_t ms)) {
+    size_t count = 0;
+    double credit = 0.0;
+    for (uint32_t ms = 1; ms <= duration_ms; ms++) {
+        credit += rate_bps(ms) / 8.0 / 1000.0;
+        while (credit >= LTE_OPPORTUNITY_BYTES && count < max) {
+            out[count++] = ms;
+            credit -= LTE_OPPORTUNITY_BYTES;
+        }
+    }
+    return count;
+}
+
+static int run_lte(const char *cc, const char *cc_params, size_t trace_count) {
+    return run_on_trace(cc, cc_params, 40000, lte_trace, trace_count, LTE_TRACE_MS, 1000000, NULL);
 }
 
 static double self_inflicted_ms(void) { return (result.flows[0].p95_rtt_us - result.flows[0].min_rtt_us) / 1e3; }
@@ -184,31 +205,14 @@ static void count_after_drop(const pcc_sim_sample *sample, void *user_data) {
     drop_sent_after += sample->send_rate_bps * 0.1 / 8.0 / 1200.0;
 }
 
+static double drop_rate_bps(uint32_t ms) { return ms <= 5000 ? 80e6 : 20e6; }
+
 static void test_capacity_drop(void) {
-    size_t count = 0;
-    double credit = 0.0;
-    for (uint32_t ms = 1; ms <= DROP_TRACE_MS; ms++) {
-        credit += (ms <= 5000 ? 80e6 : 20e6) / 8.0 / 1000.0;
-        while (credit >= LTE_OPPORTUNITY_BYTES) {
-            drop_trace[count++] = ms;
-            credit -= LTE_OPPORTUNITY_BYTES;
-        }
-    }
+    size_t count = trace_from_rate(drop_trace, sizeof drop_trace / sizeof drop_trace[0], DROP_TRACE_MS, drop_rate_bps);
     static const char *const variants[] = {"vivace-loss", "vivace"};
     for (size_t v = 0; v < 2; v++) {
-        pcc_sim_flow_config flow = {.cc = variants[v], .base_rtt_us = 30000};
-        pcc_sim_config config;
-        pcc_sim_config_init(&config);
-        config.duration_us = (int64_t)DROP_TRACE_MS * 1000;
-        config.trace_ms = drop_trace;
-        config.trace_ms_count = count;
-        config.buffer_bytes = 75000;
-        config.flows = &flow;
-        config.flow_count = 1;
-        config.on_sample = count_after_drop;
         drop_lost_after = drop_sent_after = 0.0;
-        char error[256];
-        CHECK(pcc_sim_run(&config, &result, error, sizeof error) == PCC_SIM_OK);
+        CHECK(run_on_trace(variants[v], NULL, 30000, drop_trace, count, DROP_TRACE_MS, 75000, count_after_drop));
         double loss = drop_sent_after > 0 ? drop_lost_after / drop_sent_after : 1.0;
         fprintf(stderr, "fig4.8 step 80 -> 20 Mbit/s %-11s: loss after the drop %.1f%%, throughput last half %.1f Mbit/s\n",
                 variants[v], 100 * loss, result.flows[0].throughput_last_half_bps / 1e6);
@@ -230,30 +234,12 @@ static void count_after_outage(const pcc_sim_sample *sample, void *user_data) {
     if (sample->time_us > 10000000 && sample->time_us <= 20000000) outage_received_bits += sample->throughput_bps * 0.1;
 }
 
+static double outage_rate_bps(uint32_t ms) { return ms > 8000 && ms <= 10000 ? 0.0 : 10e6; }
+
 static void test_outage_recovery(void) {
-    size_t count = 0;
-    double credit = 0.0;
-    for (uint32_t ms = 1; ms <= OUTAGE_TRACE_MS; ms++) {
-        if (ms > 8000 && ms <= 10000) continue;
-        credit += 10e6 / 8.0 / 1000.0;
-        while (credit >= LTE_OPPORTUNITY_BYTES) {
-            outage_trace[count++] = ms;
-            credit -= LTE_OPPORTUNITY_BYTES;
-        }
-    }
-    pcc_sim_flow_config flow = {.cc = "vivace", .base_rtt_us = 40000};
-    pcc_sim_config config;
-    pcc_sim_config_init(&config);
-    config.duration_us = (int64_t)OUTAGE_TRACE_MS * 1000;
-    config.trace_ms = outage_trace;
-    config.trace_ms_count = count;
-    config.buffer_bytes = 1000000;
-    config.flows = &flow;
-    config.flow_count = 1;
-    config.on_sample = count_after_outage;
+    size_t count = trace_from_rate(outage_trace, sizeof outage_trace / sizeof outage_trace[0], OUTAGE_TRACE_MS, outage_rate_bps);
     outage_received_bits = 0.0;
-    char error[256];
-    CHECK(pcc_sim_run(&config, &result, error, sizeof error) == PCC_SIM_OK);
+    CHECK(run_on_trace("vivace", NULL, 40000, outage_trace, count, OUTAGE_TRACE_MS, 1000000, count_after_outage));
     double mbps = outage_received_bits / 10.0 / 1e6;
     fprintf(stderr, "fig4.9 outage 8-10 s on 10 Mbit/s: vivace %.1f Mbit/s over 10-20 s, %.1f over the last half\n",
             mbps, result.flows[0].throughput_last_half_bps / 1e6);

@@ -107,6 +107,11 @@ static cc_controller *scripted(scenario *s, int mode, double peak_bps) {
     s->peak_bps = peak_bps;
     cc_controller *cc = cc_create("vivace", 42, 0);
     CHECK(cc_set_utility(cc, scripted_utility, s) == CC_OK);
+    /* These tests pin the thesis's state machine (§4.4) rate by rate: slow start doubles per MI and exits to the
+     * best MI's rate. The driver's path has no bottleneck, so the delivery-rate cap would only add the acks'
+     * lag to the doubling; it and the drain have their own test (test_slow_start_overshoot). */
+    CHECK(cc_param_set(cc, "slow_start_delivery_gain", 0) == CC_OK);
+    CHECK(cc_param_set(cc, "slow_start_drain", 0) == CC_OK);
     return cc;
 }
 
@@ -368,6 +373,63 @@ static void test_ack_timing_noise(void) {
     CHECK(noisy_loose_filter < noisy);
 }
 
+/* Slow start into a deep buffer (20 Mbit/s, 50 ms, 1 MB: nothing is lost, so only latency can end it). */
+typedef struct startup_result {
+    double max_queue_ms;        /* the largest queue any packet met in the first 3 s */
+    double late_queue_ms;       /* mean queue met by packets sent in [1.5 s, 3 s] */
+    double utilization;         /* delivered over [1 s, 3 s] / capacity */
+} startup_result;
+
+static startup_result slow_start_into_deep_buffer(double delivery_gain, double drain) {
+    cc_controller *cc = cc_create("vivace", 11, 0);
+    CHECK(cc_param_set(cc, "slow_start_delivery_gain", delivery_gain) == CC_OK);
+    CHECK(cc_param_set(cc, "slow_start_drain", drain) == CC_OK);
+    bottleneck_link *link = link_create(cc, 20e6, 50000, 1e6);
+    startup_result r = {0, 0, 0};
+    link_run(link, 1000000);
+    link_reset_stats(link);
+    link_run(link, 1500000);
+    uint64_t delivered = link->delivered_bytes;
+    double max_queue_us = link->max_queue_delay_us;
+    link_reset_stats(link);
+    link_run(link, 3000000);
+    r.late_queue_ms = link_mean_queue_delay_us(link) / 1000.0;
+    if (link->max_queue_delay_us > max_queue_us) max_queue_us = link->max_queue_delay_us;
+    delivered += link->delivered_bytes;
+    r.utilization = (double)delivered / (20e6 / 8 * 2.0);
+    free(link);
+    cc_destroy(cc);
+    /* the first second, where slow start overshoots, measured on its own */
+    cc = cc_create("vivace", 11, 0);
+    CHECK(cc_param_set(cc, "slow_start_delivery_gain", delivery_gain) == CC_OK);
+    CHECK(cc_param_set(cc, "slow_start_drain", drain) == CC_OK);
+    link = link_create(cc, 20e6, 50000, 1e6);
+    link_run(link, 1000000);
+    if (link->max_queue_delay_us > max_queue_us) max_queue_us = link->max_queue_delay_us;
+    r.max_queue_ms = max_queue_us / 1000.0;
+    free(link);
+    cc_destroy(cc);
+    return r;
+}
+
+static void test_slow_start_overshoot(void) {
+    startup_result doubling = slow_start_into_deep_buffer(0, 0);
+    startup_result capped = slow_start_into_deep_buffer(2, 0);
+    startup_result drained = slow_start_into_deep_buffer(2, 1);
+    fprintf(stderr, "vivace slow start, 20 Mbit/s 50 ms 1 MB: max queue %.0f / %.0f / %.0f ms, queue after 1.5 s %.1f / %.1f / "
+            "%.1f ms, utilization %.3f / %.3f / %.3f (doubling only / delivery cap / cap + drain)\n",
+            doubling.max_queue_ms, capped.max_queue_ms, drained.max_queue_ms, doubling.late_queue_ms,
+            capped.late_queue_ms, drained.late_queue_ms, doubling.utilization, capped.utilization, drained.utilization);
+    /* Doubling without waiting for feedback runs to several BDPs before the first utility drop is known. */
+    CHECK(doubling.max_queue_ms > 200);
+    /* Capped at twice the delivery rate, the overshoot stays within about two BDPs (2 x 50 ms). */
+    CHECK(capped.max_queue_ms < 120 && drained.max_queue_ms < 120);
+    /* The queue left behind: without the drain it stands (the utility sees RTT gradients, not levels). */
+    CHECK(drained.late_queue_ms < 5);
+    CHECK(capped.late_queue_ms > 2 * drained.late_queue_ms);
+    CHECK(drained.utilization > 0.85);
+}
+
 static void test_long_rtt_slow_start(void) {
     /* 800 ms RTT (satellite, §4.5): the first MI waits for the first RTT sample, then slow start
      * doubles about once per RTT, like TCP's, rather than once per 10-packet MI on a guess. */
@@ -432,6 +494,7 @@ static void test_idle_gaps_inside_mis(void) {
 }
 
 int main(void) {
+    test_slow_start_overshoot();
     test_long_rtt_slow_start();
     test_random_loss_tolerance();
     test_ack_timing_noise();

@@ -41,6 +41,9 @@ typedef struct bottleneck_link {
      * receiver that acknowledges in batches, a busy event loop. Timing noise only, never a queue. */
     int64_t ack_lateness_us;
     int64_t last_ack_time_us;
+    /* Acks that would reach the sender in [ack_outage_from_us, ack_outage_until_us) arrive at its end instead: the
+     * return path is down (an LTE uplink gap) while data still flows. */
+    int64_t ack_outage_from_us, ack_outage_until_us;
 
     int64_t now_us;
     int64_t next_send_us;
@@ -120,6 +123,9 @@ static inline void link_send_one(bottleneck_link *link)
         link->queue_samples++;
         int64_t recv_us = (int64_t)depart_us + link->rtt_us / 2;
         int64_t ack_time_us = (int64_t)depart_us + link->rtt_us + link_ack_lateness_us(link, pn);
+        if (ack_time_us >= link->ack_outage_from_us && ack_time_us < link->ack_outage_until_us) {
+            ack_time_us = link->ack_outage_until_us;
+        }
         if (ack_time_us < link->last_ack_time_us) ack_time_us = link->last_ack_time_us;
         link->last_ack_time_us = ack_time_us;
         link_event ack = {pn, ack_time_us,

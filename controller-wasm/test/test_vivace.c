@@ -430,6 +430,47 @@ static void test_slow_start_overshoot(void) {
     CHECK(drained.utilization > 0.85);
 }
 
+/* 8 Mbit/s, 40 ms, 300 KB, 10 s to settle; then either the return path is down for 2 s (acks held, data flows) or
+ * the capacity falls to 1 Mbit/s for 3 s behind a 2 MB buffer (a forward queue: acks late for the same reason the
+ * MI timeout assumes). Returns Mbit/s delivered in the 2 s after the event. */
+static double goodput_after_silence(double spurious_timeout_undo, int ack_path_outage) {
+    cc_controller *cc = cc_create("vivace", 5, 0);
+    CHECK(cc_param_set(cc, "spurious_timeout_undo", spurious_timeout_undo) == CC_OK);
+    bottleneck_link *link = link_create(cc, 8e6, 40000, ack_path_outage ? 300e3 : 2e6);
+    link_run(link, 10000000);
+    int64_t event_end_us;
+    if (ack_path_outage) {
+        link->ack_outage_from_us = 10000000;
+        link->ack_outage_until_us = event_end_us = 12000000;
+        link_run(link, event_end_us + 1000); /* the held acks, all at once: not part of what follows */
+    } else {
+        link->rate_bytes_per_s = 1e6 / 8;
+        event_end_us = 13000000;
+        link_run(link, event_end_us);
+        link->rate_bytes_per_s = 8e6 / 8;
+        event_end_us += 1000;
+        link_run(link, event_end_us);
+    }
+    link_reset_stats(link);
+    link_run(link, event_end_us + 2000000);
+    double mbps = (double)link->delivered_bytes * 8 / 2.0 / 1e6;
+    free(link);
+    cc_destroy(cc);
+    return mbps;
+}
+
+static void test_spurious_timeout_undo(void) {
+    double kept = goodput_after_silence(0, 1), undone = goodput_after_silence(1, 1);
+    double queue_kept = goodput_after_silence(0, 0), queue_undone = goodput_after_silence(1, 0);
+    fprintf(stderr, "vivace after a 2 s ack-path outage on 8 Mbit/s: %.2f Mbit/s (halvings kept) vs %.2f (undone); "
+            "after a forward queue: %.2f vs %.2f\n", kept, undone, queue_kept, queue_undone);
+    /* The acks come back with the forward one-way delay unchanged: the halvings are undone. */
+    CHECK(undone > 6.0);
+    CHECK(undone > kept + 1.0);
+    /* Late because of a forward queue: the undo never fires, the run is identical. */
+    CHECK(queue_undone == queue_kept);
+}
+
 static void test_long_rtt_slow_start(void) {
     /* 800 ms RTT (satellite, §4.5): the first MI waits for the first RTT sample, then slow start
      * doubles about once per RTT, like TCP's, rather than once per 10-packet MI on a guess. */
@@ -494,6 +535,7 @@ static void test_idle_gaps_inside_mis(void) {
 }
 
 int main(void) {
+    test_spurious_timeout_undo();
     test_slow_start_overshoot();
     test_long_rtt_slow_start();
     test_random_loss_tolerance();

@@ -83,6 +83,7 @@ enum {
     P_EPSILON_MIN,
     P_SLOW_START_DELIVERY_GAIN,
     P_SLOW_START_DRAIN,
+    P_SPURIOUS_TIMEOUT_UNDO,
     P_COUNT
 };
 
@@ -134,6 +135,8 @@ enum {
          "slow start's rate stays below this multiple of the highest delivery rate acknowledged so far (0: off, doubling only)"}, \
         {"slow_start_drain", 1, 0, 1,                                                                       \
          "1: after slow start ends, one MI at half the new rate drains the queue slow start left (bytes in flight above rate x min RTT)"}, \
+        {"spurious_timeout_undo", 1, 0, 1,                                                                  \
+         "1: when the acks that were late arrive with no forward queueing delay (receive timestamps), the MI-timeout halvings are undone"}, \
     }
 
 static const cc_param_desc vivace_params[P_COUNT] = PARAMS_WITH_LATENCY(900);
@@ -210,6 +213,9 @@ typedef struct vivace_state {
     int awaiting_feedback;           /* an MI timeout halved the rate, no MI of the current epoch completed since */
     double rate_after_first_halving; /* bytes/s: what the first halving of the episode left */
     double recovery_target;          /* bytes/s: timeout recovery's slow start stops here; 0: not recovering */
+    /* spurious timeouts (spurious_timeout_undo) */
+    int64_t min_one_way_us;          /* lowest receive time - send time seen (clock offset included); 0: none yet */
+    uint64_t spurious_timeouts;
 } vivace_state;
 
 static double param(const vivace_state *s, int index) { return s->ctx->params[index]; }
@@ -770,8 +776,35 @@ static void drain_results(vivace_state *s) {
     while (pcc_mi_pop_result(&s->tracker, (double)s->ctx->rtt->min_rtt_us, &r)) on_result(s, &r);
 }
 
+/* spurious_timeout_undo: MI-timeout halvings assume the silence was congestion (thesis §4.4.4). On LTE the uplink
+ * alone also goes silent for seconds (ATT-LTE-driving: p95 2.2 s gaps in the up trace): the data got through,
+ * only the acks waited. The halvings then leave the rate at the floor, and from there 10-packet MIs take ~1 s
+ * each (measured in Chromium: 64.7% buffering ratio). Receive timestamps tell the two apart: a late ack whose
+ * packet met no forward queue (its one-way delay near the lowest seen, while its RTT exceeded the MI timeout)
+ * was delayed on the way back. Then, like TCP's spurious-RTO undo (RFC 5682 F-RTO, Eifel), the rate returns to
+ * what it was before the first halving. */
+static void undo_spurious_timeout(vivace_state *s, const cc_ack_event *event) {
+    if (event->recv_time_us == 0) return;
+    int64_t one_way_us = event->recv_time_us - event->packet->sent_time_us;
+    if (s->min_one_way_us == 0 || one_way_us < s->min_one_way_us) s->min_one_way_us = one_way_us;
+    if (!s->awaiting_feedback || param(s, P_SPURIOUS_TIMEOUT_UNDO) < 0.5) return;
+    int64_t extra_rtt_us = event->rtt_us - s->ctx->rtt->min_rtt_us;
+    int64_t forward_queue_us = one_way_us - s->min_one_way_us;
+    if (extra_rtt_us <= mi_timeout_us(s) || 4 * forward_queue_us >= extra_rtt_us) return;
+    s->spurious_timeouts++;
+    s->awaiting_feedback = 0;
+    s->recovery_target = 0.0;
+    s->last_direction = 0;
+    s->consecutive = 0;
+    s->boundary_steps = 0;
+    double before = clamp_rate(s, 2.0 * s->rate_after_first_halving);
+    enter_probing(s, before);
+    s->base_rate = before; /* past the send-rate ceiling: the halved MIs sent little, but this rate was sent */
+}
+
 static void vivace_on_ack(void *state, const cc_ack_event *event) {
     vivace_state *s = state;
+    undo_spurious_timeout(s, event);
     s->bytes_in_flight = event->bytes_in_flight;
     if (s->phase == STATE_SLOW_START && event->delivery_rate_bytes_per_s > s->delivery_max) {
         s->delivery_max = event->delivery_rate_bytes_per_s;

@@ -534,6 +534,54 @@ static void test_idle_gaps_inside_mis(void) {
     CHECK(slow_start_exit_rate_with_idle_gaps(cut_short_mi_utility, 1) >= 100e6);
 }
 
+/* Records how long each finished MI lasted (utility = rate, so the rate climbs to max_rate_bps and stays). */
+typedef struct duration_log {
+    double duration_us[RECORD_MAX];
+    size_t count;
+} duration_log;
+
+static double duration_logging_utility(const cc_mi_stats *mi, void *user) {
+    duration_log *log = user;
+    if (log->count < RECORD_MAX) log->duration_us[log->count++] = mi->duration_us;
+    return mi->target_rate_bps * 1e-6;
+}
+
+/* Mean length of the MIs that finished in the last second of a run whose RTT rises from 30 ms to 90 ms after 1 s
+ * (a standing queue of 60 ms: the sRTT follows, the min RTT stays 30 ms). */
+static double mi_length_under_standing_queue_us(double mi_duration_from_min_rtt) {
+    cc_controller *cc = cc_create("vivace", 11, 0);
+    duration_log log;
+    memset(&log, 0, sizeof log);
+    CHECK(cc_set_utility(cc, duration_logging_utility, &log) == CC_OK);
+    CHECK(cc_param_set(cc, "max_rate_bps", 20e6) == CC_OK);
+    CHECK(cc_param_set(cc, "mi_duration_from_min_rtt", mi_duration_from_min_rtt) == CC_OK);
+    driver d;
+    driver_init(&d, cc, RTT_US);
+    driver_run(&d, 1000000);
+    d.rtt_us = 3 * RTT_US;
+    driver_run(&d, 3000000);
+    size_t before = log.count;
+    driver_run(&d, 4000000);
+    double sum = 0;
+    for (size_t i = before; i < log.count; i++) sum += log.duration_us[i];
+    CHECK(log.count > before);
+    driver_release(&d);
+    cc_destroy(cc);
+    return log.count > before ? sum / (double)(log.count - before) : 0;
+}
+
+static void test_mi_duration_from_min_rtt(void) {
+    /* Default (thesis, published code): an MI lasts one sRTT, so the sender's own queue stretches it. */
+    double by_srtt_us = mi_length_under_standing_queue_us(0);
+    CHECK(by_srtt_us > 80000 && by_srtt_us < 100000);
+    /* mi_duration_from_min_rtt = 1: one min RTT, the path's; 0.5 halfway between. */
+    double by_min_rtt_us = mi_length_under_standing_queue_us(1);
+    CHECK(by_min_rtt_us > 27000 && by_min_rtt_us < 35000);
+    double halfway_us = mi_length_under_standing_queue_us(0.5);
+    CHECK(halfway_us > 50000 && halfway_us < 65000);
+    fprintf(stderr, "MI lengths under a 60 ms standing queue: %.1f / %.1f / %.1f ms\n", by_srtt_us / 1e3, halfway_us / 1e3, by_min_rtt_us / 1e3);
+}
+
 int main(void) {
     test_spurious_timeout_undo();
     test_slow_start_overshoot();
@@ -548,5 +596,6 @@ int main(void) {
     test_mi_timeout_halves();
     test_nan_custom_utility();
     test_idle_gaps_inside_mis();
+    test_mi_duration_from_min_rtt();
     return check_summary("test_vivace");
 }

@@ -84,6 +84,7 @@ enum {
     P_SLOW_START_DELIVERY_GAIN,
     P_SLOW_START_DRAIN,
     P_SPURIOUS_TIMEOUT_UNDO,
+    P_MI_DURATION_FROM_MIN_RTT,
     P_COUNT
 };
 
@@ -137,6 +138,8 @@ enum {
          "1: after slow start ends, one MI at half the new rate drains the queue slow start left (bytes in flight above rate x min RTT)"}, \
         {"spurious_timeout_undo", 1, 0, 1,                                                                  \
          "1: when the acks that were late arrive with no forward queueing delay (receive timestamps), the MI-timeout halvings are undone"}, \
+        {"mi_duration_from_min_rtt", 0, 0, 1,                                                               \
+         "w: an MI lasts mi_duration_rtts x (w min RTT + (1-w) sRTT); 0: sRTTs (thesis, published code), which include the sender's own queue; 1: min RTTs, the unit of the MI timeout"}, \
     }
 
 static const cc_param_desc vivace_params[P_COUNT] = PARAMS_WITH_LATENCY(900);
@@ -293,9 +296,17 @@ static void vivace_init_common(void *state, cc_context *ctx, int64_t now_us) {
     s->slow_start_next_rate = s->base_rate;
 }
 
+/* An MI lasts mi_duration_rtts RTTs, counted by default in min RTTs (mi_duration_from_min_rtt), the unit the MI
+ * timeout uses too. The sRTT includes the queue the sender itself keeps: a loss-based utility fills the buffer, so
+ * at 10-30 Mbit/s a 75 KB buffer adds 20-60 ms to a 10-100 ms path, and every MI, hence every round of four probes
+ * plus the wait for their feedback, grows with it. Rounds that long are what kept the rate below capacity after
+ * the capacity rose in Fig. 4.8: 86% of the throughput missing there was lost in 5 s periods whose capacity had
+ * risen, climbing at about 0.6 Mbit/s x m(τ) per round. Before any min RTT sample the sRTT (0) is used. */
 static int64_t mi_duration_us(const vivace_state *s, double rate) {
-    double srtt_us = (double)s->ctx->rtt->smoothed_rtt_us;
-    double by_rtt = param(s, P_MI_DURATION_RTTS) * srtt_us;
+    int64_t min_rtt_us = s->ctx->rtt->min_rtt_us;
+    double weight = min_rtt_us > 0 ? param(s, P_MI_DURATION_FROM_MIN_RTT) : 0.0;
+    double rtt_us = weight * (double)min_rtt_us + (1.0 - weight) * (double)s->ctx->rtt->smoothed_rtt_us;
+    double by_rtt = param(s, P_MI_DURATION_RTTS) * rtt_us;
     double by_packets = param(s, P_MI_MIN_PACKETS) * (double)s->ctx->mss_bytes / rate * 1e6;
     double floor_us = param(s, P_MI_MIN_DURATION_MS) * 1000.0;
     double d = by_rtt;

@@ -112,6 +112,7 @@ static cc_controller *scripted(scenario *s, int mode, double peak_bps) {
      * lag to the doubling; it and the drain have their own test (test_slow_start_overshoot). */
     CHECK(cc_param_set(cc, "slow_start_delivery_gain", 0) == CC_OK);
     CHECK(cc_param_set(cc, "slow_start_drain", 0) == CC_OK);
+    CHECK(cc_param_set(cc, "epsilon_min", 0.05) == CC_OK); /* Table 4.1's fixed ε; the adaptive step has its own test */
     return cc;
 }
 
@@ -224,6 +225,7 @@ static void test_adaptive_epsilon(void) {
     /* tent utility: decisions keep ε at ε_min, so the probes around 10 Mbit/s are r(1 ± 0.01) */
     cc = scripted(&s, 0, 10e6);
     CHECK(cc_param_set(cc, "epsilon_min", 0.01) == CC_OK);
+    CHECK(cc_param_set(cc, "epsilon_min_on_reversal", 0) == CC_OK);
     driver_init(&d, cc, RTT_US);
     driver_run(&d, 6000000);
     size_t narrow = probe_bases(&s.seen, 0.01, bases, 64);
@@ -237,6 +239,35 @@ static void test_adaptive_epsilon(void) {
         double ratio = s.seen.target_rate_bps[i] / s.seen.target_rate_bps[i - 1];
         CHECK(ratio < 1.0 / 0.99 + 1e-9 && ratio > 0.99 - 1e-9);
     }
+    driver_release(&d);
+    cc_destroy(cc);
+}
+
+/* epsilon_min_on_reversal: a run of same-direction decisions (the climb from slow start's exit) probes at the full
+ * ε; once decisions alternate around the peak, at ε_min. */
+static void test_epsilon_min_on_reversal(void) {
+    scenario s;
+    cc_controller *cc = scripted(&s, 0, 20e6);
+    CHECK(cc_param_set(cc, "initial_rate_bps", 8e6) == CC_OK);
+    CHECK(cc_param_set(cc, "max_rate_bps", 12e6) == CC_OK); /* slow start ends at 12, far below the peak */
+    driver d;
+    driver_init(&d, cc, RTT_US);
+    driver_run(&d, 500000);
+    CHECK(cc_param_set(cc, "max_rate_bps", 100e6) == CC_OK);
+    CHECK(cc_param_set(cc, "epsilon_min", 0.01) == CC_OK);
+    CHECK(cc_param_set(cc, "epsilon_min_on_reversal", 1) == CC_OK);
+    size_t from = s.seen.count;
+    driver_run(&d, 8000000);
+    mi_record later;
+    memset(&later, 0, sizeof later);
+    for (size_t i = from; i < s.seen.count; i++) later.target_rate_bps[later.count++] = s.seen.target_rate_bps[i];
+    double bases[64];
+    size_t wide = probe_bases(&later, 0.05, bases, 64);
+    CHECK(wide >= 3);
+    CHECK(bases[0] < 15e6 && bases[1] < 19e6); /* the climb: full ε */
+    size_t narrow = probe_bases(&later, 0.01, bases, 64);
+    CHECK(narrow >= 3);
+    for (size_t i = 0; i < narrow; i++) CHECK(bases[i] > 18e6 && bases[i] < 22e6); /* at the peak: ε_min */
     driver_release(&d);
     cc_destroy(cc);
 }
@@ -593,6 +624,7 @@ int main(void) {
     test_no_move_without_gradient();
     test_double_check();
     test_adaptive_epsilon();
+    test_epsilon_min_on_reversal();
     test_mi_timeout_halves();
     test_nan_custom_utility();
     test_idle_gaps_inside_mis();

@@ -85,6 +85,7 @@ enum {
     P_SLOW_START_DRAIN,
     P_SPURIOUS_TIMEOUT_UNDO,
     P_MI_DURATION_FROM_MIN_RTT,
+    P_EPSILON_MIN_ON_REVERSAL,
     P_COUNT
 };
 
@@ -140,6 +141,8 @@ enum {
          "1: when the acks that were late arrive with no forward queueing delay (receive timestamps), the MI-timeout halvings are undone"}, \
         {"mi_duration_from_min_rtt", 0, 0, 1,                                                               \
          "w: an MI lasts mi_duration_rtts x (w min RTT + (1-w) sRTT); 0: sRTTs (thesis, published code), which include the sender's own queue; 1: min RTTs, the unit of the MI timeout"}, \
+        {"epsilon_min_on_reversal", 0, 0, 1,                                                                \
+         "1 (with epsilon_min < epsilon): the step narrows to epsilon_min only after a decision that reverses the last one (at the equilibrium); a decision in the same direction (climbing, falling) probes at epsilon"}, \
     }
 
 static const cc_param_desc vivace_params[P_COUNT] = PARAMS_WITH_LATENCY(900);
@@ -455,6 +458,7 @@ static void apply_gradient(vivace_state *s, double gradient, double gradient_var
         return;
     }
     int direction = gradient > 0 ? 1 : -1;
+    int reversed = s->last_direction == -direction;
     /* The amplifier trusts a run of same-direction decisions (§4.4.3). Under random loss such runs
      * also happen by chance, and amplified noise swings the rate by tens of percent; so a decision
      * whose gradient is within amplifier_confidence standard errors of 0 restarts the run (m = 1,
@@ -488,7 +492,10 @@ static void apply_gradient(vivace_state *s, double gradient, double gradient_var
         double delivered_mbps = probes_delivered_mbps(s) * (1.0 + s->epsilon);
         if (delivered_mbps > 0 && delivered_mbps < next_mbps) next_mbps = delivered_mbps;
     }
-    s->epsilon = epsilon_min(s);
+    /* epsilon_min_on_reversal: a narrow step measures a noisier gradient (γ = Δu / 2εr), which slows a climb (Fig
+     * 4.8 loses most of its throughput climbing); at the equilibrium, where decisions alternate, it moves the base
+     * rate from C/(1+ε) towards C. */
+    s->epsilon = param(s, P_EPSILON_MIN_ON_REVERSAL) >= 0.5 && !reversed ? param(s, P_EPSILON) : epsilon_min(s);
     enter_probing(s, next_mbps / 8e-6);
 }
 

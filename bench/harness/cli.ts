@@ -5,7 +5,7 @@ import { parseArgs } from 'node:util';
 import { writeReport } from './report.ts';
 import { plan, runPlan } from './runner.ts';
 import { repoRoot } from './repo-root.ts';
-import { ALL_SCHEMES, loadScenarioFile, ScenarioError, type Scenario, type Scheme } from './scenario.ts';
+import { ALL_SCHEMES, loadScenarioFile, parseControllerParams, ScenarioError, type ControllerParams, type Scenario, type Scheme } from './scenario.ts';
 import { SUITES, suiteScenarios } from './suites.ts';
 
 const USAGE = `usage: npm run -s bench -- (--suite NAME | --scenario FILE) --out DIR [options]
@@ -15,6 +15,8 @@ const USAGE = `usage: npm run -s bench -- (--suite NAME | --scenario FILE) --out
   --schemes a,b         only these schemes (${ALL_SCHEMES.join(', ')})
   --repetitions N       override each scenario's repetitions
   --duration-s S        override each scenario's duration
+  --cc-param S.NAME=V   controller parameter for datagram scheme S (repeatable), e.g. vivace.epsilon_min=0.02;
+                        added to every scenario's controller_params
   --emulator linkem     the link emulator (linkem; real mahimahi is not supported by this runner yet)
   --media DIR           DASH media (default .cache/media, made by npm run media)
   --report-only         rewrite summary and plots from DIR/results.jsonl without running
@@ -27,7 +29,7 @@ function parse(): { scenarios: Scenario[]; outDir: string; mediaDir: string; rep
     options: {
       suite: { type: 'string' }, scenario: { type: 'string', multiple: true }, out: { type: 'string' }, schemes: { type: 'string' },
       repetitions: { type: 'string' }, 'duration-s': { type: 'string' }, emulator: { type: 'string' }, media: { type: 'string' },
-      'report-only': { type: 'boolean' }, help: { type: 'boolean' },
+      'report-only': { type: 'boolean' }, help: { type: 'boolean' }, 'cc-param': { type: 'string', multiple: true },
     },
     strict: true,
   });
@@ -50,6 +52,27 @@ function parse(): { scenarios: Scenario[]; outDir: string; mediaDir: string; rep
     const wanted = values.schemes.split(',').map((s) => s.trim()).filter(Boolean);
     for (const s of wanted) if (!(ALL_SCHEMES as readonly string[]).includes(s)) throw new UsageError(`--schemes: unknown scheme "${s}"`);
     scenarios = scenarios.map((sc) => ({ ...sc, schemes: sc.schemes.filter((s) => wanted.includes(s)).length > 0 ? sc.schemes.filter((s) => wanted.includes(s)) : (wanted as Scheme[]) }));
+  }
+  const overrides: Record<string, Record<string, number>> = {};
+  for (const raw of values['cc-param'] ?? []) {
+    const m = /^([a-z-]+)\.([a-z][a-z0-9_]{0,63})=(.+)$/.exec(raw);
+    if (!m || m[3]!.trim() === '' || !Number.isFinite(Number(m[3]))) throw new UsageError(`--cc-param ${raw}: expected SCHEME.NAME=NUMBER, e.g. vivace.epsilon_min=0.02`);
+    (overrides[m[1]!] ??= {})[m[2]!] = Number(m[3]);
+  }
+  if (Object.keys(overrides).length > 0) {
+    let parsed: ControllerParams;
+    try {
+      parsed = parseControllerParams(overrides, '--cc-param');
+    } catch (error) {
+      throw new UsageError(error instanceof Error ? error.message : String(error));
+    }
+    scenarios = scenarios.map((sc) => {
+      const merged: ControllerParams = { ...sc.controllerParams };
+      for (const [scheme, params] of Object.entries(parsed)) {
+        merged[scheme as keyof ControllerParams] = { ...(merged[scheme as keyof ControllerParams] ?? {}), ...params };
+      }
+      return { ...sc, controllerParams: merged };
+    });
   }
   const positiveInt = (raw: string | undefined, flag: string): number | undefined => {
     if (raw === undefined) return undefined;

@@ -43,6 +43,13 @@ export interface RunResult {
   capacity_mbps: number | null;
   /** Files of this run (relative to the output dir): per-second series, server telemetry, link log. */
   artifacts: Record<string, string>;
+  /** Controller parameter overrides sent with the scheme's sessions ({}: the library's defaults). */
+  controller_params?: Record<string, number>;
+}
+
+/** Parameters as one comparable string: "" for none, else "a=1,b=2" by name. */
+export function paramsKey(params: Record<string, number> | undefined): string {
+  return Object.entries(params ?? {}).sort(([a], [b]) => a.localeCompare(b)).map(([k, v]) => `${k}=${v}`).join(',');
 }
 
 export function runId(scenario: string, scheme: string, repetition: number): string {

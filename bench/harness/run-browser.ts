@@ -8,7 +8,7 @@ import type { Browser, Page } from 'playwright-core';
 import type { LinkemShell } from '../linkem/src/driver/index.ts';
 import type { PlayerResult } from './results.ts';
 import type { Scenario, Scheme } from './scenario.ts';
-import { schemeTransport } from './schemes.ts';
+import { controllerParamsFor, schemeTransport } from './schemes.ts';
 
 /** What window.pccPlayer.metrics() returns (the player's own type); the page may lack the API if it failed to load. */
 type PlayerReport = SessionReport;
@@ -43,6 +43,7 @@ export function playerUrl(ports: OriginPorts, scheme: Scheme, scenario: Scenario
     host: ports.host, port: String(ports.webTransportPort), httpPort: String(ports.httpPort), httpsPort: String(ports.httpsPort),
     transport, cc, content: media.content, abr: media.abr, ...(media.bitrateKbps ? { bitrate: String(media.bitrateKbps) } : {}),
   });
+  for (const [name, value] of Object.entries(controllerParamsFor(scenario, scheme))) query.set(`cc.${name}`, String(value));
   return `http://${ports.host}:${ports.httpPort}/?${query.toString()}`;
 }
 

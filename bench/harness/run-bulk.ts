@@ -6,7 +6,7 @@ import type { LinkemShell } from '../linkem/src/driver/index.ts';
 import type { OriginPorts } from './run-browser.ts';
 import { repoRoot } from './repo-root.ts';
 import type { Scenario, Scheme } from './scenario.ts';
-import { schemeTransport } from './schemes.ts';
+import { controllerParamsFor, schemeTransport } from './schemes.ts';
 
 export const BULK_OBJECT = 'bulk/blob-4g.bin';
 
@@ -37,7 +37,8 @@ export async function runBulk(shell: LinkemShell, ports: OriginPorts, certHashHe
   const port = transport === 'tcp' ? ports.httpsPort : ports.webTransportPort;
   const url = `https://${ports.host}:${port}/${BULK_OBJECT}`;
   const args = ['--import', 'tsx', join(repoRoot, 'server/src/cli/fetch-main.ts'), url, '--transport', transport, '--cc', cc,
-    '--cert-hash', certHashHex, '--max-seconds', String(scenario.durationS), '--json'];
+    '--cert-hash', certHashHex, '--max-seconds', String(scenario.durationS), '--json',
+    ...Object.entries(controllerParamsFor(scenario, scheme)).flatMap(([name, value]) => ['--param', `${name}=${value}`])];
   const child = shell.spawn(process.execPath, args, { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';

@@ -7,8 +7,9 @@ import { downlinkCapacityMbpsPerSecond, startLink } from './link.ts';
 import { startOriginProcess, type OriginProcess } from '@pcc-stream/server/process';
 import { repoRoot } from './repo-root.ts';
 import { Progress } from './progress.ts';
-import { appendResult, completedRunIds, readResults, runId, type RunResult } from './results.ts';
+import { appendResult, completedRunIds, paramsKey, readResults, runId, type RunResult } from './results.ts';
 import { contentFor, runBrowser, type OriginPorts } from './run-browser.ts';
+import { controllerParamsFor } from './schemes.ts';
 import { ensureBulkObject, runBulk } from './run-bulk.ts';
 import type { Scenario, Scheme } from './scenario.ts';
 
@@ -58,6 +59,7 @@ async function runOne(item: RunPlanItem, options: RunnerOptions): Promise<RunRes
   const startedAt = new Date();
   const base: Omit<RunResult, 'status' | 'players' | 'buffering_ratio' | 'stall_count' | 'stall_time_s' | 'startup_delay_s' | 'avg_bitrate_mbps' | 'switch_count' | 'goodput_mbps' | 'link_utilization' | 'queue_delay_p95_ms' | 'capacity_mbps' | 'artifacts' | 'wall_s'> = {
     run_id: id, scenario: scenario.name, scheme, repetition, seed, started_at: startedAt.toISOString(), duration_s: scenario.durationS,
+    controller_params: controllerParamsFor(scenario, scheme),
   };
   let shell: LinkemShell | null = null;
   let origin: OriginProcess | null = null;
@@ -128,7 +130,17 @@ async function runOne(item: RunPlanItem, options: RunnerOptions): Promise<RunRes
 export async function runPlan(items: readonly RunPlanItem[], options: RunnerOptions): Promise<RunResult[]> {
   mkdirSync(options.outDir, { recursive: true });
   const resultsPath = join(options.outDir, 'results.jsonl');
-  const done = completedRunIds(readResults(resultsPath));
+  const existing = readResults(resultsPath);
+  // Resuming with other controller parameters would mix two configurations under one scheme's name.
+  for (const item of items) {
+    const id = runId(item.scenario.name, item.scheme, item.repetition);
+    const before = existing.find((r) => r.run_id === id);
+    const now = paramsKey(controllerParamsFor(item.scenario, item.scheme));
+    if (before && paramsKey(before.controller_params) !== now) {
+      throw new Error(`${resultsPath} holds ${id} run with controller parameters "${paramsKey(before.controller_params)}", this run asks for "${now}": use another --out`);
+    }
+  }
+  const done = completedRunIds(existing);
   const pending = items.filter((i) => !done.has(runId(i.scenario.name, i.scheme, i.repetition)));
   for (const item of pending) {
     if (item.scenario.mode === 'bulk') ensureBulkObject(options.mediaDir);

@@ -15,6 +15,8 @@ export type DelaySpec =
   | { oneWayMs: number }
   | { rttPattern: { minMs: number; maxMs: number; periodS: number; seed: number } };
 export type MediaSpec = { abr: true } | { abr: false; bitrateMbps: number };
+/** Parameter overrides of the WASM controllers, per datagram scheme: {"vivace": {"epsilon_min": 0.02}}. */
+export type ControllerParams = Partial<Record<(typeof DATAGRAM_SCHEMES)[number], Record<string, number>>>;
 
 export interface Scenario {
   name: string;
@@ -26,6 +28,8 @@ export interface Scenario {
   media: MediaSpec;
   players: number;
   schemes: Scheme[];
+  /** Sent to the origin with each session of that scheme; recorded with every run. */
+  controllerParams: ControllerParams;
   /** 'browser' plays video in Chromium; 'bulk' downloads with the Node client (no browser). */
   mode: 'browser' | 'bulk';
 }
@@ -132,10 +136,33 @@ function parseSchemes(value: Json | undefined, where: string): Scheme[] {
   return schemes;
 }
 
+const PARAM_NAME = /^[a-z][a-z0-9_]{0,63}$/;
+
+/** Parses {"vivace": {"epsilon_min": 0.02}}: keys are datagram schemes (the only ones with WASM controllers), values
+ *  objects of finite numbers. Whether the controller knows a name is checked by the origin, which fails the run. */
+export function parseControllerParams(value: Json | undefined, where: string): ControllerParams {
+  if (value === undefined) return {};
+  const object = requireObject(value, where);
+  const out: ControllerParams = {};
+  for (const [scheme, params] of Object.entries(object)) {
+    if (!(DATAGRAM_SCHEMES as readonly string[]).includes(scheme)) {
+      throw new ScenarioError(`${where}.${scheme}`, `controller parameters apply to the datagram schemes only (${DATAGRAM_SCHEMES.join(', ')})`);
+    }
+    const entries = requireObject(params, `${where}.${scheme}`);
+    const parsed: Record<string, number> = {};
+    for (const [name, v] of Object.entries(entries)) {
+      if (!PARAM_NAME.test(name)) throw new ScenarioError(`${where}.${scheme}.${name}`, 'expected a parameter name of lower case letters, digits and "_"');
+      parsed[name] = requireNumber(v, `${where}.${scheme}.${name}`, -Number.MAX_VALUE, Number.MAX_VALUE);
+    }
+    out[scheme as keyof ControllerParams] = parsed;
+  }
+  return out;
+}
+
 /** Validates a parsed JSON value as a scenario. `baseDir` resolves relative trace paths. */
 export function parseScenario(value: unknown, baseDir: string, where = 'scenario'): Scenario {
   const object = requireObject(value as Json, where);
-  rejectUnknownKeys(object, ['name', 'duration_s', 'repetitions', 'link', 'delay', 'loss', 'media', 'players', 'schemes', 'mode', 'description'], where);
+  rejectUnknownKeys(object, ['name', 'duration_s', 'repetitions', 'link', 'delay', 'loss', 'media', 'players', 'schemes', 'controller_params', 'mode', 'description'], where);
   if (typeof object.name !== 'string' || !/^[A-Za-z0-9._-]{1,80}$/.test(object.name)) {
     throw new ScenarioError(`${where}.name`, 'expected 1-80 characters of letters, digits, ".", "_" or "-"');
   }
@@ -162,6 +189,7 @@ export function parseScenario(value: unknown, baseDir: string, where = 'scenario
     media: parseMedia(object.media, `${where}.media`),
     players: Math.floor(optionalNumber(object.players, `${where}.players`, 1, 16, 1)),
     schemes: parseSchemes(object.schemes, `${where}.schemes`),
+    controllerParams: parseControllerParams(object.controller_params, `${where}.controller_params`),
     mode,
   };
 }

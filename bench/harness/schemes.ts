@@ -1,11 +1,16 @@
 // What each benchmark scheme means for the player page and the Node client.
-import type { Scheme } from './scenario.ts';
+import type { ControllerParams, Scenario, Scheme } from './scenario.ts';
 
 export interface SchemeTransport {
   /** The player's `transport` URL parameter and the fetch CLI's --transport. */
   transport: 'datagram' | 'quic-stream' | 'tcp';
   /** The congestion controller: a WASM controller (datagram), quinn's (quic-stream) or the kernel's (tcp). */
   cc: string;
+}
+
+/** The scenario's controller parameter overrides for this scheme ({} for none, and for non-datagram schemes). */
+export function controllerParamsFor(scenario: Scenario, scheme: Scheme): Record<string, number> {
+  return scenario.controllerParams[scheme as keyof ControllerParams] ?? {};
 }
 
 export function schemeTransport(scheme: Scheme): SchemeTransport {

@@ -1,10 +1,12 @@
 // Per scenario and scheme: means with 95% confidence intervals over successful runs; failures counted, never averaged in.
-import type { RunResult } from './results.ts';
+import { paramsKey, type RunResult } from './results.ts';
 import { meanCi95, type MeanCi } from './stats.ts';
 
 export interface SummaryRow {
   scenario: string;
   scheme: string;
+  /** The scheme's controller parameter overrides, "name=value,..." ("" for the library's defaults). */
+  controller_params: string;
   runs_ok: number;
   runs_failed: number;
   buffering_ratio: MeanCi;
@@ -24,7 +26,7 @@ type Metric = (typeof METRICS)[number];
 export function summarize(results: readonly RunResult[]): SummaryRow[] {
   const groups = new Map<string, RunResult[]>();
   for (const r of results) {
-    const key = `${r.scenario}\u0000${r.scheme}`;
+    const key = `${r.scenario}\u0000${r.scheme}\u0000${paramsKey(r.controller_params)}`;
     const list = groups.get(key) ?? [];
     list.push(r);
     groups.set(key, list);
@@ -37,6 +39,7 @@ export function summarize(results: readonly RunResult[]): SummaryRow[] {
     rows.push({
       scenario: first.scenario,
       scheme: first.scheme,
+      controller_params: paramsKey(first.controller_params),
       runs_ok: ok.length,
       runs_failed: runs.length - ok.length,
       buffering_ratio: pick('buffering_ratio'),
@@ -80,7 +83,7 @@ export function summaryMarkdown(rows: readonly SummaryRow[]): string {
     out.push('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
     for (const r of rows.filter((row) => row.scenario === scenario)) {
       out.push(
-        `| ${r.scheme} | ${r.runs_ok} (${r.runs_failed}) | ${cell(r.buffering_ratio, 2, 100)} | ${cell(r.stall_count, 1)} | ${cell(r.stall_time_s, 2)} | ${cell(r.startup_delay_s, 2)} | ${cell(r.avg_bitrate_mbps, 2)} | ${cell(r.switch_count, 1)} | ${cell(r.goodput_mbps, 2)} | ${cell(r.link_utilization, 1, 100)} | ${cell(r.queue_delay_p95_ms, 1)} |`,
+        `| ${r.scheme}${r.controller_params === '' ? '' : ` (${r.controller_params})`} | ${r.runs_ok} (${r.runs_failed}) | ${cell(r.buffering_ratio, 2, 100)} | ${cell(r.stall_count, 1)} | ${cell(r.stall_time_s, 2)} | ${cell(r.startup_delay_s, 2)} | ${cell(r.avg_bitrate_mbps, 2)} | ${cell(r.switch_count, 1)} | ${cell(r.goodput_mbps, 2)} | ${cell(r.link_utilization, 1, 100)} | ${cell(r.queue_delay_p95_ms, 1)} |`,
       );
     }
     out.push('');

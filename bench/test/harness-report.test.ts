@@ -77,3 +77,17 @@ test('summary counts failures without averaging them in; report writes csv, md, 
   assert.match(html, /s\/tcp-cubic\/2<\/code>: origin did not start/);
   assert.match(html, /<td>tcp-cubic<\/td><td>1 \(1\)<\/td><td>20\.00<\/td>/);
 });
+
+test('controller parameters: shown beside the scheme in summary.md; resuming a DIR with other parameters is refused', async () => {
+  const { summaryMarkdown } = await import('../harness/summary.ts');
+  const { plan, runPlan } = await import('../harness/runner.ts');
+  const { parseScenario } = await import('../harness/scenario.ts');
+  const tuned: RunResult = { ...run('vivace', 1, 0.01), controller_params: { epsilon_min: 0.02 } };
+  assert.match(summaryMarkdown(summarize([tuned, run('tcp-cubic', 1, 0)])), /\| vivace \(epsilon_min=0\.02\) \| 1 \(0\)/);
+  const dir = mkdtempSync(join(tmpdir(), 'pcc-params-'));
+  appendResult(join(dir, 'results.jsonl'), run('vivace', 1, 0.01)); // library defaults
+  const scenario = parseScenario({ name: 's', duration_s: 1, repetitions: 1, link: { down: { rate_mbps: 1 }, up: { rate_mbps: 1 } },
+    schemes: ['vivace'], controller_params: { vivace: { epsilon_min: 0.02 } } }, '/');
+  await assert.rejects(runPlan(plan([scenario]), { outDir: dir, mediaDir: '/nonexistent', playerDir: '', shouldStop: () => true }),
+    /s\/vivace\/1 run with controller parameters "", this run asks for "epsilon_min=0.02": use another --out/);
+});

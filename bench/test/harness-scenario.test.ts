@@ -88,3 +88,21 @@ test('the shipped scenario files (bench/scenarios) parse, and their trace files 
     for (const d of [s.link.down, s.link.up]) if ('tracePath' in d) assert.ok(existsSync(d.tracePath), `${file}: ${d.tracePath}`);
   }
 });
+
+test('controller_params: per datagram scheme, finite numbers, reaching the player URL as cc.<name>', async () => {
+  const { playerUrl } = await import('../harness/run-browser.ts');
+  const s = parseScenario({ ...valid, controller_params: { vivace: { epsilon_min: 0.02, epsilon_min_on_reversal: 1 } } }, '/data');
+  assert.deepEqual(s.controllerParams, { vivace: { epsilon_min: 0.02, epsilon_min_on_reversal: 1 } });
+  assert.deepEqual(parseScenario(valid, '/data').controllerParams, {});
+  const ports = { host: '10.0.0.1', webTransportPort: 4433, httpPort: 8080, httpsPort: 8443 };
+  const url = new URL(playerUrl(ports, 'vivace', s));
+  assert.equal(url.searchParams.get('cc.epsilon_min'), '0.02');
+  assert.equal(url.searchParams.get('cc.epsilon_min_on_reversal'), '1');
+  assert.equal(new URL(playerUrl(ports, 'tcp-cubic', s)).searchParams.get('cc.epsilon_min'), null); // other schemes: none
+  const bad = (controller_params: unknown, pattern: RegExp) =>
+    assert.throws(() => parseScenario({ ...valid, controller_params }, '/data'), (e: unknown) => e instanceof ScenarioError && pattern.test(e.message));
+  bad({ 'tcp-cubic': { x: 1 } }, /controller_params\.tcp-cubic: .*datagram schemes only/);
+  bad({ vivace: { epsilon_min: 'a' } }, /controller_params\.vivace\.epsilon_min: expected a finite number/);
+  bad({ vivace: { 'Bad-Name': 1 } }, /controller_params\.vivace\.Bad-Name: expected a parameter name/);
+  bad({ vivace: 3 }, /controller_params\.vivace: expected an object/);
+});

@@ -25,3 +25,11 @@ test('tcp sessions fetch the manifest from the HTTPS port with the kernel contro
   assert.equal(e.manifestUrl, 'https://127.0.0.1:9443/abr/manifest.mpd?cc=bbr');
   assert.equal(e.certHashUrl, 'http://127.0.0.1:9080/cert-hash');
 });
+
+test('controller parameters reach the session URL, which the origin parses back to the same numbers', () => {
+  const e = endpointsFor('?cc=vivace&cc.epsilon_min=0.02&cc.epsilon_min_on_reversal=1');
+  const parsed = parseSessionUrl(e.sessionUrl);
+  assert.ok(parsed.ok);
+  assert.deepEqual(parsed.ok && parsed.value.params, { epsilon_min: 0.02, epsilon_min_on_reversal: 1 });
+  assert.equal(parsed.ok && parsed.value.cc, 'vivace');
+});

@@ -43,3 +43,14 @@ test('cc=fixed needs a sane rateBps and is offered only over datagrams', () => {
   assert.throws(() => parsePageParams('?cc=fixed&rateBps=1e12', 'h'), /rateBps/);
   assert.throws(() => parsePageParams('?transport=tcp&cc=fixed&rateBps=1000000', 'h'), /cc="fixed"/);
 });
+
+test('cc.<name>=<number> passes controller parameters for datagram sessions, with clear errors otherwise', () => {
+  const s = parsePageParams('?cc=vivace&cc.epsilon_min=0.02&cc.epsilon_min_on_reversal=1', 'h').sessions[0]!;
+  assert.deepEqual(s.controllerParams, { epsilon_min: 0.02, epsilon_min_on_reversal: 1 });
+  assert.match(s.label, /^vivace \(epsilon_min=0\.02, epsilon_min_on_reversal=1\) · datagrams$/);
+  assert.deepEqual(parsePageParams('?cc=vivace', 'h').sessions[0]!.controllerParams, {});
+  assert.throws(() => parsePageParams('?cc=vivace&cc.epsilon_min=abc', 'h'), /cc\.epsilon_min="abc" must be a finite number/);
+  assert.throws(() => parsePageParams('?cc=vivace&cc.epsilon_min=', 'h'), /must be a finite number/);
+  assert.throws(() => parsePageParams('?cc=vivace&cc.Bad-Name=1', 'h'), /not a parameter name/);
+  assert.throws(() => parsePageParams('?transport=tcp&cc=bbr&cc.epsilon=0.1', 'h'), /transport=datagram/);
+});

@@ -220,7 +220,8 @@ typedef struct vivace_state {
     double rate_after_first_halving; /* bytes/s: what the first halving of the episode left */
     double recovery_target;          /* bytes/s: timeout recovery's slow start stops here; 0: not recovering */
     /* spurious timeouts (spurious_timeout_undo) */
-    int64_t min_one_way_us;          /* lowest receive time - send time seen (clock offset included); 0: none yet */
+    int64_t min_one_way_us;          /* lowest receive time - send time seen (clock offset included) */
+    int have_one_way;
     uint64_t spurious_timeouts;
 } vivace_state;
 
@@ -802,9 +803,11 @@ static void drain_results(vivace_state *s) {
  * was delayed on the way back. Then, like TCP's spurious-RTO undo (RFC 5682 F-RTO, Eifel), the rate returns to
  * what it was before the first halving. */
 static void undo_spurious_timeout(vivace_state *s, const cc_ack_event *event) {
-    if (event->recv_time_us == 0) return;
+    /* 0: no timestamp; beyond 2^53 µs (285 years) a forged one, and the subtraction below must not overflow */
+    if (event->recv_time_us <= 0 || event->recv_time_us > ((int64_t)1 << 53)) return;
     int64_t one_way_us = event->recv_time_us - event->packet->sent_time_us;
-    if (s->min_one_way_us == 0 || one_way_us < s->min_one_way_us) s->min_one_way_us = one_way_us;
+    if (!s->have_one_way || one_way_us < s->min_one_way_us) s->min_one_way_us = one_way_us;
+    s->have_one_way = 1;
     if (!s->awaiting_feedback || param(s, P_SPURIOUS_TIMEOUT_UNDO) < 0.5) return;
     int64_t extra_rtt_us = event->rtt_us - s->ctx->rtt->min_rtt_us;
     int64_t forward_queue_us = one_way_us - s->min_one_way_us;

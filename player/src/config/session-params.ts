@@ -30,6 +30,9 @@ export interface SessionParams {
   server: ServerAddress;
   /** Constant sending rate for cc=fixed (bit/s); null otherwise. */
   fixedRateBps: number | null;
+  /** Controller parameter overrides from `cc.<name>=<number>` page parameters (datagram transport only), passed to
+   *  the origin in the session URL; the origin rejects names the controller does not have. */
+  controllerParams: Record<string, number>;
   /** Short label for charts and panels, e.g. "vivace · datagrams". */
   label: string;
 }
@@ -44,6 +47,23 @@ export class ParamError extends Error {
 }
 
 const contentPattern = /^(abr|fixed-[1-9][0-9]{0,6}k)$/;
+/** Same rule as the session URL's parameter names (PROTOCOL.md §1.2). */
+const controllerParamPattern = /^[a-z][a-z0-9_]{0,63}$/;
+const CONTROLLER_PARAM_PREFIX = 'cc.';
+
+function parseControllerParams(query: URLSearchParams, transport: Transport): Record<string, number> {
+  const params: Record<string, number> = {};
+  for (const [key, raw] of query) {
+    if (!key.startsWith(CONTROLLER_PARAM_PREFIX)) continue;
+    const name = key.slice(CONTROLLER_PARAM_PREFIX.length);
+    if (transport !== 'datagram') throw new ParamError(`${key}: controller parameters apply to transport=datagram (the WASM controllers) only`);
+    if (!controllerParamPattern.test(name)) throw new ParamError(`${key}: "${name}" is not a parameter name (lower case letters, digits, "_")`);
+    const value = Number(raw);
+    if (raw.trim() === '' || !Number.isFinite(value)) throw new ParamError(`${key}="${raw}" must be a finite number`);
+    params[name] = value;
+  }
+  return params;
+}
 const hostPattern = /^[A-Za-z0-9.\-]{1,253}$|^\[[0-9A-Fa-f:.]{2,45}\]$/;
 
 function parsePort<T extends number | null>(raw: string | null, fallback: T, name: string): number | T {
@@ -89,15 +109,18 @@ function parseOne(query: URLSearchParams, ccRaw: string, server: ServerAddress):
       throw new ParamError(`cc=fixed needs rateBps between 100000 and 10000000000 (bit/s), got ${rateRaw === null ? 'none' : `"${rateRaw}"`}`);
     }
   }
+  const controllerParams = parseControllerParams(query, transport);
+  const paramNote = Object.entries(controllerParams).map(([k, v]) => `${k}=${v}`).join(', ');
   return {
     transport,
     cc: ccRaw as Controller,
     fixedRateBps,
+    controllerParams,
     content,
     abr: abrRaw === 'on',
     pinnedBitrateKbps: abrRaw === 'off' ? pinnedBitrateKbps : null,
     server,
-    label: `${ccRaw} · ${transportLabel(transport)}`,
+    label: `${ccRaw}${paramNote === '' ? '' : ` (${paramNote})`} · ${transportLabel(transport)}`,
   };
 }
 

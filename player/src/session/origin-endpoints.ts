@@ -13,9 +13,10 @@ export interface OriginEndpoints {
 export function originEndpoints(p: SessionParams, pageOrigin: string): OriginEndpoints {
   const host = p.server.host;
   const certHashUrl = p.server.httpPort === null ? `${pageOrigin}/cert-hash` : `http://${host}:${p.server.httpPort}/cert-hash`;
+  const controllerParams = Object.entries(p.controllerParams).map(([name, value]) => `&${encodeURIComponent(name)}=${encodeURIComponent(String(value))}`).join('');
   const query = p.transport === 'quic-stream'
     ? `transport=quic-stream&cc=${encodeURIComponent(p.cc)}`
-    : `cc=${encodeURIComponent(p.cc)}${p.fixedRateBps !== null ? `&rate_bps=${Math.round(p.fixedRateBps)}` : ''}`;
+    : `cc=${encodeURIComponent(p.cc)}${p.fixedRateBps !== null ? `&rate_bps=${Math.round(p.fixedRateBps)}` : ''}${controllerParams}`;
   const sessionUrl = `https://${host}:${p.server.webTransportPort}/pcc?${query}`;
   const manifestUrl = p.transport === 'tcp'
     ? `https://${host}:${p.server.httpsPort}/${p.content}/manifest.mpd?cc=${encodeURIComponent(p.cc)}`

@@ -103,6 +103,7 @@ test('HTTPS baseline: ranges, 416, CORS, content types', async () => {
   assert.equal(full.status, 200);
   assert.equal(full.headers['content-type'], 'application/dash+xml');
   assert.equal(full.headers['access-control-allow-origin'], '*');
+  assert.equal(full.headers['timing-allow-origin'], '*'); // Resource Timing for dash.js's TCP throughput estimate
   assert.deepEqual(full.body, media.files.get('abr/manifest.mpd')!.bytes);
   const part = await rawHttps('/abr/v1/seg-1.m4s', { range: 'bytes=10-19' });
   assert.equal(part.status, 206);

@@ -101,7 +101,10 @@ export class PlaybackSession {
       streaming: {
         abr: {
           autoSwitchBitrate: { video: !pinned, audio: true },
-          throughput: { useResourceTimingApi: false },
+          // dash.js's own loader (TCP): measured by the browser's Resource Timing, exact however few progress
+          // events XHR fires (on loopback a 2 MB segment can arrive in one, and then ABR got no sample and stayed at
+          // its first rendition for a whole run). Our WebTransport loader has no such entries: its progress events.
+          throughput: { useResourceTimingApi: this.params.transport === 'tcp' },
           ...(this.params.pinnedBitrateKbps !== null ? { initialBitrate: { video: this.params.pinnedBitrateKbps } } : {}),
         },
         retryAttempts: { MPD: 3, MediaSegment: 3, InitializationSegment: 3 },

@@ -66,6 +66,9 @@ function fail(res: ServerResponse, status: number, message: string, headers: Rec
 async function serve(req: IncomingMessage, res: ServerResponse, options: HttpsOriginOptions, fd: number | null): Promise<void> {
   res.setHeader('access-control-allow-origin', options.corsOrigin);
   res.setHeader('access-control-expose-headers', 'content-length, content-range, x-tcp-congestion');
+  // The page is on another origin: without this its Resource Timing entries hide the response timings, which
+  // dash.js's throughput estimate for its own (TCP) loader relies on (player: useResourceTimingApi).
+  res.setHeader('timing-allow-origin', options.corsOrigin);
   if (req.method === 'OPTIONS') {
     res.writeHead(204, { 'access-control-allow-methods': 'GET, HEAD, OPTIONS', 'access-control-allow-headers': 'range' }).end();
     return;

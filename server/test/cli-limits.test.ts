@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { after, before, test } from 'node:test';
 import { CLOSE_IDLE_TIMEOUT, CLOSE_LIMIT_EXCEEDED, CLOSE_SERVER_SHUTDOWN } from '@pcc-stream/protocol';
 import { PccClient } from '../src/client/pcc-client.ts';
-import { makeMedia, startOrigin, type MediaFixture, type RunningOrigin } from './helpers.ts';
+import { makeMedia, startOrigin, waitFor, type MediaFixture, type RunningOrigin } from './helpers.ts';
 
 const serverDir = join(dirname(fileURLToPath(import.meta.url)), '..');
 let media: MediaFixture;
@@ -91,6 +91,9 @@ test('limits: sessions, concurrent requests, idle timeout; graceful shutdown clo
   try {
     clients.push(await PccClient.connect(origin.origin, { certSha256Hex: origin.certHash, cc: 'fixed', params: { rate_bps: 20e6 } }));
     clients.push(await PccClient.connect(origin.origin, { certSha256Hex: origin.certHash }));
+    // A client's connect resolves before the origin's accept loop has taken its session: without this wait the
+    // third session can overtake the second (seen once under CI load) and the second is the one refused.
+    await waitFor(async () => (await origin.status()).sessions === 2, 5000, 'the origin to hold both sessions');
     const third = await PccClient.connect(origin.origin, { certSha256Hex: origin.certHash });
     const refused = await Promise.race([third.quic.closed(), new Promise<null>((r) => setTimeout(() => r(null), 5000))]);
     assert.ok(refused, 'the third session was not refused');

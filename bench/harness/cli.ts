@@ -55,7 +55,7 @@ function parse(): { scenarios: Scenario[]; outDir: string; mediaDir: string; rep
   }
   const overrides: Record<string, Record<string, number>> = {};
   for (const raw of values['cc-param'] ?? []) {
-    const m = /^([a-z-]+)\.([a-z][a-z0-9_]{0,63})=(.+)$/.exec(raw);
+    const m = /^([a-z-]+)\.([^=]+)=(.+)$/.exec(raw); // the name is checked with the scenario's own rule below
     if (!m || m[3]!.trim() === '' || !Number.isFinite(Number(m[3]))) throw new UsageError(`--cc-param ${raw}: expected SCHEME.NAME=NUMBER, e.g. vivace.epsilon_min=0.02`);
     (overrides[m[1]!] ??= {})[m[2]!] = Number(m[3]);
   }

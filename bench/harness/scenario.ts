@@ -2,6 +2,7 @@
 // A scenario describes one emulated path, one media configuration and the schemes to compare on it.
 import { readFileSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
+import { CONTROLLER_PARAM_NAME } from '@pcc-stream/protocol';
 
 export const DATAGRAM_SCHEMES = ['vivace', 'vivace-loss', 'allegro', 'pcp', 'cubic', 'bbr'] as const;
 export const QUIC_STREAM_SCHEMES = ['quic-cubic', 'quic-bbr'] as const;
@@ -136,8 +137,6 @@ function parseSchemes(value: Json | undefined, where: string): Scheme[] {
   return schemes;
 }
 
-const PARAM_NAME = /^[a-z][a-z0-9_]{0,63}$/;
-
 /** Parses {"vivace": {"epsilon_min": 0.02}}: keys are datagram schemes (the only ones with WASM controllers), values
  *  objects of finite numbers. Whether the controller knows a name is checked by the origin, which fails the run. */
 export function parseControllerParams(value: Json | undefined, where: string): ControllerParams {
@@ -151,7 +150,7 @@ export function parseControllerParams(value: Json | undefined, where: string): C
     const entries = requireObject(params, `${where}.${scheme}`);
     const parsed: Record<string, number> = {};
     for (const [name, v] of Object.entries(entries)) {
-      if (!PARAM_NAME.test(name)) throw new ScenarioError(`${where}.${scheme}.${name}`, 'expected a parameter name of lower case letters, digits and "_"');
+      if (!CONTROLLER_PARAM_NAME.test(name)) throw new ScenarioError(`${where}.${scheme}.${name}`, 'expected a parameter name of lower case letters, digits and "_"');
       parsed[name] = requireNumber(v, `${where}.${scheme}.${name}`, -Number.MAX_VALUE, Number.MAX_VALUE);
     }
     out[scheme as keyof ControllerParams] = parsed;

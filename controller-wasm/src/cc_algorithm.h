@@ -65,6 +65,7 @@ typedef struct cc_context {
     double initial_rate_bytes_per_s;
     uint32_t mss_bytes;
     const cc_rtt_view *rtt;
+    const uint64_t *bytes_in_flight;     /* the framework's count, current at every call */
     uint64_t (*random_u64)(struct cc_context *ctx);   /* seeded, deterministic */
     double (*random_unit)(struct cc_context *ctx);    /* uniform in [0, 1) */
     /* Custom utility if the user installed one (else NULL): PCC algorithms call it instead of their own. */

@@ -171,6 +171,7 @@ cc_controller *cc_create_with_ops(const cc_ops *ops, uint64_t seed, int64_t now_
     cc->first_sent_time_us = now_us;
     cc->ctx.params = cc->algorithm_values;
     cc->ctx.rtt = &cc->rtt;
+    cc->ctx.bytes_in_flight = &cc->bytes_in_flight;
     cc->ctx.random_u64 = context_random_u64;
     cc->ctx.random_unit = context_random_unit;
     cc->ctx.framework = cc;

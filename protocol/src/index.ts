@@ -19,4 +19,4 @@ export { BodyReassembly } from './receiver/body-reassembly.ts';
 export { DatagramReceiver, type DatagramReceiverOptions, type ReceivedData } from './receiver/datagram-receiver.ts';
 export { RttEstimator } from './sender/rtt-estimator.ts';
 export { SentPacketTracker, type AckOutcome, type SentPacket, type TrackerOptions } from './sender/sent-packet-tracker.ts';
-export { DATAGRAM_CONTROLLERS, STREAM_CONTROLLERS, parseSessionUrl, type SessionParams, type Transport } from './session-url.ts';
+export { CONTROLLER_PARAM_NAME, DATAGRAM_CONTROLLERS, STREAM_CONTROLLERS, parseSessionUrl, type SessionParams, type Transport } from './session-url.ts';

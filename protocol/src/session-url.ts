@@ -16,7 +16,8 @@ export interface SessionParams {
   params: Record<string, number>;
 }
 
-const PARAM_NAME = /^[a-z][a-z0-9_]{0,63}$/;
+/** What a controller parameter's name may be in the session URL (and wherever one is written before it goes there). */
+export const CONTROLLER_PARAM_NAME = /^[a-z][a-z0-9_]{0,63}$/;
 
 export function parseSessionUrl(url: string): Result<SessionParams> {
   let parsed: URL;
@@ -33,7 +34,7 @@ export function parseSessionUrl(url: string): Result<SessionParams> {
     } else if (key === 'cc') {
       out.cc = value;
     } else {
-      if (!PARAM_NAME.test(key)) return fail('invalid-field', `parameter name ${JSON.stringify(key)} is invalid`);
+      if (!CONTROLLER_PARAM_NAME.test(key)) return fail('invalid-field', `parameter name ${JSON.stringify(key)} is invalid`);
       const n = Number(value);
       if (value.trim() === '' || !Number.isFinite(n)) return fail('invalid-field', `parameter ${key} must be a finite number, got ${JSON.stringify(value)}`);
       out.params[key] = n;

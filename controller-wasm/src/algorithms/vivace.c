@@ -189,7 +189,6 @@ typedef struct vivace_state {
     double slow_start_best_noise_var;
     double delivery_max;             /* bytes/s: highest delivery-rate sample of this slow-start episode */
     double slow_start_last_rate;     /* bytes/s: the episode's latest slow-start MI, 0 before the first */
-    uint64_t bytes_in_flight;        /* as of the latest event */
     /* drain (slow_start_drain): one MI at drain_rate for drain_duration_us before the next probe round */
     int64_t drain_duration_us;       /* 0: no drain pending */
     double drain_rate;
@@ -222,7 +221,6 @@ typedef struct vivace_state {
     /* spurious timeouts (spurious_timeout_undo) */
     int64_t min_one_way_us;          /* lowest receive time - send time seen (clock offset included) */
     int have_one_way;
-    uint64_t spurious_timeouts;
 } vivace_state;
 
 static double param(const vivace_state *s, int index) { return s->ctx->params[index]; }
@@ -419,7 +417,6 @@ static void vivace_on_packet_sent(void *state, const cc_sent_packet *packet) {
         s->restart_mi = 0;
     }
     pcc_mi_on_sent(&s->tracker, packet);
-    s->bytes_in_flight = packet->bytes_in_flight_at_send;
 }
 
 static unsigned confidence_amplifier(unsigned tau) {
@@ -637,7 +634,7 @@ static double slow_start_exit_delivered(const vivace_state *s, const pcc_mi_resu
 /* The bottleneck rate slow start's acks measured, less ε, bytes/s (0 when the gain is off or nothing measured). */
 static double slow_start_delivery_pipe(const vivace_state *s) {
     if (!(param(s, P_SLOW_START_DELIVERY_GAIN) > 0) || !(s->delivery_max > 0)) return 0.0;
-    return clamp_to_ceiling(s, s->delivery_max * (1.0 - param(s, P_EPSILON)));
+    return s->delivery_max * (1.0 - param(s, P_EPSILON)); /* enter_probing applies the bounds */
 }
 
 /* slow_start_drain: the exit rate (§4.4: the best MI's rate) is below the capacity C, but at that rate the queue
@@ -650,7 +647,7 @@ static void schedule_drain(vivace_state *s) {
     double min_rtt_us = (double)s->ctx->rtt->min_rtt_us;
     if (param(s, P_SLOW_START_DRAIN) < 0.5 || !(min_rtt_us > 0)) return;
     double capacity = s->delivery_max > s->base_rate ? s->delivery_max : s->base_rate;
-    double queue_bytes = (double)s->bytes_in_flight - capacity * min_rtt_us * 1e-6;
+    double queue_bytes = (double)*s->ctx->bytes_in_flight - capacity * min_rtt_us * 1e-6;
     if (!(queue_bytes > 0) || !(capacity > 0)) return;
     s->drain_rate = s->base_rate / 2.0;
     double duration_us = queue_bytes / (capacity - s->drain_rate) * 1e6;
@@ -812,7 +809,6 @@ static void undo_spurious_timeout(vivace_state *s, const cc_ack_event *event) {
     int64_t extra_rtt_us = event->rtt_us - s->ctx->rtt->min_rtt_us;
     int64_t forward_queue_us = one_way_us - s->min_one_way_us;
     if (extra_rtt_us <= mi_timeout_us(s) || 4 * forward_queue_us >= extra_rtt_us) return;
-    s->spurious_timeouts++;
     s->awaiting_feedback = 0;
     s->recovery_target = 0.0;
     s->last_direction = 0;
@@ -826,7 +822,6 @@ static void undo_spurious_timeout(vivace_state *s, const cc_ack_event *event) {
 static void vivace_on_ack(void *state, const cc_ack_event *event) {
     vivace_state *s = state;
     undo_spurious_timeout(s, event);
-    s->bytes_in_flight = event->bytes_in_flight;
     if (s->phase == STATE_SLOW_START && event->delivery_rate_bytes_per_s > s->delivery_max) {
         s->delivery_max = event->delivery_rate_bytes_per_s;
     }
@@ -835,7 +830,6 @@ static void vivace_on_ack(void *state, const cc_ack_event *event) {
 
 static void vivace_on_loss(void *state, const cc_loss_event *event) {
     vivace_state *s = state;
-    s->bytes_in_flight = event->bytes_in_flight;
     if (pcc_mi_on_loss(&s->tracker, event->packet)) drain_results(s);
 }
 

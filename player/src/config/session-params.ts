@@ -1,6 +1,8 @@
 // The page's URL parameters, validated up front so a bad value becomes a clear on-page message instead of a
 // session that silently never starts.
 
+import { CONTROLLER_PARAM_NAME } from '@pcc-stream/protocol';
+
 /** `fixed` paces at a constant `rateBps` (page parameter): for receive-rate checks and fixed-rate baselines. */
 export const datagramControllers = ['vivace', 'vivace-loss', 'allegro', 'pcp', 'cubic', 'bbr', 'fixed'] as const;
 export const streamControllers = ['cubic', 'bbr'] as const;
@@ -47,8 +49,6 @@ export class ParamError extends Error {
 }
 
 const contentPattern = /^(abr|fixed-[1-9][0-9]{0,6}k)$/;
-/** Same rule as the session URL's parameter names (PROTOCOL.md §1.2). */
-const controllerParamPattern = /^[a-z][a-z0-9_]{0,63}$/;
 const CONTROLLER_PARAM_PREFIX = 'cc.';
 
 function parseControllerParams(query: URLSearchParams, transport: Transport): Record<string, number> {
@@ -57,7 +57,7 @@ function parseControllerParams(query: URLSearchParams, transport: Transport): Re
     if (!key.startsWith(CONTROLLER_PARAM_PREFIX)) continue;
     const name = key.slice(CONTROLLER_PARAM_PREFIX.length);
     if (transport !== 'datagram') throw new ParamError(`${key}: controller parameters apply to transport=datagram (the WASM controllers) only`);
-    if (!controllerParamPattern.test(name)) throw new ParamError(`${key}: "${name}" is not a parameter name (lower case letters, digits, "_")`);
+    if (!CONTROLLER_PARAM_NAME.test(name)) throw new ParamError(`${key}: "${name}" is not a parameter name (lower case letters, digits, "_")`);
     const value = Number(raw);
     if (raw.trim() === '' || !Number.isFinite(value)) throw new ParamError(`${key}="${raw}" must be a finite number`);
     params[name] = value;

@@ -113,6 +113,7 @@ static cc_controller *scripted(scenario *s, int mode, double peak_bps) {
     CHECK(cc_param_set(cc, "slow_start_delivery_gain", 0) == CC_OK);
     CHECK(cc_param_set(cc, "slow_start_drain", 0) == CC_OK);
     CHECK(cc_param_set(cc, "epsilon_min", 0.05) == CC_OK); /* Table 4.1's fixed ε; the adaptive step has its own test */
+    CHECK(cc_param_set(cc, "moving", 0) == CC_OK); /* one decision per probe round, as §4.4.3; test_moving_state */
     return cc;
 }
 
@@ -268,6 +269,61 @@ static void test_epsilon_min_on_reversal(void) {
     size_t narrow = probe_bases(&later, 0.01, bases, 64);
     CHECK(narrow >= 3);
     for (size_t i = 0; i < narrow; i++) CHECK(bases[i] > 18e6 && bases[i] < 22e6); /* at the peak: ε_min */
+    driver_release(&d);
+    cc_destroy(cc);
+}
+
+/* Index of the first MI at or after `from` whose target rate is rate_bps (within 1 bit/s), or count. */
+static size_t find_rate(const mi_record *r, size_t from, double rate_bps) {
+    for (size_t i = from; i < r->count; i++) {
+        if (fabs(r->target_rate_bps[i] - rate_bps) < 1.0) return i;
+    }
+    return r->count;
+}
+
+static void test_moving_state(void) {
+    /* The tent peaks at 20 Mbit/s; slow start 1..32 exits to 16 and the first round (γ = +1 per Mbit/s, no noise)
+     * decides to increase: the moving state (kernel paper) steps once per confirming MI result, hand-computed:
+     *   16 + 1 capped at ω0 = 5%: 16.8 (k = 1); u(16.8) = -3.2 > mean of the probes -4: γ = 1, τ = 1:
+     *   + m(1) = 1, within ω = 15%: 17.8 (k recalibrated to 1); τ = 2: + m(2) = 2 -> 19.8; τ = 3: + 3, capped at
+     *   15% of 19.8: 22.77 (k = 2). u(22.77) = -2.77 < u(19.8) = -0.2: overshoot, back to 17.8, the confirmed
+     *   rate before 19.8, and a probe round there. */
+    scenario s;
+    cc_controller *cc = scripted(&s, 0, 20e6);
+    CHECK(cc_param_set(cc, "moving", 1) == CC_OK);
+    driver d;
+    driver_init(&d, cc, RTT_US);
+    int saw_moving = 0;
+    for (int64_t t = 10000; t <= 3000000; t += 10000) {
+        driver_run(&d, t);
+        saw_moving |= strcmp(state_of(cc), "moving") == 0;
+    }
+    CHECK(saw_moving);
+    static const double steps_bps[] = {16.8e6, 17.8e6, 19.8e6, 22.77e6};
+    size_t at = find_rate(&s.seen, 0, 15.2e6); /* the first round's lower probe */
+    CHECK(at < s.seen.count);
+    for (size_t i = 0; i < 4; i++) {
+        size_t next = find_rate(&s.seen, at, steps_bps[i]);
+        CHECK(next < s.seen.count);
+        at = next;
+    }
+    /* No rate between the steps: each MI is at the last step until the step's result arrives (16.8 is also the
+     * first round's upper probe, so the check starts at 17.8). */
+    for (size_t i = find_rate(&s.seen, 0, 17.8e6); i < at; i++) {
+        double rate = s.seen.target_rate_bps[i];
+        int is_step = 0;
+        for (size_t k = 0; k < 4; k++) is_step |= fabs(rate - steps_bps[k]) < 1.0;
+        CHECK(is_step);
+        if (!is_step) fprintf(stderr, "moving: unexpected rate %.0f at MI %zu\n", rate, i);
+    }
+    /* After the overshoot: probes around 17.8 (r(1±ε)), never again 22.77 before them. */
+    mi_record after;
+    memset(&after, 0, sizeof after);
+    for (size_t i = at; i < s.seen.count; i++) after.target_rate_bps[after.count++] = s.seen.target_rate_bps[i];
+    double bases[64];
+    size_t n = probe_bases(&after, 0.05, bases, 64);
+    CHECK(n >= 1);
+    if (n >= 1) CHECK_NEAR(bases[0], 17.8e6, 1.0);
     driver_release(&d);
     cc_destroy(cc);
 }
@@ -617,6 +673,7 @@ int main(void) {
     test_double_check();
     test_adaptive_epsilon();
     test_epsilon_min_on_reversal();
+    test_moving_state();
     test_mi_timeout_halves();
     test_nan_custom_utility();
     test_idle_gaps_inside_mis();

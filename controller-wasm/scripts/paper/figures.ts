@@ -204,16 +204,27 @@ const bufferbloat: Figure = {
 };
 
 // Thesis §4.5.2 "Better convergence speed and stability", Fig. 4.10 (4 flows) and 4.11 (2 flows, [32]'s metrics).
+/* The kernel paper's moving state (vivace parameter `moving`) is off by default; the figures it changes show it in
+ * extra rows or columns beside the defaults. */
+const MOVING_SUFFIX = ' (moving)';
+const MOVING_ARGS = ['--cc-param', 'moving=1'];
+function withMovingVariants(ccs: string[]): { name: string; args: string[] }[] {
+  const plain = ccs.map((cc) => ({ name: cc, args: ['--cc', cc] }));
+  const moving = ccs.filter((cc) => cc === 'vivace-loss' || cc === 'vivace').map((cc) => ({ name: `${cc}${MOVING_SUFFIX}`, args: ['--cc', cc, ...MOVING_ARGS] }));
+  return [...plain, ...moving];
+}
+
 const convergenceFigure: Figure = {
   id: 'fig4.10-4.11-convergence',
   async run(ctx) {
-    const ccs = present(ctx, ['vivace', 'vivace-loss', 'allegro', 'bbr', 'cubic', 'pcp']);
+    const variants = withMovingVariants(present(ctx, ['vivace', 'vivace-loss', 'allegro', 'bbr', 'cubic', 'pcp']));
+    const ccs = variants.map((v) => v.name);
     const duration = ctx.quick ? 60 : ctx.long ? 200 : 100;
     const gap = ctx.quick ? 5 : 10;
     const flowCounts = [2, 4];
     const argsList: string[][] = [];
     for (const n of flowCounts) {
-      for (const cc of ccs) argsList.push(['--cc', cc, '--flows', String(n), '--start-gap-s', String(gap), '--rate-mbps', '100', '--rtt-ms', '30', '--buffer-kb', '75', '--duration-s', String(duration), '--seed', '1']);
+      for (const variant of variants) argsList.push([...variant.args, '--flows', String(n), '--start-gap-s', String(gap), '--rate-mbps', '100', '--rtt-ms', '30', '--buffer-kb', '75', '--duration-s', String(duration), '--seed', '1']);
     }
     const runs = await runAll(ctx, this.id, argsList, true);
     const rows: Cell[][] = [];
@@ -291,13 +302,14 @@ const convergenceFigure: Figure = {
 const changingNetwork: Figure = {
   id: 'fig4.8-changing-network',
   async run(ctx) {
-    const ccs = present(ctx, ['vivace-loss', 'vivace', 'allegro', 'bbr', 'cubic', 'pcp']);
+    const variants = withMovingVariants(present(ctx, ['vivace-loss', 'vivace', 'allegro', 'bbr', 'cubic', 'pcp']));
+    const ccs = variants.map((v) => v.name);
     const seeds = ctx.quick ? 5 : 20;
     const duration = ctx.quick ? 50 : ctx.long ? 500 : 100;
     const argsList: string[][] = [];
-    for (const cc of ccs) {
+    for (const variant of variants) {
       for (let seed = 1; seed <= seeds; seed++) {
-        argsList.push(['--cc', cc, '--rate-schedule', '10:100:5', '--rtt-schedule', '10:100:5', '--loss-schedule', '0:0.01:5', '--buffer-kb', '75', '--duration-s', String(duration), '--seed', String(seed)]);
+        argsList.push([...variant.args, '--rate-schedule', '10:100:5', '--rtt-schedule', '10:100:5', '--loss-schedule', '0:0.01:5', '--buffer-kb', '75', '--duration-s', String(duration), '--seed', String(seed)]);
       }
     }
     const runs = await runAll(ctx, this.id, argsList);
@@ -317,7 +329,8 @@ const changingNetwork: Figure = {
         medianCapacity: median(own.map((r) => r.result.capacity_mbps)),
       };
     });
-    const rows: Cell[][] = perCc.map((p) => [p.cc, 100 * p.medianFraction, p.medianThroughput, p.medianCapacity, 100 * p.medianLoss, paperFraction[p.cc] ?? '-', paperLoss[p.cc] ?? '-']);
+    const paperKey = (name: string): string => name.replace(MOVING_SUFFIX, '');
+    const rows: Cell[][] = perCc.map((p) => [p.cc, 100 * p.medianFraction, p.medianThroughput, p.medianCapacity, 100 * p.medianLoss, paperFraction[paperKey(p.cc)] ?? '-', paperLoss[paperKey(p.cc)] ?? '-']);
     return {
       id: this.id,
       title: 'Rapidly changing network (thesis Fig. 4.8)',
@@ -325,11 +338,11 @@ const changingNetwork: Figure = {
       headers: ['cc', 'median % of optimal', 'median Mbit/s', 'median optimal', 'median loss %', 'paper % of optimal', 'paper loss'],
       rows,
       digits: 1,
-      verdicts: perCc.filter((p) => p.cc === 'vivace-loss' || p.cc === 'vivace').map((p) => {
-        const target = p.cc === 'vivace-loss' ? { fraction: 0.883, loss: 0.049 } : { fraction: 0.83, loss: 0.033 };
+      verdicts: perCc.filter((p) => paperKey(p.cc) === 'vivace-loss' || paperKey(p.cc) === 'vivace').map((p) => {
+        const target = paperKey(p.cc) === 'vivace-loss' ? { fraction: 0.883, loss: 0.049 } : { fraction: 0.83, loss: 0.033 };
         return `${p.cc}: median ${fmt(100 * p.medianFraction)}% of optimal (paper ${fmt(100 * target.fraction)}%): ${verdict(p.medianFraction >= target.fraction - 0.02)}; median loss ${fmt(100 * p.medianLoss)}% (paper ${fmt(100 * target.loss)}%): ${verdict(p.medianLoss <= target.loss * 1.25)}`;
       }),
-      notes: ['Paper: Vivace-loss median 49 Mbit/s = 88.3% of optimal, +5.4% over Allegro, +25.6% over BBR, 15.3x CUBIC; Vivace-latency +17.9% over BBR; median loss 4.9% (Vivace-loss), 3.3% (Vivace-latency, similar to BBR).'],
+      notes: ['Paper: Vivace-loss median 49 Mbit/s = 88.3% of optimal, +5.4% over Allegro, +25.6% over BBR, 15.3x CUBIC; Vivace-latency +17.9% over BBR; median loss 4.9% (Vivace-loss), 3.3% (Vivace-latency, similar to BBR).', `"${MOVING_SUFFIX.trim()}": the kernel paper's moving state (vivace parameter moving=1, off by default: with flows starting apart it starves newcomers, see controller-wasm/README.md).`],
       charts: [{
         name: 'cdf',
         spec: {
@@ -346,12 +359,13 @@ const changingNetwork: Figure = {
 const lossAtConvergence: Figure = {
   id: 'fig4.12-loss-at-convergence',
   async run(ctx) {
-    const ccs = present(ctx, ['vivace-loss', 'vivace', 'allegro', 'bbr', 'cubic', 'pcp']);
+    const variants = withMovingVariants(present(ctx, ['vivace-loss', 'vivace', 'allegro', 'bbr', 'cubic', 'pcp']));
+    const ccs = variants.map((v) => v.name);
     const counts = ctx.quick ? [2, 4, 8] : [2, 4, 8, 16, 32];
     const duration = ctx.quick ? 20 : ctx.long ? 100 : 60;
     const argsList: string[][] = [];
     for (const n of counts) {
-      for (const cc of ccs) argsList.push(['--cc', cc, '--flows', String(n), '--rate-mbps', String(8 * n), '--buffer-kb', String(25 * n), '--rtt-ms', '30', '--duration-s', String(duration), '--seed', '1']);
+      for (const variant of variants) argsList.push([...variant.args, '--flows', String(n), '--rate-mbps', String(8 * n), '--buffer-kb', String(25 * n), '--rtt-ms', '30', '--duration-s', String(duration), '--seed', '1']);
     }
     const runs = await runAll(ctx, this.id, argsList);
     const avgLoss = (ni: number, ci: number): number => {
@@ -405,6 +419,7 @@ const lte: Figure = {
     const variants = [
       { name: 'vivace (LTE settings)', args: ['--cc', 'vivace', '--cc-param', 'mi_timeout_rtts=2', '--cc-param', 'latency_coefficient=2', '--packet-bytes', '500'] },
       { name: 'vivace', args: ['--cc', 'vivace'] },
+      { name: `vivace${MOVING_SUFFIX}`, args: ['--cc', 'vivace', ...MOVING_ARGS] },
       { name: 'vivace-loss', args: ['--cc', 'vivace-loss'] },
       { name: 'allegro', args: ['--cc', 'allegro'] },
       { name: 'bbr', args: ['--cc', 'bbr'] },

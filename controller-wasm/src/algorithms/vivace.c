@@ -22,6 +22,8 @@
  *    end: a queue the sender builds itself inflates the sRTT, and the literal rule then never fires on LTE
  *    (mi_timeout_from_expected_feedback, measured at mi_timeout_us). When feedback flows again, the rate
  *    doubles per MI back up to what the first halving left (timeout_recovery, at start_timeout_recovery).
+ *  - moving (parameter moving, off by default; kernel paper "PCC State Machine"): after a confident increase the
+ *    rate steps on once per confirming MI result instead of once per probe round (enter_moving).
  * Each decision starts a new epoch; results of MIs sent under an older epoch no longer apply and
  * are dropped, and the open MI is cut short so the new rate takes effect at once (thesis §3.2.2).
  *
@@ -86,6 +88,10 @@ enum {
     P_SPURIOUS_TIMEOUT_UNDO,
     P_MI_DURATION_FROM_MIN_RTT,
     P_EPSILON_MIN_ON_REVERSAL,
+    P_MOVING,
+    P_MOVING_MIN_STEP,
+    P_MOVING_EXIT_CONFIDENCE,
+    P_MOVING_NOISE_LOSS_LIMIT,
     P_COUNT
 };
 
@@ -143,21 +149,29 @@ enum {
          "w: an MI lasts mi_duration_rtts x (w min RTT + (1-w) sRTT); 0: sRTTs (thesis, published code), which include the sender's own queue; 1: min RTTs, the unit of the MI timeout"}, \
         {"epsilon_min_on_reversal", 0, 0, 1,                                                                \
          "1 (with epsilon_min < epsilon): the step narrows to epsilon_min only after a decision that reverses the last one (at the equilibrium); a decision in the same direction (climbing, falling) probes at epsilon"}, \
+        {"moving", 0, 0, 1,                                                                                 \
+         "1: after a confident probe round the rate keeps stepping every MI in the decided direction, each step from the latest MI's gradient, until an MI's utility falls (kernel paper: the moving state)"}, \
+        {"moving_min_step", 0.02, 0, 0.5,                                                                   \
+         "smallest step in the moving state, fraction of the rate (kernel paper: 2%), so consecutive MIs differ enough to measure a gradient"}, \
+        {"moving_exit_confidence", 2, 0, 10,                                                                \
+         "the moving state ends on a utility drop beyond this many standard errors of the loss-count noise (0: any drop)"}, \
+        {"moving_noise_loss_limit", 0.5, 0, 1e6,                                                            \
+         "moving_exit_confidence applies only while the average loss rate is below this fraction of the loss the utility tolerates (t x^(t-1) / c): beyond, loss is congestion, not noise, and any drop ends the move"}, \
     }
 
 static const cc_param_desc vivace_params[P_COUNT] = PARAMS_WITH_LATENCY(900);
 static const cc_param_desc vivace_loss_params[P_COUNT] = PARAMS_WITH_LATENCY(0);
 
 /* MI tags */
-enum { TAG_SLOW_START, TAG_HOLD, TAG_DRAIN, TAG_PROBE_FIRST };
+enum { TAG_SLOW_START, TAG_HOLD, TAG_DRAIN, TAG_MOVING, TAG_PROBE_FIRST };
 /* probe tags: TAG_PROBE_FIRST + 2 * pair + (0 up, 1 down) */
 static int probe_tag(int pair, int down) { return TAG_PROBE_FIRST + 2 * pair + down; }
 static int tag_is_down(int tag) { return (tag - TAG_PROBE_FIRST) % 2; }
 static int tag_pair(int tag) { return (tag - TAG_PROBE_FIRST) / 2; }
 
-typedef enum { STATE_SLOW_START, STATE_PROBING, STATE_DOUBLE_CHECK } vivace_phase;
+typedef enum { STATE_SLOW_START, STATE_PROBING, STATE_DOUBLE_CHECK, STATE_MOVING } vivace_phase;
 
-static const char *const phase_names[] = {"slow_start", "probing", "double_check"};
+static const char *const phase_names[] = {"slow_start", "probing", "double_check", "moving"};
 
 /* Before any RTT sample the MI timeout assumes RFC 9002's initial RTT. */
 #define INITIAL_RTT_GUESS_US 333000.0
@@ -199,6 +213,12 @@ typedef struct vivace_state {
     probe_result probes[MAX_PROBE_PAIRS][2];  /* [pair][0 = up, 1 = down] */
     double first_gradient;           /* γ of the pair being double-checked */
     double first_gradient_var;
+    /* moving state: the last MI whose utility confirmed the direction, and the gradient it measured */
+    double moving_ref_rate_mbps;
+    double moving_ref_utility;
+    double moving_ref_noise_var;
+    double moving_gradient;          /* utility per Mbit/s of the last confirming step */
+    double moving_prev_rate_mbps;    /* the confirmed rate before the reference: where an overshoot returns to */
     /* recent average loss rate over MIs (low-pass filter input) */
     int have_loss_average;
     double loss_average;
@@ -390,6 +410,10 @@ static void next_mi(vivace_state *s, double *rate, int *tag, int64_t *duration_u
         *rate = s->base_rate;
         *tag = TAG_HOLD;
         return;
+    case STATE_MOVING:
+        *rate = s->base_rate;
+        *tag = TAG_MOVING;
+        return;
     }
 }
 
@@ -439,8 +463,62 @@ static double probes_delivered_mbps(const vivace_state *s) {
     return best;
 }
 
-/* Moves the base rate by the gradient (§4.4.3) and starts probing around the new rate.
- * A decrease is not held back by the dynamic boundary below what the path delivered (decrease_to_delivered):
+/* Δr = m(τ)·θ0·γ in Mbit/s, capped at ω·r by the dynamic change boundary ω = ω0 + kδ (§4.4.3); k grows
+ * while the cap binds and is recalibrated to the smallest sufficient value otherwise. */
+static double bounded_step_mbps(vivace_state *s, double gradient, double rate_mbps) {
+    double change_mbps = (double)confidence_amplifier(s->consecutive) * param(s, P_THETA0) * gradient;
+    double omega0 = param(s, P_OMEGA0), delta = param(s, P_OMEGA_DELTA);
+    double boundary = omega0 + (double)s->boundary_steps * delta;
+    double relative = fabs(change_mbps) / rate_mbps;
+    if (relative > boundary) {
+        change_mbps = (gradient > 0 ? 1.0 : -1.0) * boundary * rate_mbps;
+        s->boundary_steps++;
+    } else if (delta > 0) {
+        double k = ceil((relative - omega0) / delta);
+        s->boundary_steps = k > 0 ? (unsigned)k : 0;
+    }
+    return change_mbps;
+}
+
+/* The mean utility of the round's probes, the utility at the base rate (r(1±ε) average to r), and its noise
+ * variance. */
+static double probes_mean_utility(const vivace_state *s, double *noise_var) {
+    double sum = 0.0, var = 0.0;
+    for (int pair = 0; pair < s->probe_pairs; pair++) {
+        for (int side = 0; side < 2; side++) {
+            sum += s->probes[pair][side].utility;
+            var += s->probes[pair][side].utility_noise_var;
+        }
+    }
+    double n = 2.0 * (double)s->probe_pairs;
+    *noise_var = var / (n * n);
+    return sum / n;
+}
+
+/* The moving state (kernel paper, "PCC State Machine"): after a conclusive round that decided to increase, the
+ * rate goes on stepping up, one step per MI result that confirms it: each step from the gradient between that MI
+ * and the previous confirming one, with the amplifier m(τ) and boundary ω of §4.4.3 growing per step. The first
+ * MI whose utility falls significantly sends the rate back to the last confirmed one, to probe there. A round of
+ * four probes plus their feedback takes five to six MIs; a moving step takes two (the MI at the new rate and its
+ * feedback). That is what lets the rate follow a capacity that rose (thesis Fig. 4.8, where 86% of the missing
+ * throughput was lost climbing). Only increases move: a decrease already jumps to what the probes delivered
+ * (decrease_to_delivered), and moving down compares MIs whose loss average decays over time, so each looked
+ * better than the last (measured: the rate ran down to 0.3 Mbit/s on a 50 Mbit/s link). */
+static void enter_moving(vivace_state *s, double rate, double reference_mbps, double reference_utility,
+                         double reference_noise_var, double gradient) {
+    s->phase = STATE_MOVING;
+    s->drain_duration_us = 0;
+    s->base_rate = clamp_to_ceiling(s, rate);
+    s->moving_ref_rate_mbps = reference_mbps;
+    s->moving_ref_utility = reference_utility;
+    s->moving_ref_noise_var = reference_noise_var;
+    s->moving_gradient = gradient;
+    s->moving_prev_rate_mbps = reference_mbps;
+    new_epoch(s);
+}
+
+/* Moves the base rate by the gradient (§4.4.3) and starts probing around the new rate (or moving, see
+ * enter_moving). A decrease is not held back by the dynamic boundary below what the path delivered (decrease_to_delivered):
  * ω guards against overshooting on unreliable gradients (§4.4.3), but after a capacity drop a rate far above
  * what the probes got through only loses packets while ω grows step by step (5%, 15%, 25%, ... per round of
  * four MIs). Measured on the Fig. 4.8 changing network (mean of 6 seeds x 100 s): loss 9.0% -> 4.9%
@@ -465,27 +543,12 @@ static void apply_gradient(vivace_state *s, double gradient, double gradient_var
     int confident = gradient_var <= 0 || fabs(gradient) > z * sqrt(gradient_var);
     if (direction == s->last_direction && confident) {
         s->consecutive++;
-    } else if (direction == s->last_direction) {
-        s->consecutive = 0;
-        s->boundary_steps = 0;
     } else {
         s->consecutive = 0;
         s->boundary_steps = 0;
     }
     s->last_direction = direction;
-    double change_mbps = (double)confidence_amplifier(s->consecutive) * param(s, P_THETA0) * gradient;
-    double omega0 = param(s, P_OMEGA0), delta = param(s, P_OMEGA_DELTA);
-    double boundary = omega0 + (double)s->boundary_steps * delta;
-    double relative = fabs(change_mbps) / rate_mbps;
-    if (relative > boundary) {
-        change_mbps = direction * boundary * rate_mbps;
-        s->boundary_steps++;
-    } else if (delta > 0) {
-        /* recalibrate k to the smallest value whose boundary still admits this change */
-        double k = ceil((relative - omega0) / delta);
-        s->boundary_steps = k > 0 ? (unsigned)k : 0;
-    }
-    double next_mbps = rate_mbps + change_mbps;
+    double next_mbps = rate_mbps + bounded_step_mbps(s, gradient, rate_mbps);
     if (direction < 0 && param(s, P_DECREASE_TO_DELIVERED) >= 0.5) {
         double delivered_mbps = probes_delivered_mbps(s) * (1.0 + s->epsilon);
         if (delivered_mbps > 0 && delivered_mbps < next_mbps) next_mbps = delivered_mbps;
@@ -494,7 +557,65 @@ static void apply_gradient(vivace_state *s, double gradient, double gradient_var
      * 4.8 loses most of its throughput climbing); at the equilibrium, where decisions alternate, it moves the base
      * rate from C/(1+ε) towards C. */
     s->epsilon = param(s, P_EPSILON_MIN_ON_REVERSAL) >= 0.5 && !reversed ? param(s, P_EPSILON) : epsilon_min(s);
-    enter_probing(s, next_mbps / 8e-6);
+    if (param(s, P_MOVING) >= 0.5 && confident && direction > 0) {
+        double reference_var;
+        double reference_utility = probes_mean_utility(s, &reference_var);
+        enter_moving(s, next_mbps / 8e-6, rate_mbps, reference_utility, reference_var, gradient);
+    } else {
+        enter_probing(s, next_mbps / 8e-6);
+    }
+}
+
+/* The next moving step, Mbit/s: the amplified, bounded gradient step, at least moving_min_step of the rate. */
+static double moving_step_mbps(vivace_state *s, double gradient, double rate_mbps) {
+    s->consecutive++;
+    double step = bounded_step_mbps(s, gradient, rate_mbps);
+    double floor_mbps = param(s, P_MOVING_MIN_STEP) * rate_mbps;
+    if (step < floor_mbps) step = floor_mbps;
+    return step;
+}
+
+/* The loss rate at which the utility stops rewarding a higher rate: d/dx (x^t - c x L) = 0 at L = t x^(t-1) / c
+ * (about 5% at 8-100 Mbit/s with Table 4.1's t and c, the thesis's "5% loss resistance"). */
+static double tolerated_loss(const vivace_state *s, double rate_mbps) {
+    double t = param(s, P_THROUGHPUT_EXPONENT), c = param(s, P_LOSS_COEFFICIENT);
+    if (!(c > 0) || !(rate_mbps > 0)) return 1.0;
+    return t * pcc_pow(rate_mbps, t - 1.0) / c;
+}
+
+/* A moving MI's result: compare its utility with the last MI that confirmed the direction. The rate steps only
+ * on a result; MIs sent before the last step took effect (at the reference rate) are skipped. Under random loss
+ * one MI's utility carries the binomial noise of its loss count, several times the difference a 2% step makes
+ * (1% loss at 40 Mbit/s: 1.5 against 0.5), so only a drop beyond moving_exit_confidence standard errors ends the
+ * move; a smaller one steps on with the last confirmed gradient. Overshooting a buffer drops the utility by far
+ * more (loss, RTT gradient). */
+static void on_moving_result(vivace_state *s, const pcc_mi_result *r, double utility, double noise_var) {
+    double rate_mbps = r->stats.target_rate_bps * 1e-6;
+    double spread_mbps = rate_mbps - s->moving_ref_rate_mbps;
+    double least_mbps = 0.5 * param(s, P_MOVING_MIN_STEP) * s->moving_ref_rate_mbps;
+    if (!(spread_mbps >= least_mbps) || !(spread_mbps > 0)) {
+        double pending_mbps = to_mbps(s->base_rate) - s->moving_ref_rate_mbps;
+        if (pending_mbps >= least_mbps && pending_mbps > 0) return; /* sent before the step */
+        enter_probing(s, s->base_rate); /* the rate cannot rise (send ceiling, bounds): nothing to learn */
+        return;
+    }
+    double gradient = (utility - s->moving_ref_utility) / spread_mbps;
+    double margin = param(s, P_MOVING_EXIT_CONFIDENCE) * sqrt(noise_var + s->moving_ref_noise_var);
+    if (!(s->loss_average < param(s, P_MOVING_NOISE_LOSS_LIMIT) * tolerated_loss(s, rate_mbps))) margin = 0.0;
+    s->gradient = gradient;
+    if (isfinite(gradient) && utility > s->moving_ref_utility - margin) {
+        if (gradient > 0) s->moving_gradient = gradient;
+        s->moving_prev_rate_mbps = s->moving_ref_rate_mbps;
+        s->moving_ref_rate_mbps = rate_mbps;
+        s->moving_ref_utility = utility;
+        s->moving_ref_noise_var = noise_var;
+        s->base_rate = clamp_to_ceiling(s, (rate_mbps + moving_step_mbps(s, s->moving_gradient, rate_mbps)) / 8e-6);
+        return;
+    }
+/* The utility fell: the step overshot. The amplifier starts over from the last rate that raised it. */
+    s->consecutive = 0;
+    s->boundary_steps = 0;
+    enter_probing(s, s->moving_prev_rate_mbps / 8e-6);
 }
 
 static double pair_gradient(const probe_result pair[2], double *variance) {
@@ -750,6 +871,7 @@ static void on_result(vivace_state *s, const pcc_mi_result *r) {
          * re-run at the same base rate. */
         s->app_limited_mis++;
         if (s->phase != STATE_SLOW_START && r->tag >= TAG_PROBE_FIRST) enter_probing(s, s->base_rate);
+        if (s->phase == STATE_MOVING && r->tag == TAG_MOVING) enter_probing(s, s->moving_ref_rate_mbps / 8e-6);
         return;
     }
     if (!valid) {
@@ -765,6 +887,9 @@ static void on_result(vivace_state *s, const pcc_mi_result *r) {
     switch (s->phase) {
     case STATE_SLOW_START:
         if (r->tag == TAG_SLOW_START) on_slow_start_result(s, r, utility, noise_var);
+        return;
+    case STATE_MOVING:
+        if (r->tag == TAG_MOVING) on_moving_result(s, r, utility, noise_var);
         return;
     case STATE_PROBING:
     case STATE_DOUBLE_CHECK: {
@@ -851,6 +976,7 @@ static double vivace_pacing_rate(const void *state) {
     if (open != NULL && !s->restart_mi) return open->target_rate_bytes_per_s;
     /* Between a decision and the next send, the rate the next MI will use. */
     if (s->phase == STATE_SLOW_START) return slow_start_rate(s, s->slow_start_next_rate);
+    if (s->phase == STATE_MOVING) return s->base_rate;
     if (s->drain_duration_us > 0) return s->drain_rate;
     if (s->probes_sent < 2 * s->probe_pairs) return probe_rate(s, s->probe_schedule[s->probes_sent]);
     return s->base_rate;

@@ -498,7 +498,8 @@ static double probes_mean_utility(const vivace_state *s, double *noise_var) {
 /* The moving state (kernel paper, "PCC State Machine"): after a conclusive round that decided to increase, the
  * rate goes on stepping up, one step per MI result that confirms it: each step from the gradient between that MI
  * and the previous confirming one, with the amplifier m(τ) and boundary ω of §4.4.3 growing per step. The first
- * MI whose utility falls significantly sends the rate back to the last confirmed one, to probe there. A round of
+ * MI whose utility falls significantly sends the rate back to the confirmed rate before the last one (the last
+ * one may already sit slightly above capacity, under the latency filter), to probe there. A round of
  * four probes plus their feedback takes five to six MIs; a moving step takes two (the MI at the new rate and its
  * feedback). That is what lets the rate follow a capacity that rose (thesis Fig. 4.8, where 86% of the missing
  * throughput was lost climbing). Only increases move: a decrease already jumps to what the probes delivered
@@ -612,7 +613,7 @@ static void on_moving_result(vivace_state *s, const pcc_mi_result *r, double uti
         s->base_rate = clamp_to_ceiling(s, (rate_mbps + moving_step_mbps(s, s->moving_gradient, rate_mbps)) / 8e-6);
         return;
     }
-/* The utility fell: the step overshot. The amplifier starts over from the last rate that raised it. */
+    /* The utility fell: the step overshot. One confirmed step back, and the amplifier starts over. */
     s->consecutive = 0;
     s->boundary_steps = 0;
     enter_probing(s, s->moving_prev_rate_mbps / 8e-6);

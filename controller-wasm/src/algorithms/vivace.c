@@ -594,9 +594,9 @@ static void on_moving_result(vivace_state *s, const pcc_mi_result *r, double uti
     double rate_mbps = r->stats.target_rate_bps * 1e-6;
     double spread_mbps = rate_mbps - s->moving_ref_rate_mbps;
     double least_mbps = 0.5 * param(s, P_MOVING_MIN_STEP) * s->moving_ref_rate_mbps;
-    if (!(spread_mbps >= least_mbps) || !(spread_mbps > 0)) {
+    if (!(spread_mbps > 0 && spread_mbps >= least_mbps)) {
         double pending_mbps = to_mbps(s->base_rate) - s->moving_ref_rate_mbps;
-        if (pending_mbps >= least_mbps && pending_mbps > 0) return; /* sent before the step */
+        if (pending_mbps > 0 && pending_mbps >= least_mbps) return; /* sent before the step */
         enter_probing(s, s->base_rate); /* the rate cannot rise (send ceiling, bounds): nothing to learn */
         return;
     }

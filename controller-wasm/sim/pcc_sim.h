@@ -24,6 +24,9 @@ extern "C" {
 #define PCC_SIM_NAME_BYTES 32
 /* mahimahi: each trace line is one delivery opportunity of this many bytes. */
 #define PCC_SIM_TRACE_OPPORTUNITY_BYTES 1504
+#define PCC_SIM_DEFAULT_SEND_JITTER_US 500
+#define PCC_SIM_STR_(x) #x
+#define PCC_SIM_STR(x) PCC_SIM_STR_(x)
 
 /* A value redrawn uniformly in [min, max] at t = 0, period, 2·period, ... (seeded). period_us = 0: off. */
 typedef struct pcc_sim_schedule {
@@ -75,6 +78,11 @@ typedef struct pcc_sim_config {
     pcc_sim_schedule rate_schedule_bps;
     uint64_t buffer_bytes;          /* droptail limit on bytes waiting (the packet being sent is not counted) */
     double loss_rate;               /* random loss of data packets before the queue, in [0, 1) */
+    /* Each packet leaves its sender a uniform random 0..send_jitter_us after its pacing time, as an OS
+     * timer releases it late. Exactly paced flows phase-lock to a full droptail queue: the big flow's
+     * packets take each freed slot and small flows' packets meet a full queue (the phase effects of
+     * Floyd and Jacobson, 1992). 0: exact pacing. */
+    int64_t send_jitter_us;
     pcc_sim_schedule loss_schedule; /* when on, replaces loss_rate every period */
     pcc_sim_schedule rtt_schedule_us; /* when on, replaces every flow's base RTT every period */
     size_t flow_count;

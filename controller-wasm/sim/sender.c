@@ -77,6 +77,12 @@ void sim_sender_free(sim_sender *sender) {
     sim_loss_recovery_free(&sender->recovery);
 }
 
+void sim_sender_set_send_jitter(sim_sender *sender, int64_t jitter_us, uint64_t seed, uint64_t stream) {
+    sender->send_jitter_us = jitter_us > 0 ? jitter_us : 0;
+    sim_rng_seed(&sender->jitter_rng, seed, stream);
+    sender->next_jitter_us = (double)sender->send_jitter_us * sim_rng_unit(&sender->jitter_rng);
+}
+
 static int window_allows(const sim_sender *sender) {
     if (sender->probe_credit > 0 || sender->recovery.bytes_in_flight == 0) return 1;
     double cwnd = cc_cwnd_bytes(sender->cc);
@@ -90,9 +96,14 @@ static double next_send_exact_us(const sim_sender *sender) {
     return sender->last_send_exact_us + (double)sender->packet_bytes * 1e6 / rate;
 }
 
+/* When the pacer releases the next packet: its slot on the schedule plus this packet's lateness. */
+static double next_release_us(const sim_sender *sender) {
+    return next_send_exact_us(sender) + sender->next_jitter_us;
+}
+
 int64_t sim_sender_next_send_us(const sim_sender *sender, int64_t now_us) {
     if (!window_allows(sender)) return INT64_MAX;
-    double exact = next_send_exact_us(sender);
+    double exact = next_release_us(sender);
     if (exact >= 9e18) return INT64_MAX - 1;
     int64_t at = (int64_t)ceil(exact - 1e-6);
     return at < now_us ? now_us : at;
@@ -108,13 +119,17 @@ static void on_lost(void *context, uint64_t pn, uint32_t bytes) {
 int sim_sender_send(sim_sender *sender, int64_t now_us, sim_packet *packet) {
     if (now_us < sender->start_us || !window_allows(sender)) return 0;
     double exact = next_send_exact_us(sender);
-    if ((int64_t)ceil(exact - 1e-6) > now_us) return 0;  /* too early for the pacer */
+    double release = exact + sender->next_jitter_us;
+    if ((int64_t)ceil(release - 1e-6) > now_us) return 0;  /* too early for the pacer */
     uint64_t pn;
     if (sim_loss_recovery_on_sent(&sender->recovery, sender->packet_bytes, now_us, &pn) != 0) return -1;
-    /* Keep the fractional schedule unless we are late by more than a microsecond (window-limited or
-     * just started): then pacing restarts from now rather than bursting to catch up. */
-    sender->last_send_exact_us = (sender->has_sent && exact > (double)now_us - 1.0) ? exact : (double)now_us;
+    /* Keep the fractional schedule unless we are later than the jitter allows (window-limited or just
+     * started): then pacing restarts from now rather than bursting to catch up. A packet queued behind
+     * a late one (its own lateness drawn smaller) is not late on the schedule. */
+    double on_time_until_us = exact + (double)sender->send_jitter_us;
+    sender->last_send_exact_us = (sender->has_sent && on_time_until_us > (double)now_us - 1.0) ? exact : (double)now_us;
     sender->has_sent = 1;
+    if (sender->send_jitter_us > 0) sender->next_jitter_us = (double)sender->send_jitter_us * sim_rng_unit(&sender->jitter_rng);
     if (sender->probe_credit > 0) sender->probe_credit--;
     cc_on_packet_sent(sender->cc, pn, sender->packet_bytes, now_us);
     packet->pn = pn;

@@ -10,6 +10,7 @@
 #include "pcc/cc.h"
 #include "pcc_sim.h"
 #include "sim_packet.h"
+#include "sim_rng.h"
 
 typedef struct sim_sender {
     cc_controller *cc;
@@ -17,6 +18,9 @@ typedef struct sim_sender {
     int64_t start_us;
     int has_sent;
     double last_send_exact_us;   /* pacing schedule, kept fractional so it does not drift */
+    int64_t send_jitter_us;      /* packets leave up to this late (uniform), off the schedule */
+    double next_jitter_us;       /* lateness drawn for the next packet */
+    sim_rng jitter_rng;
     int probe_credit;            /* packets the PTO lets us send past the window */
     sim_loss_recovery recovery;
     uint64_t packets_declared_lost;
@@ -28,6 +32,8 @@ typedef struct sim_sender {
 int sim_sender_init(sim_sender *sender, const pcc_sim_flow_config *flow, uint64_t seed, char *error,
                     size_t error_bytes);
 void sim_sender_free(sim_sender *sender);
+/* Every packet then leaves a uniform random 0..jitter_us after its pacing time (stream of seed). */
+void sim_sender_set_send_jitter(sim_sender *sender, int64_t jitter_us, uint64_t seed, uint64_t stream);
 
 /* When the pacer next allows a packet (never before start), or INT64_MAX while the window is full. */
 int64_t sim_sender_next_send_us(const sim_sender *sender, int64_t now_us);

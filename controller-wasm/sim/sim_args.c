@@ -24,6 +24,7 @@ const char *sim_cli_usage(void) {
            "  --loss-schedule MIN:MAX:PERIOD_S        redraw the loss probability each period\n"
            "  --seed N               seed of every random draw (default 1)\n"
            "  --packet-bytes N       packet size on the wire (default 1500)\n"
+           "  --send-jitter-us US    each packet leaves up to US late, uniform (default " PCC_SIM_STR(PCC_SIM_DEFAULT_SEND_JITTER_US) "; 0: exact pacing)\n"
            "  --cc-param NAME=VALUE  set a controller parameter on every flow (repeatable)\n"
            "  --sample-ms MS         time-series interval (default 100)\n"
            "  --csv FILE             write the time series (per flow per interval) as CSV\n"
@@ -225,6 +226,9 @@ int sim_cli_parse(int argc, char **argv, sim_cli_options *options, char *error, 
         } else if (strcmp(flag, "--packet-bytes") == 0) {
             if (parse_number(flag, value, 64, 65535, &number, error, error_bytes) != 0) return -1;
             for (int f = 0; f < PCC_SIM_MAX_FLOWS; f++) options->flows[f].packet_bytes = (uint32_t)number;
+        } else if (strcmp(flag, "--send-jitter-us") == 0) {
+            if (parse_number(flag, value, 0, 1e6, &number, error, error_bytes) != 0) return -1;
+            options->config.send_jitter_us = (int64_t)llround(number);
         } else if (strcmp(flag, "--cc-param") == 0) {
             size_t used = strlen(options->cc_params);
             if (!strchr(value, '=') || used + strlen(value) + 2 > sizeof options->cc_params) {

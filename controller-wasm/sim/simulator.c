@@ -24,7 +24,8 @@
 #define SIM_MAX_RATE_BPS 1e12
 
 /* Random streams: one per random process, so they never shift one another. */
-enum { STREAM_LOSS = 1, STREAM_RATE_SCHEDULE, STREAM_RTT_SCHEDULE, STREAM_LOSS_SCHEDULE, STREAM_CONTROLLER = 1000 };
+enum { STREAM_LOSS = 1, STREAM_RATE_SCHEDULE, STREAM_RTT_SCHEDULE, STREAM_LOSS_SCHEDULE, STREAM_CONTROLLER = 1000,
+       STREAM_SEND_JITTER = 2000 };
 
 typedef struct sim_flow {
     const pcc_sim_flow_config *config;
@@ -74,6 +75,7 @@ void pcc_sim_config_init(pcc_sim_config *config) {
     config->duration_us = 60LL * 1000000;
     config->rate_bps = 100e6;
     config->buffer_bytes = 75000;
+    config->send_jitter_us = PCC_SIM_DEFAULT_SEND_JITTER_US;
     config->sample_interval_us = SIM_DEFAULT_SAMPLE_INTERVAL_US;
 }
 
@@ -113,6 +115,10 @@ static int validate(const pcc_sim_config *config, char *error, size_t error_byte
     }
     if (config->buffer_bytes > (uint64_t)1e12) {
         fail(error, error_bytes, "buffer must be at most 1 TB");
+        return -1;
+    }
+    if (config->send_jitter_us < 0 || config->send_jitter_us > SIM_MAX_RTT_US) {
+        fail(error, error_bytes, "send jitter must be in [0, 10 s]");
         return -1;
     }
     if (config->sample_interval_us < 0) {
@@ -462,6 +468,7 @@ int pcc_sim_run(const pcc_sim_config *config, pcc_sim_result *result, char *erro
             fail(error, error_bytes, "flow %zu: %s", i, reason);
             return PCC_SIM_ERR_INVALID;
         }
+        sim_sender_set_send_jitter(&flow->sender, config->send_jitter_us, config->seed, STREAM_SEND_JITTER + i);
         push(&world, SIM_EVENT_FLOW_START, flow->config->start_us, (uint32_t)i, 0, NULL);
     }
     push(&world, SIM_EVENT_SAMPLE, world.sample_interval_us, 0, 0, NULL);

@@ -36,6 +36,9 @@ static void test_contract_flags(void) {
     CHECK(options.config.duration_us == 60000000);
     CHECK(options.config.seed == 42);
     CHECK(options.json == 1);
+    CHECK(options.config.send_jitter_us == PCC_SIM_DEFAULT_SEND_JITTER_US);
+    const char *exact_pacing[] = {"--send-jitter-us", "0", NULL};
+    CHECK(parse(exact_pacing, error, sizeof error) == 0 && options.config.send_jitter_us == 0);
 
     const char *replicated[] = {"--cc=vivace", "--flows=4", "--rtt-schedule", "10:100:5", "--rate-schedule",
                                 "10:100:5", "--loss-schedule", "0:0.01:5", "--cc-param", "epsilon=0.02", NULL};
@@ -56,6 +59,7 @@ static void test_bad_flags(void) {
         {"--rate-mbps", "-3", NULL},
         {"--rate-mbps", "nan", NULL},
         {"--loss", "1.5", NULL},
+        {"--send-jitter-us", "-5", NULL},
         {"--flows", "2.5", NULL},
         {"--flows", "0", NULL},
         {"--flows", "3", "--cc", "vivace,cubic"},

@@ -103,9 +103,9 @@ static double next_release_us(const sim_sender *sender) {
 
 int64_t sim_sender_next_send_us(const sim_sender *sender, int64_t now_us) {
     if (!window_allows(sender)) return INT64_MAX;
-    double exact = next_release_us(sender);
-    if (exact >= 9e18) return INT64_MAX - 1;
-    int64_t at = (int64_t)ceil(exact - 1e-6);
+    double release_us = next_release_us(sender);
+    if (release_us >= 9e18) return INT64_MAX - 1;
+    int64_t at = (int64_t)ceil(release_us - 1e-6);
     return at < now_us ? now_us : at;
 }
 
@@ -119,8 +119,7 @@ static void on_lost(void *context, uint64_t pn, uint32_t bytes) {
 int sim_sender_send(sim_sender *sender, int64_t now_us, sim_packet *packet) {
     if (now_us < sender->start_us || !window_allows(sender)) return 0;
     double exact = next_send_exact_us(sender);
-    double release = exact + sender->next_jitter_us;
-    if ((int64_t)ceil(release - 1e-6) > now_us) return 0;  /* too early for the pacer */
+    if ((int64_t)ceil(next_release_us(sender) - 1e-6) > now_us) return 0;  /* too early for the pacer */
     uint64_t pn;
     if (sim_loss_recovery_on_sent(&sender->recovery, sender->packet_bytes, now_us, &pn) != 0) return -1;
     /* Keep the fractional schedule unless we are later than the jitter allows (window-limited or just

@@ -78,7 +78,7 @@ void sim_sender_free(sim_sender *sender) {
 }
 
 void sim_sender_set_send_jitter(sim_sender *sender, int64_t jitter_us, uint64_t seed, uint64_t stream) {
-    sender->send_jitter_us = jitter_us > 0 ? jitter_us : 0;
+    sender->send_jitter_us = jitter_us;  /* pcc_sim_run validated it: >= 0 */
     sim_rng_seed(&sender->jitter_rng, seed, stream);
     sender->next_jitter_us = (double)sender->send_jitter_us * sim_rng_unit(&sender->jitter_rng);
 }
@@ -119,7 +119,8 @@ static void on_lost(void *context, uint64_t pn, uint32_t bytes) {
 int sim_sender_send(sim_sender *sender, int64_t now_us, sim_packet *packet) {
     if (now_us < sender->start_us || !window_allows(sender)) return 0;
     double exact = next_send_exact_us(sender);
-    if ((int64_t)ceil(next_release_us(sender) - 1e-6) > now_us) return 0;  /* too early for the pacer */
+    double release_us = exact + sender->next_jitter_us;  /* next_release_us without asking the rate twice */
+    if ((int64_t)ceil(release_us - 1e-6) > now_us) return 0;  /* too early for the pacer */
     uint64_t pn;
     if (sim_loss_recovery_on_sent(&sender->recovery, sender->packet_bytes, now_us, &pn) != 0) return -1;
     /* Keep the fractional schedule unless we are later than the jitter allows (window-limited or just

@@ -106,7 +106,7 @@ enum {
  * gradient is penalised only when positive: in the model behind eq. 4.1 (§4.3.1, eq. 4.4) latency
  * grows at (S - C)/C when the senders overshoot and is flat otherwise; a draining queue is no reward.
  */
-#define PARAMS_WITH_LATENCY(latency_coefficient_default, moving_default)                                     \
+#define VIVACE_PARAMS(latency_coefficient_default, moving_default)                                           \
     {                                                                                                        \
         {"epsilon", 0.05, 0.001, 0.5, "probing step ε: probes at r(1±ε) (thesis Table 4.1)"},                \
         {"theta0", 1, 1e-6, 1e6, "initial conversion factor θ0, Mbit/s per utility/(Mbit/s) (Table 4.1)"}, \
@@ -154,7 +154,7 @@ enum {
         {"epsilon_min_on_reversal", 0, 0, 1,                                                                \
          "1 (with epsilon_min < epsilon): the step narrows to epsilon_min only after a decision that reverses the last one (at the equilibrium); a decision in the same direction (climbing, falling) probes at epsilon"}, \
         {"moving", moving_default, 0, 1,                                                                    \
-         "1: after a confident probe round the rate keeps stepping every MI in the decided direction, each step from the latest MI's gradient, until an MI's utility falls (kernel paper: the moving state)"}, \
+         "1: after a confident increase the rate keeps stepping up once per MI result, each step from the latest gradient, until an MI's utility falls (kernel paper: the moving state)"}, \
         {"moving_min_step", 0.02, 0, 0.5,                                                                   \
          "smallest step in the moving state, fraction of the rate (kernel paper: 2%), so consecutive MIs differ enough to measure a gradient"}, \
         {"moving_exit_confidence", 2, 0, 10,                                                                \
@@ -163,8 +163,8 @@ enum {
          "moving_exit_confidence applies only while the average loss rate is below this fraction of the loss the utility tolerates (t x^(t-1) / c): beyond, loss is congestion, not noise, and any drop ends the move"}, \
     }
 
-static const cc_param_desc vivace_params[P_COUNT] = PARAMS_WITH_LATENCY(900, 0);
-static const cc_param_desc vivace_loss_params[P_COUNT] = PARAMS_WITH_LATENCY(0, 1);
+static const cc_param_desc vivace_params[P_COUNT] = VIVACE_PARAMS(900, 0);
+static const cc_param_desc vivace_loss_params[P_COUNT] = VIVACE_PARAMS(0, 1);
 
 /* MI tags */
 enum { TAG_SLOW_START, TAG_HOLD, TAG_DRAIN, TAG_MOVING, TAG_PROBE_FIRST };

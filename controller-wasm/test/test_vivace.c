@@ -281,16 +281,11 @@ static size_t find_rate(const mi_record *r, size_t from, double rate_bps) {
     return r->count;
 }
 
-static void test_moving_state(void) {
-    /* The tent peaks at 20 Mbit/s; slow start 1..32 exits to 16 and the first round (γ = +1 per Mbit/s, no noise)
-     * decides to increase: the moving state (kernel paper) steps once per confirming MI result, hand-computed:
-     *   16 + 1 capped at ω0 = 5%: 16.8 (k = 1); u(16.8) = -3.2 > mean of the probes -4: γ = 1, τ = 1:
-     *   + m(1) = 1, within ω = 15%: 17.8 (k recalibrated to 1); τ = 2: + m(2) = 2 -> 19.8; τ = 3: + 3, capped at
-     *   15% of 19.8: 22.77 (k = 2). u(22.77) = -2.77 < u(19.8) = -0.2: overshoot, back to 17.8, the confirmed
-     *   rate before 19.8, and a probe round there. */
-    scenario s;
-    cc_controller *cc = scripted(&s, 0, 20e6);
+/* Runs the tent script (peak 20 Mbit/s) with the moving state on and the given moving_entry_decisions. */
+static cc_controller *run_moving_script(scenario *s, double entry_decisions) {
+    cc_controller *cc = scripted(s, 0, 20e6);
     CHECK(cc_param_set(cc, "moving", 1) == CC_OK);
+    CHECK(cc_param_set(cc, "moving_entry_decisions", entry_decisions) == CC_OK);
     driver d;
     driver_init(&d, cc, RTT_US);
     int saw_moving = 0;
@@ -299,6 +294,21 @@ static void test_moving_state(void) {
         saw_moving |= strcmp(state_of(cc), "moving") == 0;
     }
     CHECK(saw_moving);
+    driver_release(&d);
+    return cc;
+}
+
+static void test_moving_state(void) {
+    /* The tent peaks at 20 Mbit/s; slow start 1..32 exits to 16 and the first round (γ = +1 per Mbit/s, no noise)
+     * decides to increase, + m(0) = 1 capped at ω0 = 5%: 16.8 (k = 1). That is one increase: a probe round at 16.8
+     * follows (moving_entry_decisions = 2). Its increase is the second in a row, so the moving state (kernel paper)
+     * starts and steps once per confirming MI result, hand-computed:
+     *   τ = 1: + m(1) = 1, within ω = 15%: 17.8 (k recalibrated to 1); u(17.8) = -2.2 > the probes' mean -3.2:
+     *   γ = 1, τ = 2: + m(2) = 2 -> 19.8; τ = 3: + 3, capped at 15% of 19.8: 22.77 (k = 2).
+     *   u(22.77) = -2.77 < u(19.8) = -0.2: overshoot, back to 17.8, the confirmed rate before 19.8, and a probe
+     *   round there. */
+    scenario s;
+    cc_controller *cc = run_moving_script(&s, 2);
     static const double steps_bps[] = {16.8e6, 17.8e6, 19.8e6, 22.77e6};
     size_t at = find_rate(&s.seen, 0, 15.2e6); /* the first round's lower probe */
     CHECK(at < s.seen.count);
@@ -307,8 +317,8 @@ static void test_moving_state(void) {
         CHECK(next < s.seen.count);
         at = next;
     }
-    /* No rate between the steps: each MI is at the last step until the step's result arrives (16.8 is also the
-     * first round's upper probe, so the check starts at 17.8). */
+    /* No rate between the moves: each MI is at the last step until the step's result arrives (the check starts at
+     * the first move, 17.8; before it come the probe round at 16.8 and MIs at its base). */
     for (size_t i = find_rate(&s.seen, 0, 17.8e6); i < at; i++) {
         double rate = s.seen.target_rate_bps[i];
         int is_step = 0;
@@ -316,15 +326,32 @@ static void test_moving_state(void) {
         CHECK(is_step);
         if (!is_step) fprintf(stderr, "moving: unexpected rate %.0f at MI %zu\n", rate, i);
     }
-    /* After the overshoot: probes around 17.8 (r(1±ε)), never again 22.77 before them. */
+    /* After the overshoot: probes around 17.8 (r(1±ε)), never again 22.77 before them. The overshoot counts as a
+     * decrease, so that round's increase (to 17.8 x 1.05 = 18.69, ω reset to ω0) is a first one again: another
+     * probe round follows at 18.69 before the next move (18.69 + m(1) = 19.69). */
     mi_record after;
     memset(&after, 0, sizeof after);
     for (size_t i = at; i < s.seen.count; i++) after.target_rate_bps[after.count++] = s.seen.target_rate_bps[i];
     double bases[64];
     size_t n = probe_bases(&after, 0.05, bases, 64);
-    CHECK(n >= 1);
-    if (n >= 1) CHECK_NEAR(bases[0], 17.8e6, 1.0);
-    driver_release(&d);
+    CHECK(n >= 2);
+    if (n >= 2) {
+        CHECK_NEAR(bases[0], 17.8e6, 1.0);
+        CHECK_NEAR(bases[1], 18.69e6, 1.0);
+    }
+    CHECK(find_rate(&after, 0, 18.69e6 * 0.95) < find_rate(&after, 0, 19.69e6));
+    cc_destroy(cc);
+
+    /* moving_entry_decisions = 1: every confident increase moves. After the same overshoot the round at 17.8 moves
+     * at once: 18.69, then 19.69, with no probe round at 18.69 in between. */
+    cc = run_moving_script(&s, 1);
+    at = find_rate(&s.seen, 0, 22.77e6);
+    CHECK(at < s.seen.count);
+    memset(&after, 0, sizeof after);
+    for (size_t i = at; i < s.seen.count; i++) after.target_rate_bps[after.count++] = s.seen.target_rate_bps[i];
+    size_t first_move = find_rate(&after, 0, 19.69e6);
+    CHECK(first_move < after.count);
+    CHECK(find_rate(&after, 0, 18.69e6 * 0.95) > first_move);
     cc_destroy(cc);
 }
 

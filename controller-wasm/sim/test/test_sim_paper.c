@@ -81,8 +81,8 @@ static void test_bufferbloat(void) {
     }
 }
 
-/* Flows 2 s apart, both variants with their default moving state: newcomers must climb past incumbents that keep
- * the buffer at its edge, and latency-aware flows must still share (moving_entry_decisions). */
+/* Flows 2 s apart, each variant with its default moving state (vivace-loss on): newcomers must climb past
+ * incumbents that keep the buffer at its edge. */
 static void test_convergence(void) {
     static const size_t flow_counts[] = {2, 4};
     static const char *const variants[] = {"vivace", "vivace-loss"};
@@ -229,7 +229,7 @@ static void test_capacity_drop(void) {
 }
 
 /* Thesis Fig. 4.8 in the other direction: capacity rises from 20 to 80 Mbit/s (75 KB buffer, 60 ms, 0.5% random
- * loss), where Fig. 4.8 loses most of its throughput. The moving state (parameter moving, on by default) must
+ * loss), where Fig. 4.8 loses most of its throughput. The moving state (parameter moving; on by default for vivace-loss) must
  * climb faster than one decision per probe round (this run prints it: vivace-loss 30.0 -> 63.0 Mbit/s, vivace
  * 23.7 -> 45.3 in the 3 s after the rise). */
 static double rise_delivered_bits;

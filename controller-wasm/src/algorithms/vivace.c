@@ -26,7 +26,8 @@
  *    once per confirming MI result instead of once per probe round (enter_moving). It starts only after
  *    moving_entry_decisions (2) increases in a row, and a move that overshot counts as a decrease, so near the
  *    equilibrium the flows decide by probe rounds, whose gradient carries the fairness of §4.3 (see
- *    moving_entry_allowed).
+ *    moving_entry_allowed). On by default for vivace-loss, off for vivace: in Chromium, three vivace players
+ *    sharing 30 Mbit/s (bench multiflow-3x8mbps, 3 runs each) buffered 20.4% of the time with it, 6.3% without.
  * Each decision starts a new epoch; results of MIs sent under an older epoch no longer apply and
  * are dropped, and the open MI is cut short so the new rate takes effect at once (thesis §3.2.2).
  *
@@ -106,7 +107,7 @@ enum {
  * gradient is penalised only when positive: in the model behind eq. 4.1 (§4.3.1, eq. 4.4) latency
  * grows at (S - C)/C when the senders overshoot and is flat otherwise; a draining queue is no reward.
  */
-#define VIVACE_PARAMS(latency_coefficient_default)                                                           \
+#define VIVACE_PARAMS(latency_coefficient_default, moving_default)                                           \
     {                                                                                                        \
         {"epsilon", 0.05, 0.001, 0.5, "probing step ε: probes at r(1±ε) (thesis Table 4.1)"},                \
         {"theta0", 1, 1e-6, 1e6, "initial conversion factor θ0, Mbit/s per utility/(Mbit/s) (Table 4.1)"}, \
@@ -153,7 +154,7 @@ enum {
          "w: an MI lasts mi_duration_rtts x (w min RTT + (1-w) sRTT); 0: sRTTs (thesis, published code), which include the sender's own queue; 1: min RTTs, the unit of the MI timeout"}, \
         {"epsilon_min_on_reversal", 0, 0, 1,                                                                \
          "1 (with epsilon_min < epsilon): the step narrows to epsilon_min only after a decision that reverses the last one (at the equilibrium); a decision in the same direction (climbing, falling) probes at epsilon"}, \
-        {"moving", 1, 0, 1,                                                                                 \
+        {"moving", moving_default, 0, 1,                                                                    \
          "1: after confident increases (moving_entry_decisions) the rate keeps stepping up once per MI result, each step from the latest gradient, until an MI's utility falls (kernel paper: the moving state)"}, \
         {"moving_min_step", 0.02, 0, 0.5,                                                                   \
          "smallest step in the moving state, fraction of the rate (kernel paper: 2%), so consecutive MIs differ enough to measure a gradient"}, \
@@ -165,8 +166,8 @@ enum {
          "the moving state starts only after this many confident increase decisions in a row; a move that overshot counts as a decrease (1: after any confident increase)"}, \
     }
 
-static const cc_param_desc vivace_params[P_COUNT] = VIVACE_PARAMS(900);
-static const cc_param_desc vivace_loss_params[P_COUNT] = VIVACE_PARAMS(0);
+static const cc_param_desc vivace_params[P_COUNT] = VIVACE_PARAMS(900, 0);
+static const cc_param_desc vivace_loss_params[P_COUNT] = VIVACE_PARAMS(0, 1);
 
 /* MI tags */
 enum { TAG_SLOW_START, TAG_HOLD, TAG_DRAIN, TAG_MOVING, TAG_PROBE_FIRST };

@@ -101,6 +101,12 @@ static size_t probe_bases(const mi_record *r, double epsilon, double *bases, siz
     return n;
 }
 
+/* The MIs of r from index from on. */
+static void records_from(const mi_record *r, size_t from, mi_record *out) {
+    memset(out, 0, sizeof *out);
+    for (size_t i = from; i < r->count; i++) out->target_rate_bps[out->count++] = r->target_rate_bps[i];
+}
+
 static cc_controller *scripted(scenario *s, int mode, double peak_bps) {
     memset(s, 0, sizeof *s);
     s->mode = mode;
@@ -260,8 +266,7 @@ static void test_epsilon_min_on_reversal(void) {
     size_t from = s.seen.count;
     driver_run(&d, 8000000);
     mi_record later;
-    memset(&later, 0, sizeof later);
-    for (size_t i = from; i < s.seen.count; i++) later.target_rate_bps[later.count++] = s.seen.target_rate_bps[i];
+    records_from(&s.seen, from, &later);
     double bases[64];
     size_t wide = probe_bases(&later, 0.05, bases, 64);
     CHECK(wide >= 3);
@@ -330,8 +335,7 @@ static void test_moving_state(void) {
      * decrease, so that round's increase (to 17.8 x 1.05 = 18.69, ω reset to ω0) is a first one again: another
      * probe round follows at 18.69 before the next move (18.69 + m(1) = 19.69). */
     mi_record after;
-    memset(&after, 0, sizeof after);
-    for (size_t i = at; i < s.seen.count; i++) after.target_rate_bps[after.count++] = s.seen.target_rate_bps[i];
+    records_from(&s.seen, at, &after);
     double bases[64];
     size_t n = probe_bases(&after, 0.05, bases, 64);
     CHECK(n >= 2);
@@ -347,8 +351,7 @@ static void test_moving_state(void) {
     cc = run_moving_script(&s, 1);
     at = find_rate(&s.seen, 0, 22.77e6);
     CHECK(at < s.seen.count);
-    memset(&after, 0, sizeof after);
-    for (size_t i = at; i < s.seen.count; i++) after.target_rate_bps[after.count++] = s.seen.target_rate_bps[i];
+    records_from(&s.seen, at, &after);
     size_t first_move = find_rate(&after, 0, 19.69e6);
     CHECK(first_move < after.count);
     CHECK(find_rate(&after, 0, 18.69e6 * 0.95) > first_move);

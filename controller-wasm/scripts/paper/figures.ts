@@ -65,19 +65,37 @@ async function runAll(ctx: FigureContext, figure: string, argsList: string[][], 
 }
 
 // Thesis §4.5.1 "Resilience to random loss", Fig. 4.3: 100 Mbit/s, 30 ms, 75 KB, loss 0-6%.
+/* The kernel paper's moving state (parameter `moving`) is on by default for vivace-loss and off for vivace; every
+ * Vivace figure shows the other setting in extra rows or columns beside the defaults. */
+const MOVING_SUFFIX = ' (moving)';
+const NO_MOVING_SUFFIX = ' (no moving)';
+const MOVING_ARGS = ['--cc-param', 'moving=1'];
+const NO_MOVING_ARGS = ['--cc-param', 'moving=0'];
+const MOVING_NOTE = `"${MOVING_SUFFIX.trim()}" / "${NO_MOVING_SUFFIX.trim()}": the kernel paper's moving state turned on / off (parameter moving: on by default for vivace-loss, off for vivace, whose video players stalled more with it in Chromium; see controller-wasm/README.md).`;
+function withMovingVariants(ccs: string[]): { name: string; args: string[] }[] {
+  const plain = ccs.map((cc) => ({ name: cc, args: ['--cc', cc] }));
+  const other = ccs.flatMap((cc) => {
+    if (cc === 'vivace') return [{ name: `${cc}${MOVING_SUFFIX}`, args: ['--cc', cc, ...MOVING_ARGS] }];
+    if (cc === 'vivace-loss') return [{ name: `${cc}${NO_MOVING_SUFFIX}`, args: ['--cc', cc, ...NO_MOVING_ARGS] }];
+    return [];
+  });
+  return [...plain, ...other];
+}
+
 const randomLoss: Figure = {
   id: 'fig4.3-random-loss',
   async run(ctx) {
-    const ccs = present(ctx, ['vivace', 'vivace-loss', 'allegro', 'bbr', 'cubic', 'pcp']);
+    const variants = withMovingVariants(present(ctx, ['vivace', 'vivace-loss', 'allegro', 'bbr', 'cubic', 'pcp']));
+    const ccs = variants.map((v) => v.name);
     const losses = ctx.quick ? [0, 0.01, 0.03, 0.05] : [0, 0.005, 0.01, 0.02, 0.03, 0.035, 0.04, 0.05, 0.06];
     const duration = ctx.quick ? 20 : ctx.long ? 100 : 60;
     // Random loss makes single runs noisy: the table shows the mean over seeds.
     const seeds = ctx.quick ? [1] : [1, 2, 3];
     const argsList: string[][] = [];
     for (const loss of losses) {
-      for (const cc of ccs) {
+      for (const variant of variants) {
         for (const seed of seeds) {
-          argsList.push(['--cc', cc, '--rate-mbps', '100', '--rtt-ms', '30', '--buffer-kb', '75', '--loss', String(loss), '--duration-s', String(duration), '--seed', String(seed)]);
+          argsList.push([...variant.args, '--rate-mbps', '100', '--rtt-ms', '30', '--buffer-kb', '75', '--loss', String(loss), '--duration-s', String(duration), '--seed', String(seed)]);
         }
       }
     }
@@ -118,6 +136,7 @@ const randomLoss: Figure = {
       ],
       notes: [
         'Paper (thesis §4.5.1): both Vivace variants > 90 Mbit/s up to 3% loss, > 80 up to 3.5%, ~40% of capacity near 4%, ~1/10 beyond 5%; BBR near capacity up to 15%; 20-50x over TCP.',
+        MOVING_NOTE,
       ],
       charts: [{
         name: 'throughput',
@@ -137,12 +156,13 @@ const randomLoss: Figure = {
 const bufferbloat: Figure = {
   id: 'fig4.5-4.7-bufferbloat',
   async run(ctx) {
-    const ccs = present(ctx, ['vivace', 'vivace-loss', 'allegro', 'bbr', 'cubic', 'pcp']);
+    const variants = withMovingVariants(present(ctx, ['vivace', 'vivace-loss', 'allegro', 'bbr', 'cubic', 'pcp']));
+    const ccs = variants.map((v) => v.name);
     const buffersKb = ctx.quick ? [7.5, 75, 1000] : [7.5, 15, 30, 75, 150, 300, 750, 1000];
     const duration = ctx.quick ? 20 : ctx.long ? 100 : 60;
     const argsList: string[][] = [];
     for (const kb of buffersKb) {
-      for (const cc of ccs) argsList.push(['--cc', cc, '--rate-mbps', '100', '--rtt-ms', '30', '--buffer-kb', String(kb), '--duration-s', String(duration), '--seed', '1']);
+      for (const variant of variants) argsList.push([...variant.args, '--rate-mbps', '100', '--rtt-ms', '30', '--buffer-kb', String(kb), '--duration-s', String(duration), '--seed', '1']);
     }
     const runs = await runAll(ctx, this.id, argsList);
     const flowAt = (bi: number, ci: number) => (runs[bi * ccs.length + ci] as SimRun).result.flows[0];
@@ -181,6 +201,7 @@ const bufferbloat: Figure = {
       notes: [
         'Paper: Vivace, BBR and Allegro > 90 Mbit/s already at 7.5 KB (CUBIC needs ~20x more); Vivace-latency p95 RTT overflow always < 2 ms (thesis), ~1 ms at every buffer 2 KB-1 MB (kernel paper);',
         'CUBIC and BBR fill deep buffers (BBR ~100% inflation ratio up to 300 KB; up to +200% RTT in the kernel paper).',
+        MOVING_NOTE,
       ],
       charts: [
         {
@@ -204,22 +225,6 @@ const bufferbloat: Figure = {
 };
 
 // Thesis §4.5.2 "Better convergence speed and stability", Fig. 4.10 (4 flows) and 4.11 (2 flows, [32]'s metrics).
-/* The kernel paper's moving state (parameter `moving`) is on by default for vivace-loss and off for vivace; the
- * figures it changes show the other setting in extra rows or columns beside the defaults. */
-const MOVING_SUFFIX = ' (moving)';
-const NO_MOVING_SUFFIX = ' (no moving)';
-const MOVING_ARGS = ['--cc-param', 'moving=1'];
-const NO_MOVING_ARGS = ['--cc-param', 'moving=0'];
-function withMovingVariants(ccs: string[]): { name: string; args: string[] }[] {
-  const plain = ccs.map((cc) => ({ name: cc, args: ['--cc', cc] }));
-  const other = ccs.flatMap((cc) => {
-    if (cc === 'vivace') return [{ name: `${cc}${MOVING_SUFFIX}`, args: ['--cc', cc, ...MOVING_ARGS] }];
-    if (cc === 'vivace-loss') return [{ name: `${cc}${NO_MOVING_SUFFIX}`, args: ['--cc', cc, ...NO_MOVING_ARGS] }];
-    return [];
-  });
-  return [...plain, ...other];
-}
-
 const convergenceFigure: Figure = {
   id: 'fig4.10-4.11-convergence',
   async run(ctx) {
@@ -296,6 +301,7 @@ const convergenceFigure: Figure = {
       })(),
       notes: [
         'Paper: Vivace converges fairly and more stably than BBR and CUBIC (Fig. 4.10); on 2 flows both Vivace variants match Allegro\'s stability with ~60% less convergence time, and match BBR\'s speed with ~50% less throughput deviation (Fig. 4.11). No absolute numbers are given in the text.',
+        MOVING_NOTE,
       ],
       charts,
       raw,
@@ -348,7 +354,7 @@ const changingNetwork: Figure = {
         const target = paperKey(p.cc) === 'vivace-loss' ? { fraction: 0.883, loss: 0.049 } : { fraction: 0.83, loss: 0.033 };
         return `${p.cc}: median ${fmt(100 * p.medianFraction)}% of optimal (paper ${fmt(100 * target.fraction)}%): ${verdict(p.medianFraction >= target.fraction - 0.02)}; median loss ${fmt(100 * p.medianLoss)}% (paper ${fmt(100 * target.loss)}%): ${verdict(p.medianLoss <= target.loss * 1.25)}`;
       }),
-      notes: ['Paper: Vivace-loss median 49 Mbit/s = 88.3% of optimal, +5.4% over Allegro, +25.6% over BBR, 15.3x CUBIC; Vivace-latency +17.9% over BBR; median loss 4.9% (Vivace-loss), 3.3% (Vivace-latency, similar to BBR).', `"${MOVING_SUFFIX.trim()}" / "${NO_MOVING_SUFFIX.trim()}": the kernel paper's moving state turned on / off (parameter moving: on by default for vivace-loss, off for vivace, whose video players stalled more with it in Chromium; see controller-wasm/README.md).`],
+      notes: ['Paper: Vivace-loss median 49 Mbit/s = 88.3% of optimal, +5.4% over Allegro, +25.6% over BBR, 15.3x CUBIC; Vivace-latency +17.9% over BBR; median loss 4.9% (Vivace-loss), 3.3% (Vivace-latency, similar to BBR).', MOVING_NOTE],
       charts: [{
         name: 'cdf',
         spec: {
@@ -399,7 +405,7 @@ const lossAtConvergence: Figure = {
         }
         return out;
       })(),
-      notes: ['Paper: Vivace-loss\'s loss rate converges to the theoretical 5% bound as n grows; BBR pays much more (~14%); kernel paper: PCC-kernel ~5% with 10 flows, BBR ~10% already with 2.'],
+      notes: ['Paper: Vivace-loss\'s loss rate converges to the theoretical 5% bound as n grows; BBR pays much more (~14%); kernel paper: PCC-kernel ~5% with 10 flows, BBR ~10% already with 2.', MOVING_NOTE],
       charts: [{
         name: 'loss',
         spec: {
@@ -424,6 +430,7 @@ const lte: Figure = {
     const duration = ctx.quick ? 60 : 140;
     const variants = [
       { name: 'vivace (LTE settings)', args: ['--cc', 'vivace', '--cc-param', 'mi_timeout_rtts=2', '--cc-param', 'latency_coefficient=2', '--packet-bytes', '500'] },
+      { name: `vivace (LTE settings)${MOVING_SUFFIX}`, args: ['--cc', 'vivace', '--cc-param', 'mi_timeout_rtts=2', '--cc-param', 'latency_coefficient=2', '--packet-bytes', '500', ...MOVING_ARGS] },
       { name: 'vivace', args: ['--cc', 'vivace'] },
       { name: `vivace${MOVING_SUFFIX}`, args: ['--cc', 'vivace', ...MOVING_ARGS] },
       { name: 'vivace-loss', args: ['--cc', 'vivace-loss'] },
@@ -459,7 +466,7 @@ const lte: Figure = {
       headers: ['cc', 'Mbit/s', 'p95 self-inflicted ms', 'loss %'],
       rows,
       digits: 1,
-      notes: ['Paper: Vivace (LTE settings) cuts self-inflicted latency by 98.8% vs CUBIC, 87.2% vs BBR, 97% vs Allegro-latency; Vegas gets 80% more throughput at 2.2x the latency; Sprout 36.9% more throughput, 4.8% less latency.'],
+      notes: ['Paper: Vivace (LTE settings) cuts self-inflicted latency by 98.8% vs CUBIC, 87.2% vs BBR, 97% vs Allegro-latency; Vegas gets 80% more throughput at 2.2x the latency; Sprout 36.9% more throughput, 4.8% less latency.', MOVING_NOTE],
       verdicts,
       charts: [{
         name: 'tradeoff',

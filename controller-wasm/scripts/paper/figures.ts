@@ -2,8 +2,8 @@
 // 4.10/4.11, 4.12 and the kernel paper (seed 003) figure 5. Each figure runs its scenarios, then returns a
 // table (ours beside the paper's number, as stated in the text: the figures themselves are images), the raw
 // rows, and a chart. Scenarios follow the papers' setups; nothing here is tuned to a result.
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { traceFile } from '@pcc-stream/protocol/node/trace-file';
 import { controllerDir, runPool, runSim, type SimRun } from './run-sim.ts';
 import { convergence, median, throughputSeries } from './stats.ts';
 import type { ChartSpec } from './svg-chart.ts';
@@ -421,12 +421,12 @@ const lossAtConvergence: Figure = {
 
 // Thesis §4.5.1 "LTE networks", Fig. 4.9: Verizon LTE trace (mahimahi), throughput vs self-inflicted latency.
 // Vivace there ran with T_timeout = 2 RTT, 500-byte packets and b = 2 (its 30-packet MI cap has no parameter
-// here); the plain defaults are shown too. The trace comes from the shared trace set beside the checkout.
+// here); the plain defaults are shown too. The trace is the repository's copy (bench/traces/PROVENANCE.md).
 const lte: Figure = {
   id: 'fig4.9-lte',
   async run(ctx) {
     const traceName = 'Verizon-LTE-short.down';
-    const trace = [join(controllerDir, '..', '..', 'shared', 'traces', traceName), join('/work/shared/traces', traceName)].find((p) => existsSync(p));
+    const trace = traceFile(join(controllerDir, '..', 'bench', 'traces', traceName));
     const duration = ctx.quick ? 60 : 140;
     const variants = [
       { name: 'vivace (LTE settings)', args: ['--cc', 'vivace', '--cc-param', 'mi_timeout_rtts=2', '--cc-param', 'latency_coefficient=2', '--packet-bytes', '500'] },
@@ -439,10 +439,6 @@ const lte: Figure = {
       { name: 'cubic', args: ['--cc', 'cubic'] },
       { name: 'pcp', args: ['--cc', 'pcp'] },
     ].filter((v) => ctx.available.has(v.args[1] as string));
-    if (!trace) {
-      ctx.log({ event: 'skip_figure', figure: 'fig4.9-lte', reason: `trace ${traceName} not found beside the checkout or in /work/shared/traces` });
-      return { id: 'fig4.9-lte', title: 'LTE (thesis Fig. 4.9): skipped, no trace file', setup: '', headers: [], rows: [], digits: 1, notes: [], verdicts: [], charts: [], raw: null };
-    }
     const argsList = variants.map((v) => [...v.args, '--trace', trace, '--rtt-ms', '40', '--buffer-kb', '1000', '--duration-s', String(duration), '--seed', '1']);
     const runs = await runAll(ctx, 'fig4.9-lte', argsList);
     const points = variants.map((v, i) => {

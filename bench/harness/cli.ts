@@ -1,16 +1,22 @@
-// npm run -s bench -- --suite NAME | --scenario FILE [--schemes a,b] [--repetitions N] --out DIR
+// npm run -s bench -- --suite NAME | --scenario FILE [--schemes a,b] [--repetitions N] [--shard i/N] [--list] --out DIR
+// npm run -s bench -- merge DIR... --out DIR
 import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { MergeError, mergeDirs } from './merge.ts';
 import { writeReport } from './report.ts';
 import { plan, runPlan } from './runner.ts';
+import { runId } from './results.ts';
+import { parseShard, shardPlan, ShardSpecError, type ShardSpec } from './shard.ts';
 import { repoRoot } from './repo-root.ts';
+import { userPath } from '@pcc-stream/protocol/node/user-path';
+import { parseScheme } from '@pcc-stream/protocol';
 import { ALL_SCHEMES, loadScenarioFile, parseControllerParams, ScenarioError, type ControllerParams, type Scenario, type Scheme } from './scenario.ts';
 import { SUITES, suiteScenarios } from './suites.ts';
 
 const USAGE = `usage: npm run -s bench -- (--suite NAME | --scenario FILE) --out DIR [options]
   --suite NAME          built-in suite: ${Object.keys(SUITES).join(', ')}
-  --scenario FILE       a scenario JSON file (see bench/README.md); may be repeated
+  --scenario FILE       a scenario JSON file (see bench/harness/README.md); may be repeated
   --out DIR             results directory; an interrupted run resumes where it stopped
   --schemes a,b         only these schemes (${ALL_SCHEMES.join(', ')})
   --repetitions N       override each scenario's repetitions
@@ -20,16 +26,24 @@ const USAGE = `usage: npm run -s bench -- (--suite NAME | --scenario FILE) --out
   --emulator linkem     the link emulator (linkem; real mahimahi is not supported by this runner yet)
   --media DIR           DASH media (default .cache/media, made by npm run media)
   --report-only         rewrite summary and plots from DIR/results.jsonl without running
-Outputs in DIR: results.jsonl, summary.csv, summary.md, plots/*.svg|png, report.html, runs/…`;
+  --shard i/N           run only shard i of N (1-based): whole (scenario, repetition) groups, disjoint, deterministic
+  --list                print the run ids this command would run (scenario/scheme/repetition), one a line; runs nothing
+Outputs in DIR: results.jsonl, summary.csv, comparison.csv, summary.md, plots/*.svg|png, report.html, runs/…
+
+usage: npm run -s bench -- merge DIR... --out DIR [--allow-mixed-commits]
+  merges shard outputs into one result set and report in DIR (a new or empty directory)`;
 
 class UsageError extends Error {}
 
-function parse(): { scenarios: Scenario[]; outDir: string; mediaDir: string; reportOnly: boolean } {
+interface Command { scenarios: Scenario[]; outDir: string; mediaDir: string; reportOnly: boolean; list: boolean; shard: ShardSpec | null }
+
+function parse(): Command {
   const { values } = parseArgs({
     options: {
       suite: { type: 'string' }, scenario: { type: 'string', multiple: true }, out: { type: 'string' }, schemes: { type: 'string' },
       repetitions: { type: 'string' }, 'duration-s': { type: 'string' }, emulator: { type: 'string' }, media: { type: 'string' },
       'report-only': { type: 'boolean' }, help: { type: 'boolean' }, 'cc-param': { type: 'string', multiple: true },
+      list: { type: 'boolean' }, shard: { type: 'string' },
     },
     strict: true,
   });
@@ -37,20 +51,33 @@ function parse(): { scenarios: Scenario[]; outDir: string; mediaDir: string; rep
     console.log(USAGE);
     process.exit(0);
   }
-  if (!values.out) throw new UsageError('--out DIR is required');
-  const outDir = resolve(values.out);
+  const list = values.list === true;
+  let shard: ShardSpec | null = null;
+  if (values.shard !== undefined) {
+    try {
+      shard = parseShard(values.shard);
+    } catch (error) {
+      throw new UsageError(error instanceof ShardSpecError ? error.message : String(error));
+    }
+  }
+  if (!values.out && !list) throw new UsageError('--out DIR is required');
+  const outDir = values.out ? userPath(values.out) : '';
   const reportOnly = values['report-only'] === true;
-  if (reportOnly) return { scenarios: [], outDir, mediaDir: '', reportOnly };
+  if (reportOnly && (list || shard)) throw new UsageError('--report-only reads DIR/results.jsonl: it takes no --list or --shard');
+  if (reportOnly) return { scenarios: [], outDir, mediaDir: '', reportOnly, list, shard };
   if (values.emulator && values.emulator !== 'linkem') {
     throw new UsageError(`--emulator ${values.emulator}: only "linkem" is supported by this runner (mahimahi's nested shells are not driven yet)`);
   }
   if (!values.suite && !values.scenario) throw new UsageError('give --suite NAME or --scenario FILE');
   let scenarios: Scenario[] = [];
   if (values.suite) scenarios.push(...suiteScenarios(values.suite));
-  for (const file of values.scenario ?? []) scenarios.push(loadScenarioFile(file));
+  for (const file of values.scenario ?? []) scenarios.push(loadScenarioFile(userPath(file)));
   if (values.schemes) {
-    const wanted = values.schemes.split(',').map((s) => s.trim()).filter(Boolean);
-    for (const s of wanted) if (!(ALL_SCHEMES as readonly string[]).includes(s)) throw new UsageError(`--schemes: unknown scheme "${s}"`);
+    const wanted = values.schemes.split(',').map((s) => s.trim()).filter(Boolean).map((s) => {
+      const scheme = parseScheme(s); // aliases such as cubic@tcp become canonical names
+      if (!scheme.ok) throw new UsageError(`--schemes: ${scheme.error.message}`);
+      return scheme.value.name;
+    });
     scenarios = scenarios.map((sc) => ({ ...sc, schemes: sc.schemes.filter((s) => wanted.includes(s)).length > 0 ? sc.schemes.filter((s) => wanted.includes(s)) : (wanted as Scheme[]) }));
   }
   const overrides: Record<string, Record<string, number>> = {};
@@ -83,12 +110,36 @@ function parse(): { scenarios: Scenario[]; outDir: string; mediaDir: string; rep
   const repetitions = positiveInt(values.repetitions, '--repetitions');
   const durationS = positiveInt(values['duration-s'], '--duration-s');
   scenarios = scenarios.map((sc) => ({ ...sc, ...(repetitions ? { repetitions: Math.floor(repetitions) } : {}), ...(durationS ? { durationS } : {}) }));
-  const mediaDir = resolve(values.media ?? join(repoRoot, '.cache', 'media'));
-  return { scenarios, outDir, mediaDir, reportOnly };
+  const mediaDir = values.media ? userPath(values.media) : join(repoRoot, '.cache', 'media');
+  return { scenarios, outDir, mediaDir, reportOnly, list, shard };
+}
+
+/** `merge DIR... --out DIR [--allow-mixed-commits]` */
+function merge(args: string[]): number {
+  const { values, positionals } = parseArgs({ args, options: { out: { type: 'string' }, 'allow-mixed-commits': { type: 'boolean' }, help: { type: 'boolean' } }, allowPositionals: true, strict: true });
+  if (values.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  if (!values.out) throw new UsageError('merge: --out DIR is required');
+  if (positionals.length === 0) throw new UsageError('merge: give the result directories to merge (merge DIR... --out DIR)');
+  // Paths are the user's: relative to where the command was run (bench/harness/README.md).
+  const outDir = userPath(values.out);
+  const outcome = mergeDirs(positionals.map((d) => userPath(d)), outDir, { allowMixedCommits: values['allow-mixed-commits'] === true });
+  console.error(JSON.stringify({ component: 'bench', event: 'merged', inputs: positionals.length, runs: outcome.results.length, failed: outcome.results.filter((r) => r.status !== 'ok').length, replaced_failures: outcome.replacedFailures }));
+  const report = writeReport(outDir);
+  console.log(`wrote ${join(outDir, 'results.jsonl')}, ${join(outDir, 'summary.md')}, ${join(outDir, 'report.html')} and ${report.plots.length} plots`);
+  return 0;
 }
 
 async function main(): Promise<number> {
-  const { scenarios, outDir, mediaDir, reportOnly } = parse();
+  if (process.argv[2] === 'merge') return merge(process.argv.slice(3));
+  const { scenarios, outDir, mediaDir, reportOnly, list, shard } = parse();
+  const items = shard ? shardPlan(plan(scenarios), shard) : plan(scenarios);
+  if (list) {
+    for (const item of items) console.log(runId(item.scenario.name, item.scheme, item.repetition));
+    return 0;
+  }
   if (!reportOnly) {
     if (typeof process.getuid === 'function' && process.getuid() !== 0) throw new UsageError('the benchmark creates network namespaces: run it as root');
     const playerDir = join(repoRoot, 'player', 'dist');
@@ -101,7 +152,7 @@ async function main(): Promise<number> {
     };
     process.on('SIGINT', () => onSignal('SIGINT'));
     process.on('SIGTERM', () => onSignal('SIGTERM'));
-    await runPlan(plan(scenarios), { outDir, mediaDir, playerDir, shouldStop: () => stopping });
+    await runPlan(items, { outDir, mediaDir, playerDir, shouldStop: () => stopping });
   }
   const report = writeReport(outDir);
   console.log(`wrote ${join(outDir, 'summary.md')}, ${join(outDir, 'report.html')} and ${report.plots.length} plots`);
@@ -111,7 +162,7 @@ async function main(): Promise<number> {
 main().then(
   (code) => process.exit(code),
   (error: unknown) => {
-    if (error instanceof UsageError || error instanceof ScenarioError) {
+    if (error instanceof UsageError || error instanceof ScenarioError || error instanceof MergeError) {
       console.error(`bench: ${error.message}\n\n${USAGE}`);
       process.exit(2);
     }

@@ -2,13 +2,14 @@
 // A scenario describes one emulated path, one media configuration and the schemes to compare on it.
 import { readFileSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
-import { CONTROLLER_PARAM_NAME } from '@pcc-stream/protocol';
+import { traceFile } from '@pcc-stream/protocol/node/trace-file';
+import {
+  BENCHMARKED_SCHEMES, CONTROLLER_PARAM_NAME, SCHEME_NAMES, WASM_CONTROLLERS, parseScheme, type SchemeName, type WasmControllerName,
+} from '@pcc-stream/protocol';
 
-export const DATAGRAM_SCHEMES = ['vivace', 'vivace-loss', 'allegro', 'pcp', 'cubic', 'bbr'] as const;
-export const QUIC_STREAM_SCHEMES = ['quic-cubic', 'quic-bbr'] as const;
-export const TCP_SCHEMES = ['tcp-cubic', 'tcp-bbr'] as const;
-export const ALL_SCHEMES = [...DATAGRAM_SCHEMES, ...QUIC_STREAM_SCHEMES, ...TCP_SCHEMES] as const;
-export type Scheme = (typeof ALL_SCHEMES)[number];
+/** Scheme names are the registry's (@pcc-stream/protocol's SCHEMES); ALL_SCHEMES are those a scenario runs by default. */
+export const ALL_SCHEMES = BENCHMARKED_SCHEMES;
+export type Scheme = SchemeName;
 
 export type LinkDirection = { rateMbps: number } | { tracePath: string };
 export type QueueSpec = { type: 'infinite' } | { type: 'droptail' | 'drophead'; bytes?: number; packets?: number };
@@ -17,7 +18,7 @@ export type DelaySpec =
   | { rttPattern: { minMs: number; maxMs: number; periodS: number; seed: number } };
 export type MediaSpec = { abr: true } | { abr: false; bitrateMbps: number };
 /** Parameter overrides of the WASM controllers, per datagram scheme: {"vivace": {"epsilon_min": 0.02}}. */
-export type ControllerParams = Partial<Record<(typeof DATAGRAM_SCHEMES)[number], Record<string, number>>>;
+export type ControllerParams = Partial<Record<WasmControllerName, Record<string, number>>>;
 
 export interface Scenario {
   name: string;
@@ -79,7 +80,8 @@ function parseDirection(value: Json | undefined, where: string, baseDir: string)
   }
   if (object.rate_mbps !== undefined) return { rateMbps: requireNumber(object.rate_mbps, `${where}.rate_mbps`, 0.01, 10_000) };
   if (typeof object.trace === 'string' && object.trace.length > 0) {
-    return { tracePath: isAbsolute(object.trace) ? object.trace : resolve(baseDir, object.trace) };
+    // Relative to the scenario file; a trace stored as NAME.gz is decompressed once and its plain copy used.
+    return { tracePath: traceFile(isAbsolute(object.trace) ? object.trace : resolve(baseDir, object.trace)) };
   }
   throw new ScenarioError(where, 'expected {"rate_mbps": N} or {"trace": "path"}');
 }
@@ -129,10 +131,13 @@ function parseSchemes(value: Json | undefined, where: string): Scheme[] {
   if (!Array.isArray(value) || value.length === 0) throw new ScenarioError(where, 'expected a non-empty array of scheme names');
   const schemes: Scheme[] = [];
   for (const [i, name] of value.entries()) {
-    if (typeof name !== 'string' || !(ALL_SCHEMES as readonly string[]).includes(name)) {
-      throw new ScenarioError(`${where}[${i}]`, `unknown scheme ${JSON.stringify(name)} (known: ${ALL_SCHEMES.join(', ')})`);
+    // Aliases (cubic@tcp) are accepted and stored as the canonical name (tcp-cubic).
+    const scheme = typeof name === 'string' ? parseScheme(name) : null;
+    if (scheme === null || !scheme.ok) {
+      throw new ScenarioError(`${where}[${i}]`, `unknown scheme ${JSON.stringify(name)} (known: ${SCHEME_NAMES.join(', ')})`);
     }
-    if (!schemes.includes(name as Scheme)) schemes.push(name as Scheme);
+    const canonical = scheme.value.name as Scheme;
+    if (!schemes.includes(canonical)) schemes.push(canonical);
   }
   return schemes;
 }
@@ -144,8 +149,8 @@ export function parseControllerParams(value: Json | undefined, where: string): C
   const object = requireObject(value, where);
   const out: ControllerParams = {};
   for (const [scheme, params] of Object.entries(object)) {
-    if (!(DATAGRAM_SCHEMES as readonly string[]).includes(scheme)) {
-      throw new ScenarioError(`${where}.${scheme}`, `controller parameters apply to the datagram schemes only (${DATAGRAM_SCHEMES.join(', ')})`);
+    if (!(WASM_CONTROLLERS as readonly string[]).includes(scheme)) {
+      throw new ScenarioError(`${where}.${scheme}`, `controller parameters apply to the datagram schemes only (${WASM_CONTROLLERS.join(', ')})`);
     }
     const entries = requireObject(params, `${where}.${scheme}`);
     const parsed: Record<string, number> = {};

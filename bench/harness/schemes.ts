@@ -1,4 +1,5 @@
 // What each benchmark scheme means for the player page and the Node client.
+import { schemeInfo } from '@pcc-stream/protocol';
 import type { ControllerParams, Scenario, Scheme } from './scenario.ts';
 
 export interface SchemeTransport {
@@ -14,7 +15,6 @@ export function controllerParamsFor(scenario: Scenario, scheme: Scheme): Record<
 }
 
 export function schemeTransport(scheme: Scheme): SchemeTransport {
-  if (scheme.startsWith('quic-')) return { transport: 'quic-stream', cc: scheme.slice('quic-'.length) };
-  if (scheme.startsWith('tcp-')) return { transport: 'tcp', cc: scheme.slice('tcp-'.length) };
-  return { transport: 'datagram', cc: scheme };
+  const { transport, cc } = schemeInfo(scheme);
+  return { transport, cc };
 }

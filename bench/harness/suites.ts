@@ -4,18 +4,20 @@
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { BENCHMARKED_SCHEMES } from '@pcc-stream/protocol';
 import { parseScenario, type Scenario } from './scenario.ts';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
-/** The mahimahi traces shipped beside the repository (../shared/traces), or PCC_TRACES_DIR. */
+/** The mahimahi traces in the repository (bench/traces, see its PROVENANCE.md), or PCC_TRACES_DIR. */
 export function tracesDir(): string {
-  const candidates = [process.env.PCC_TRACES_DIR, join(repoRoot, '..', 'shared', 'traces'), join(repoRoot, 'bench', 'traces')];
+  const candidates = [process.env.PCC_TRACES_DIR, join(repoRoot, 'bench', 'traces')];
   for (const dir of candidates) if (dir && existsSync(dir)) return dir;
   throw new Error(`no trace directory found (looked in ${candidates.filter(Boolean).join(', ')}); set PCC_TRACES_DIR`);
 }
 
-const BROWSER_SCHEMES = ['vivace', 'vivace-loss', 'allegro', 'pcp', 'cubic', 'bbr', 'quic-cubic', 'quic-bbr', 'tcp-cubic', 'tcp-bbr'];
+/** Every benchmarked scheme of the registry (@pcc-stream/protocol's SCHEMES). */
+const BROWSER_SCHEMES = [...BENCHMARKED_SCHEMES];
 const FIXED_BITRATES_MBPS = [4, 8, 15, 30];
 
 // LTE traces of the `lte` suite, each with the uplink recorded with it (TMobile-LTE-driving has no uplink
@@ -93,7 +95,7 @@ function lte(): Scenario[] {
 
 function bulk(): Scenario[] {
   const dir = tracesDir();
-  const schemes = ['vivace', 'vivace-loss', 'allegro', 'pcp', 'cubic', 'bbr', 'quic-cubic', 'quic-bbr', 'tcp-cubic', 'tcp-bbr'];
+  const schemes = [...BENCHMARKED_SCHEMES];
   const traces = LTE_TRACES.map(([name, down, up]) =>
     scenario({
       name: `bulk-lte-${name}`, mode: 'bulk', duration_s: 60, repetitions: 1,

@@ -30,6 +30,11 @@ test('the issue-6 scenario shape parses into typed fields, trace paths resolved 
   assert.equal(s.mode, 'browser');
 });
 
+test('scheme aliases (cc@transport) are stored as the registry\'s canonical names', () => {
+  const s = parseScenario({ ...valid, schemes: ['vivace@datagram', 'cubic@tcp', 'tcp-cubic', 'newreno@quic-stream'] }, '/data');
+  assert.deepEqual(s.schemes, ['vivace', 'tcp-cubic', 'quic-newreno']);
+});
+
 test('bad scenarios are rejected with the field named', () => {
   const cases: Array<[unknown, RegExp]> = [
     [{ ...valid, name: '../etc' }, /scenario\.name/],
@@ -86,6 +91,42 @@ test('the shipped scenario files (bench/scenarios) parse, and their trace files 
   for (const file of files) {
     const s = loadScenarioFile(join(dir, file));
     for (const d of [s.link.down, s.link.up]) if ('tracePath' in d) assert.ok(existsSync(d.tracePath), `${file}: ${d.tracePath}`);
+  }
+});
+
+test('trace paths in a scenario file are relative to that file, wherever the command runs; NAME finds a stored NAME.gz', async () => {
+  const { mkdirSync, readFileSync } = await import('node:fs');
+  const { gzipSync } = await import('node:zlib');
+  const dir = mkdtempSync(join(tmpdir(), 'pcc-scenario-'));
+  mkdirSync(join(dir, 'scenarios'));
+  mkdirSync(join(dir, 'traces'));
+  const text = `1\n2\n3\n# ${dir}\n`; // unique content, so the cache entry is this test's
+  writeFileSync(join(dir, 'traces', 'x.down.gz'), gzipSync(text));
+  writeFileSync(join(dir, 'traces', 'x.up'), '5\n');
+  writeFileSync(join(dir, 'scenarios', 's.json'), JSON.stringify({ ...valid, link: { ...valid.link, down: { trace: '../traces/x.down' }, up: { trace: '../traces/x.up' } } }));
+  const cwd = process.cwd();
+  try {
+    process.chdir(tmpdir()); // not the scenario's folder: the file's location decides
+    const s = loadScenarioFile(join(dir, 'scenarios', 's.json'));
+    assert.deepEqual(s.link.up, { tracePath: join(dir, 'traces', 'x.up') });
+    assert.ok('tracePath' in s.link.down && s.link.down.tracePath.includes('/.cache/traces/'), JSON.stringify(s.link.down));
+    assert.equal(readFileSync((s.link.down as { tracePath: string }).tracePath, 'utf8'), text);
+  } finally {
+    process.chdir(cwd);
+  }
+});
+
+test('the lte suite reads every trace from the repository (bench/traces), compressed ones included', async () => {
+  const { existsSync } = await import('node:fs');
+  const scenarios = suiteScenarios('lte');
+  assert.equal(scenarios.length, 4);
+  for (const s of scenarios) {
+    for (const d of [s.link.down, s.link.up]) {
+      assert.ok('tracePath' in d, s.name);
+      assert.ok(existsSync(d.tracePath), `${s.name}: ${d.tracePath}`);
+      const inRepo = d.tracePath.startsWith(join(import.meta.dirname, '..', 'traces') + '/') || d.tracePath.startsWith(join(import.meta.dirname, '..', '..', '.cache', 'traces') + '/');
+      assert.ok(inRepo, `${s.name}: ${d.tracePath} is outside the repository`);
+    }
   }
 });
 

@@ -3,6 +3,8 @@
 // number beside ours; writes JSON, CSV and SVG per figure into build/paper/ (or --out). Logs go to stderr.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { WASM_CONTROLLERS } from '@pcc-stream/protocol';
+import { userPath } from '@pcc-stream/protocol/node/user-path';
 import { figures, type FigureContext } from './paper/figures.ts';
 import { assertSimBuilt, controllerDir, runSim } from './paper/run-sim.ts';
 import { renderChart } from './paper/svg-chart.ts';
@@ -29,7 +31,7 @@ function parseArgs(argv: string[]): { quick: boolean; long: boolean; only: strin
     else if (arg === '--jobs') {
       options.jobs = Number(value());
       if (!Number.isInteger(options.jobs) || options.jobs < 1 || options.jobs > 64) throw new Error('--jobs must be an integer in [1, 64]');
-    } else if (arg === '--out') options.out = value();
+    } else if (arg === '--out') options.out = userPath(value());
     else if (arg === '--help' || arg === '-h') {
       process.stdout.write(usage + '\n');
       process.exit(0);
@@ -42,9 +44,8 @@ function parseArgs(argv: string[]): { quick: boolean; long: boolean; only: strin
 }
 
 async function availableControllers(): Promise<Set<string>> {
-  const candidates = ['vivace', 'vivace-loss', 'allegro', 'pcp', 'cubic', 'bbr'];
   const available = new Set<string>();
-  for (const cc of candidates) {
+  for (const cc of WASM_CONTROLLERS) {
     try {
       await runSim(['--cc', cc, '--duration-s', '0.01']);
       available.add(cc);

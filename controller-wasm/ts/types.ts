@@ -1,7 +1,11 @@
 // The public TypeScript contract of @pcc-stream/controller. Other workspaces code against these shapes:
 // add fields or methods, never change or remove them.
 
-export type AlgorithmName = 'vivace' | 'vivace-loss' | 'allegro' | 'pcp' | 'cubic' | 'bbr' | 'fixed';
+import type { WasmControllerName } from '@pcc-stream/protocol';
+
+/** The WASM controllers, as the scheme registry (@pcc-stream/protocol's SCHEMES, transport datagram) lists them;
+ *  ts/test/registry.test.ts checks that the module's registry.c registers exactly these. */
+export type AlgorithmName = WasmControllerName;
 
 export interface ParamDesc {
   name: string;

@@ -12,10 +12,15 @@ test('defaults: vivace over datagrams, ABR content, the page host and the docume
   assert.deepEqual(s.server, { host: '127.0.0.1', webTransportPort: 4433, httpPort: null, httpsPort: 8443 });
 });
 
-test('tcp and quic-stream accept only cubic and bbr', () => {
-  assert.equal(parsePageParams('?transport=tcp&cc=bbr', 'h').sessions[0]!.transport, 'tcp');
+test('tcp and quic-stream accept the registry\'s kernel and quinn controllers (quinn\'s newreno too)', () => {
+  const tcp = parsePageParams('?transport=tcp&cc=bbr', 'h').sessions[0]!;
+  assert.deepEqual([tcp.scheme, tcp.transport, tcp.cc], ['tcp-bbr', 'tcp', 'bbr']);
+  const newreno = parsePageParams('?transport=quic-stream&cc=newreno', 'h').sessions[0]!;
+  assert.deepEqual([newreno.scheme, newreno.transport, newreno.cc], ['quic-newreno', 'quic-stream', 'newreno']);
   assert.throws(() => parsePageParams('?transport=tcp&cc=vivace', 'h'), ParamError);
+  assert.throws(() => parsePageParams('?transport=tcp&cc=newreno', 'h'), /cc="newreno" is not a congestion controller for transport=tcp/);
   assert.throws(() => parsePageParams('?transport=quic-stream&cc=pcp', 'h'), /cc="pcp"/);
+  assert.throws(() => parsePageParams('?transport=udp&cc=bbr', 'h'), /transport="udp" is not supported/);
 });
 
 test('hostile values are rejected with a message naming the parameter', () => {
@@ -35,6 +40,14 @@ test('abr=off pins a bitrate; compare builds one session per controller, with op
   const cmp = parsePageParams('?compare=vivace,cubic@tcp&content=fixed-8000k', 'h');
   assert.equal(cmp.compare, true);
   assert.deepEqual(cmp.sessions.map((s) => [s.cc, s.transport, s.content]), [['vivace', 'datagram', 'fixed-8000k'], ['cubic', 'tcp', 'fixed-8000k']]);
+  // Canonical scheme names and the cc@transport aliases name the same sessions; plain controllers take the page's transport.
+  const canonical = parsePageParams('?compare=vivace,tcp-cubic,quic-newreno&content=fixed-8000k', 'h');
+  assert.deepEqual(canonical.sessions.map((s) => s.scheme), ['vivace', 'tcp-cubic', 'quic-newreno']);
+  const aliases = parsePageParams('?compare=vivace@datagram,cubic@tcp,newreno@quic-stream&content=fixed-8000k', 'h');
+  assert.deepEqual(aliases.sessions.map((s) => s.scheme), ['vivace', 'tcp-cubic', 'quic-newreno']);
+  assert.deepEqual(parsePageParams('?transport=tcp&compare=cubic,bbr', 'h').sessions.map((s) => s.scheme), ['tcp-cubic', 'tcp-bbr']);
+  assert.throws(() => parsePageParams('?compare=vivace,reno@tcp', 'h'), /cc="reno"/);
+  assert.throws(() => parsePageParams('?compare=vivace,tcp-reno', 'h'), /cc="tcp-reno"/);
 });
 
 test('cc=fixed needs a sane rateBps and is offered only over datagrams', () => {

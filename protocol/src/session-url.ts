@@ -2,11 +2,10 @@
 //   https://host:4433/pcc?cc=vivace&epsilon=0.05          datagram delivery paced by the vivace controller
 //   https://host:4433/pcc?transport=quic-stream&cc=bbr    bodies on streams under quinn's BBR
 import { fail, ok, type Result } from './errors.ts';
+import { controllersOn } from './schemes.ts';
 
+/** The transports a WebTransport session offers (tcp is the HTTPS origin's, not a session's). */
 export type Transport = 'datagram' | 'quic-stream';
-
-export const DATAGRAM_CONTROLLERS = ['vivace', 'vivace-loss', 'allegro', 'pcp', 'cubic', 'bbr', 'fixed'] as const;
-export const STREAM_CONTROLLERS = ['cubic', 'bbr', 'newreno'] as const;
 
 export interface SessionParams {
   transport: Transport;
@@ -41,7 +40,7 @@ export function parseSessionUrl(url: string): Result<SessionParams> {
     }
   }
   if (out.cc !== undefined) {
-    const allowed: readonly string[] = out.transport === 'datagram' ? DATAGRAM_CONTROLLERS : STREAM_CONTROLLERS;
+    const allowed: readonly string[] = controllersOn(out.transport);
     if (!allowed.includes(out.cc)) return fail('invalid-field', `cc=${out.cc} is not one of ${allowed.join(', ')} for transport=${out.transport}`);
   }
   if (out.transport === 'quic-stream' && Object.keys(out.params).length > 0) {

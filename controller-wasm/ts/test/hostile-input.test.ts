@@ -2,6 +2,7 @@
 // the configured rate bounds, and native and WASM still agree exactly after every event.
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
+import { WASM_CONTROLLERS } from '@pcc-stream/protocol';
 import { loadControllerModule, type AlgorithmName, type ControllerModule } from '../index.ts';
 import { assertBuildsFresh, LIBRARY_SOURCES } from './support/build-freshness.ts';
 import { firstDifference, replayInWasm, replayNatively, type ScriptLine } from './support/replay-script.ts';
@@ -35,7 +36,7 @@ function hostileScript(algorithm: AlgorithmName, seed: number, length: number): 
   return lines;
 }
 
-for (const algorithm of ['vivace', 'vivace-loss', 'allegro', 'pcp', 'cubic', 'bbr', 'fixed'] as AlgorithmName[]) {
+for (const algorithm of WASM_CONTROLLERS) {
   test(`hostile input: ${algorithm} stays finite, bounded and identical to native`, () => {
     assert.ok(mod.algorithms().includes(algorithm), `${algorithm} is compiled in`);
     for (const seed of [1, 2]) {

@@ -1,15 +1,12 @@
 // The page's URL parameters, validated up front so a bad value becomes a clear on-page message instead of a
 // session that silently never starts.
 
-import { CONTROLLER_PARAM_NAME } from '@pcc-stream/protocol';
+import {
+  CONTROLLER_PARAM_NAME, DEFAULT_SCHEME, SCHEME_TRANSPORTS, controllersOn, isSchemeName, isSchemeTransport, schemeFor, schemeInfo,
+  type SchemeInfo, type SchemeName, type SchemeTransport,
+} from '@pcc-stream/protocol';
 
-/** `fixed` paces at a constant `rateBps` (page parameter): for receive-rate checks and fixed-rate baselines. */
-export const datagramControllers = ['vivace', 'vivace-loss', 'allegro', 'pcp', 'cubic', 'bbr', 'fixed'] as const;
-export const streamControllers = ['cubic', 'bbr'] as const;
-export const transports = ['datagram', 'quic-stream', 'tcp'] as const;
-
-export type Transport = (typeof transports)[number];
-export type Controller = (typeof datagramControllers)[number];
+export type Transport = SchemeTransport;
 
 export interface ServerAddress {
   host: string;
@@ -22,8 +19,11 @@ export interface ServerAddress {
 }
 
 export interface SessionParams {
+  /** Canonical scheme name from the registry (@pcc-stream/protocol's SCHEMES), e.g. "vivace", "tcp-cubic". */
+  scheme: SchemeName;
   transport: Transport;
-  cc: Controller;
+  /** The controller's name on its transport (the session URL's and the TCP origin's cc=). */
+  cc: string;
   /** Media set folder: "abr" or "fixed-<kbps>k". */
   content: string;
   abr: boolean;
@@ -77,16 +77,33 @@ function transportLabel(t: Transport): string {
   return t === 'datagram' ? 'datagrams' : t === 'quic-stream' ? 'QUIC stream' : 'TCP';
 }
 
-function parseOne(query: URLSearchParams, ccRaw: string, server: ServerAddress): SessionParams {
-  const transportRaw = query.get('transport') ?? 'datagram';
-  if (!(transports as readonly string[]).includes(transportRaw)) {
-    throw new ParamError(`transport="${transportRaw}" is not supported; use one of: ${transports.join(', ')}`);
+/** The scheme of `transport=…&cc=…`, with the page's wording of what is wrong. */
+function schemeOf(transportRaw: string, ccRaw: string): SchemeInfo {
+  if (!isSchemeTransport(transportRaw)) {
+    throw new ParamError(`transport="${transportRaw}" is not supported; use one of: ${SCHEME_TRANSPORTS.join(', ')}`);
   }
-  const transport = transportRaw as Transport;
-  const allowed: readonly string[] = transport === 'datagram' ? datagramControllers : streamControllers;
-  if (!allowed.includes(ccRaw)) {
-    throw new ParamError(`cc="${ccRaw}" is not a congestion controller for transport=${transport}; use one of: ${allowed.join(', ')}`);
+  const scheme = schemeFor(transportRaw, ccRaw);
+  if (!scheme.ok) {
+    throw new ParamError(`cc="${ccRaw}" is not a congestion controller for transport=${transportRaw}; use one of: ${controllersOn(transportRaw).join(', ')}`);
   }
+  return scheme.value;
+}
+
+/** A compare entry: a canonical scheme name (`tcp-cubic`), an alias (`cubic@tcp`), or a controller on the page's
+ *  transport (`cubic` with transport=tcp). */
+function compareScheme(entry: string, pageTransport: string): SchemeInfo {
+  if (entry.includes('@')) {
+    const [cc, transport] = entry.split('@') as [string, string];
+    return schemeOf(transport, cc);
+  }
+  if (isSchemeTransport(pageTransport) && (controllersOn(pageTransport) as readonly string[]).includes(entry)) return schemeOf(pageTransport, entry);
+  if (isSchemeName(entry)) return schemeInfo(entry);
+  return schemeOf(pageTransport, entry);
+}
+
+function parseOne(query: URLSearchParams, scheme: SchemeInfo, server: ServerAddress): SessionParams {
+  const transport = scheme.transport;
+  const ccRaw = scheme.cc;
   const content = query.get('content') ?? 'abr';
   if (!contentPattern.test(content)) throw new ParamError(`content="${content}" is not a media set; use "abr" or "fixed-<kbps>k", e.g. fixed-8000k`);
   const abrRaw = query.get('abr') ?? 'on';
@@ -112,8 +129,9 @@ function parseOne(query: URLSearchParams, ccRaw: string, server: ServerAddress):
   const controllerParams = parseControllerParams(query, transport);
   const paramNote = Object.entries(controllerParams).map(([k, v]) => `${k}=${v}`).join(', ');
   return {
+    scheme: scheme.name as SchemeName,
     transport,
-    cc: ccRaw as Controller,
+    cc: ccRaw,
     fixedRateBps,
     controllerParams,
     content,
@@ -139,14 +157,11 @@ export function parsePageParams(search: string, defaultHost: string): PageParams
   if (compareRaw !== null) {
     const ccs = compareRaw.split(',').map((s) => s.trim()).filter((s) => s !== '');
     if (ccs.length < 2 || ccs.length > 4) throw new ParamError(`compare="${compareRaw}" needs 2 to 4 comma-separated controllers, e.g. compare=vivace,cubic`);
-    // A compare entry may name a transport too: "cubic@tcp", "bbr@quic-stream"; plain names use the page's transport.
-    const sessions = ccs.map((entry) => {
-      const [cc, transport] = entry.split('@') as [string, string | undefined];
-      const perSession = new URLSearchParams(query);
-      if (transport !== undefined) perSession.set('transport', transport);
-      return parseOne(perSession, cc, server);
-    });
+    // A compare entry may name a transport too: "cubic@tcp", "tcp-cubic"; plain controllers use the page's transport.
+    const pageTransport = query.get('transport') ?? 'datagram';
+    const sessions = ccs.map((entry) => parseOne(query, compareScheme(entry, pageTransport), server));
     return { sessions, compare: true };
   }
-  return { sessions: [parseOne(query, query.get('cc') ?? 'vivace', server)], compare: false };
+  const defaultCc = schemeInfo(DEFAULT_SCHEME).cc;
+  return { sessions: [parseOne(query, schemeOf(query.get('transport') ?? 'datagram', query.get('cc') ?? defaultCc), server)], compare: false };
 }

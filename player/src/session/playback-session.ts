@@ -13,6 +13,8 @@ const startupWatchdogMs = 30_000;
 
 export interface SessionReport extends MetricsSnapshot {
   label: string;
+  /** Canonical scheme name (the registry's, as the bench names it). */
+  scheme: string;
   cc: string;
   transport: string;
   content: string;
@@ -252,6 +254,7 @@ export class PlaybackSession {
     return {
       ...this.metrics.snapshot(now),
       label: this.params.label,
+      scheme: this.params.scheme,
       cc: this.params.cc,
       transport: this.params.transport,
       content: this.params.content,

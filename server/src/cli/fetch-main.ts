@@ -1,15 +1,20 @@
 // `npm run -s fetch -- https://HOST:PORT/path --cc vivace --cert-hash HEX --out FILE --json`
 // Prints {bytes, seconds, goodput_mbps, sha256, rtt_ms_p50, rtt_ms_p95, retransmitted_bytes}.
 import { createHash } from 'node:crypto';
-import { createWriteStream, type WriteStream } from 'node:fs';
+import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
+import { dirname } from 'node:path';
+import { userPath } from '@pcc-stream/protocol/node/user-path';
+import {
+  QUIC_CONTROLLERS, SCHEME_TRANSPORTS, TCP_CONTROLLERS, WASM_CONTROLLERS, isSchemeTransport, schemeFor,
+} from '@pcc-stream/protocol';
 import { PccClient } from '../client/pcc-client.ts';
 import { tcpFetch } from '../client/tcp-fetch.ts';
 import { errorMessage } from '../log.ts';
 import { parseFlags, usage, UsageError, type FlagSpec } from './args.ts';
 
 const specs: Record<string, FlagSpec> = {
-  transport: { type: 'string', help: 'datagram | quic-stream | tcp', default: 'datagram' },
-  cc: { type: 'string', help: 'controller (datagram), quinn cubic|bbr|newreno (quic-stream), kernel cubic|bbr (tcp)' },
+  transport: { type: 'string', help: SCHEME_TRANSPORTS.join(' | '), default: 'datagram' },
+  cc: { type: 'string', help: `${WASM_CONTROLLERS.join('|')} (datagram), quinn's ${QUIC_CONTROLLERS.join('|')} (quic-stream), the kernel's ${TCP_CONTROLLERS.join('|')} (tcp)` },
   'cert-hash': { type: 'string', help: 'SHA-256 hex of the origin certificate (http://HOST:HTTP_PORT/cert-hash)' },
   param: { type: 'list', help: 'controller parameter NAME=VALUE (repeatable), e.g. rate_bps=5e7' },
   range: { type: 'string', help: 'byte range START-END (inclusive) or START-' },
@@ -36,7 +41,11 @@ async function main(): Promise<number> {
   const certHash = v['cert-hash'] as string | undefined;
   if (!certHash || !/^[0-9a-fA-F:]{64,95}$/.test(certHash)) throw new UsageError('--cert-hash HEX (64 hex digits) is required');
   const transport = v.transport as string;
-  if (!['datagram', 'quic-stream', 'tcp'].includes(transport)) throw new UsageError('--transport must be datagram, quic-stream or tcp');
+  if (!isSchemeTransport(transport)) throw new UsageError(`--transport must be one of ${SCHEME_TRANSPORTS.join(', ')}`);
+  if (v.cc !== undefined) {
+    const scheme = schemeFor(transport, v.cc as string);
+    if (!scheme.ok) throw new UsageError(`--cc: ${scheme.error.message}`);
+  }
   let range: { start: number; end?: number } | undefined;
   if (v.range) {
     const m = /^(\d+)-(\d*)$/.exec(v.range as string);
@@ -58,7 +67,10 @@ async function main(): Promise<number> {
   }
   const signal = deadline?.signal;
   const hash = createHash('sha256');
-  let out: WriteStream | null = v.out ? createWriteStream(v.out as string) : null;
+  // --out is the user's path: relative to the directory the command was run in (npm runs this in server/).
+  const outPath = v.out ? userPath(v.out as string) : null;
+  if (outPath) mkdirSync(dirname(outPath), { recursive: true });
+  let out: WriteStream | null = outPath ? createWriteStream(outPath) : null;
   const onData = (chunk: Uint8Array): void => {
     hash.update(chunk);
     out?.write(chunk);

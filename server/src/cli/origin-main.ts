@@ -2,6 +2,8 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { TCP_CONTROLLERS, WASM_CONTROLLERS } from '@pcc-stream/protocol';
+import { userPath } from '@pcc-stream/protocol/node/user-path';
 import { errorMessage, log, setLogLevel, type LogLevel } from '../log.ts';
 import { DEFAULT_ORIGIN_OPTIONS, Origin } from '../origin.ts';
 import { parseFlags, usage, UsageError, type FlagSpec } from './args.ts';
@@ -13,8 +15,8 @@ const specs: Record<string, FlagSpec> = {
   host: { type: 'string', help: 'address to listen on', default: d.host },
   port: { type: 'number', help: 'WebTransport (UDP) port, 0 = any', default: d.port },
   'http-port': { type: 'number', help: 'control HTTP port (/cert-hash, /status), -1 = off', default: d.httpPort ?? -1 },
-  'https-port': { type: 'number', help: 'HTTPS-over-TCP baseline port (?cc=cubic|bbr), -1 = off', default: d.httpsPort ?? -1 },
-  cc: { type: 'string', help: 'default controller: vivace|vivace-loss|allegro|pcp|cubic|bbr|fixed', default: d.cc },
+  'https-port': { type: 'number', help: `HTTPS-over-TCP baseline port (?cc=${TCP_CONTROLLERS.join('|')}), -1 = off`, default: d.httpsPort ?? -1 },
+  cc: { type: 'string', help: `default controller of datagram sessions: ${WASM_CONTROLLERS.join('|')}`, default: d.cc },
   'log-dir': { type: 'string', help: 'write per-session per-MI telemetry JSONL here' },
   cert: { type: 'string', help: 'PEM certificate (default: self-signed ECDSA P-256, 13 days)' },
   key: { type: 'string', help: 'PEM private key for --cert' },
@@ -48,21 +50,25 @@ async function main(): Promise<void> {
       return;
     }
     if (positional.length > 0) throw new UsageError(`unexpected argument ${positional[0]}`);
+    if (!(WASM_CONTROLLERS as readonly string[]).includes(v.cc as string)) {
+      throw new UsageError(`--cc ${String(v.cc)} is not a datagram controller; use one of ${WASM_CONTROLLERS.join(', ')}`);
+    }
     const level = v['log-level'] as string;
     if (!['debug', 'info', 'warn', 'error'].includes(level)) throw new UsageError('--log-level must be debug|info|warn|error');
     setLogLevel(level as LogLevel);
-    const logDir = v['log-dir'] as string | undefined;
+    // Paths are the user's: relative to the directory the command was run in (npm runs this in server/).
+    const logDir = v['log-dir'] === undefined ? null : userPath(v['log-dir'] as string);
     if (logDir) mkdirSync(logDir, { recursive: true });
     origin = await Origin.start({
-      mediaDir: resolve(v.media as string),
+      mediaDir: userPath(v.media as string),
       host: v.host as string,
       port: port('port', v.port as number) ?? 0,
       httpPort: port('http-port', v['http-port'] as number),
       httpsPort: port('https-port', v['https-port'] as number),
       cc: v.cc as string,
-      logDir: logDir ? resolve(logDir) : null,
-      ...(v.cert ? { certPath: v.cert as string } : {}),
-      ...(v.key ? { keyPath: v.key as string } : {}),
+      logDir,
+      ...(v.cert ? { certPath: userPath(v.cert as string) } : {}),
+      ...(v.key ? { keyPath: userPath(v.key as string) } : {}),
       maxSessions: positiveInt('max-sessions', v['max-sessions'] as number),
       limits: {
         maxRequestsPerSession: positiveInt('max-requests', v['max-requests'] as number),
@@ -71,7 +77,7 @@ async function main(): Promise<void> {
       },
       cacheBytes: positiveInt('cache-mb', v['cache-mb'] as number, 0) * 1048576,
       corsOrigin: v['cors-origin'] as string,
-      staticDir: (v.static as string | undefined) ?? null,
+      staticDir: v.static === undefined ? null : userPath(v.static as string),
     });
   } catch (err) {
     if (err instanceof UsageError) {

@@ -1,7 +1,7 @@
 // Creates the per-session rate controller chosen by the client (cc=...) with its parameter overrides,
 // from the WASM controller library.
 import { loadControllerModule, type AlgorithmName, type Controller, type ControllerModule } from '@pcc-stream/controller';
-import { DATAGRAM_CONTROLLERS } from '@pcc-stream/protocol';
+import { WASM_CONTROLLERS } from '@pcc-stream/protocol';
 import { errorMessage } from '../log.ts';
 
 export class ControllerFactory {
@@ -16,11 +16,11 @@ export class ControllerFactory {
   }
 
   algorithms(): string[] {
-    return this.module.algorithms().filter((a) => (DATAGRAM_CONTROLLERS as readonly string[]).includes(a));
+    return this.module.algorithms().filter((a) => (WASM_CONTROLLERS as readonly string[]).includes(a));
   }
 
   checkAlgorithm(name: string): string | null {
-    if (!(DATAGRAM_CONTROLLERS as readonly string[]).includes(name)) return `unknown controller (use one of ${DATAGRAM_CONTROLLERS.join(', ')})`;
+    if (!(WASM_CONTROLLERS as readonly string[]).includes(name)) return `unknown controller (use one of ${WASM_CONTROLLERS.join(', ')})`;
     if (!this.module.algorithms().includes(name)) return `controller not built into the library (available: ${this.module.algorithms().join(', ')})`;
     return null;
   }

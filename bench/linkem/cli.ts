@@ -1,10 +1,13 @@
 // linkem command line: runs a command inside an emulated link, as mahimahi's mm-link/mm-delay.
 //   npm run -s linkem -- --down TRACE --up TRACE --delay-ms 20 -- COMMAND ARGS...
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { reclaimLinkem } from './src/driver/reclaim.ts';
 import { LinkemStartError, startLinkem } from './src/driver/shell.ts';
 import { parseCommandLine, USAGE, UsageError } from './src/driver/options.ts';
 import { PreflightError } from './src/driver/preflight.ts';
 import { TraceError } from './src/driver/trace.ts';
+import { userCwd, userPath } from '@pcc-stream/protocol/node/user-path';
 
 function log(level: string, msg: string, extra: Record<string, unknown> = {}): void {
   process.stderr.write(`${JSON.stringify({ level, component: 'linkem', msg, ...extra })}\n`);
@@ -41,7 +44,17 @@ async function main(): Promise<number> {
 
   let shell;
   try {
-    shell = await startLinkem({ ...parsed.options, commandLine: process.argv.slice(2).join(' ') });
+    // Paths on the command line are relative to where the user ran it (npm runs this in bench/).
+    const own = (path: string | undefined): string | undefined => (path === undefined ? undefined : userPath(path));
+    const o = parsed.options;
+    const outputs = { logDown: own(o.logDown), logUp: own(o.logUp), summaryJson: own(o.summaryJson) };
+    for (const path of Object.values(outputs)) if (path !== undefined) mkdirSync(dirname(path), { recursive: true });
+    shell = await startLinkem({
+      ...o,
+      ...outputs,
+      downTrace: own(o.downTrace), upTrace: own(o.upTrace), delaySchedule: own(o.delaySchedule),
+      commandLine: process.argv.slice(2).join(' '),
+    });
   } catch (e) {
     if (e instanceof PreflightError || e instanceof TraceError || e instanceof UsageError || e instanceof LinkemStartError) {
       log('error', e.message);
@@ -51,7 +64,7 @@ async function main(): Promise<number> {
   }
   log('info', 'emulated link up', { namespace: shell.namespace, MAHIMAHI_BASE: shell.baseAddress, forwarderPid: shell.forwarderPid, command });
 
-  const child = shell.spawn(program, args, { stdio: 'inherit' });
+  const child = shell.spawn(program, args, { stdio: 'inherit', cwd: userCwd() });
   let killTimer: NodeJS.Timeout | undefined;
   const escalate = (): void => {
     killTimer ??= setTimeout(() => {

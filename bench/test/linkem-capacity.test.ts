@@ -1,12 +1,12 @@
 // A saturating UDP sender through the emulated link delivers exactly the trace's capacity
-// (within 1%): a constant trace, an LTE trace from ../shared/traces, and a constant rate.
+// (within 1%): a constant trace, an LTE trace from bench/traces, and a constant rate.
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test, type TestContext } from 'node:test';
 
 import { loadTrace, OPPORTUNITY_BYTES, opportunitiesBetween, type LinkemOptions } from '../linkem/src/driver/index.ts';
-import { parseProbeCsv, port, runProbe, sharedTrace, tempDir, withLinkem } from './linkem-helpers.ts';
+import { parseProbeCsv, port, runProbe, repoTrace, tempDir, withLinkem } from './linkem-helpers.ts';
 
 const SEND_MS = 4000;
 const WINDOW_START_MS = 1000; // let the queue fill first: capacity is only observable while saturated
@@ -70,7 +70,7 @@ test('constant trace (one opportunity per ms, 12.03 Mbit/s): delivered bytes = t
 });
 
 test('LTE trace (TMobile-LTE-short.down): delivered bytes = trace capacity ±1%', { timeout: 40000 }, async (t) => {
-  const lteTrace = sharedTrace('TMobile-LTE-short.down');
+  const lteTrace = repoTrace('TMobile-LTE-short.down');
   const d = await saturate({ downTrace: lteTrace, upMbps: 100 }, 8000);
   const times = loadTrace(lteTrace);
   const capacity = opportunitiesBetween(times, msOf(d.windowFromNs - d.startNs), msOf(d.windowToNs - d.startNs)) * OPPORTUNITY_BYTES;

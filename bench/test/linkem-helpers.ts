@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 
 import { PROBE_PATH, startLinkem, type LinkemOptions, type LinkemShell, type LinkemSummary } from '../linkem/src/driver/index.ts';
+import { traceFile } from '@pcc-stream/protocol/node/trace-file';
 
 export interface ProbeRun {
   child: ChildProcess;
@@ -141,13 +142,11 @@ export function port(base: number): number {
   return base + (process.pid % 500);
 }
 
-/** A trace from the project's shared trace set: ../shared/traces beside the checkout (the
- *  issue's location), else /work/shared/traces. */
-export function sharedTrace(name: string): string {
-  const candidates = [join(import.meta.dirname, '..', '..', '..', 'shared', 'traces', name), join('/work/shared/traces', name)];
-  const found = candidates.find((c) => existsSync(c));
-  if (!found) throw new Error(`trace ${name} not found in ${candidates.join(' or ')}`);
-  return found;
+/** A trace from the repository's set (bench/traces, see PROVENANCE.md), decompressed if stored as NAME.gz. */
+export function repoTrace(name: string): string {
+  const path = traceFile(join(import.meta.dirname, '..', 'traces', name));
+  if (!existsSync(path)) throw new Error(`trace ${name} not found in bench/traces`);
+  return path;
 }
 
 export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));

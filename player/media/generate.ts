@@ -6,6 +6,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { userPath } from '@pcc-stream/protocol/node/user-path';
 import {
   abrLadder, allSets, audioKbps, fixedSets, framesPerSecond, mediaDurationS, segmentDurationS,
   type MediaSet,
@@ -137,7 +138,7 @@ async function main(argv: string[]): Promise<void> {
     if (arg === '--help' || arg === '-h') { console.log(usage()); return; }
     else if (arg === '--force') force = true;
     else if (arg === '--sets' && argv[i + 1] !== undefined) spec = argv[++i] as string;
-    else if (arg === '--out' && argv[i + 1] !== undefined) mediaRoot = resolve(argv[++i] as string);
+    else if (arg === '--out' && argv[i + 1] !== undefined) mediaRoot = userPath(argv[++i] as string); // where the user ran the command
     else throw new Error(`unknown argument "${arg}"\n${usage()}`);
   }
   const sets = selectSets(spec);

@@ -2,7 +2,7 @@
 // from floods of small, medium and full-size packets; (2) the forwarder's CPU use at LTE rates (saturating UDP
 // through the TMobile LTE traces with 20 ms delay). Prints figures; writes
 // bench/results/linkem/benchmark.json and pps.svg.
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 
@@ -12,7 +12,7 @@ import { lineChartSvg } from './svg.ts';
 import { spawn } from 'node:child_process';
 
 const RESULTS_DIR = join(import.meta.dirname, '..', '..', 'results', 'linkem');
-const TRACES_DIR = [join(import.meta.dirname, '..', '..', '..', '..', 'shared', 'traces'), '/work/shared/traces'].find((d) => existsSync(d)) ?? '../shared/traces';
+const TRACES_DIR = join(import.meta.dirname, '..', '..', 'traces'); // bench/traces, the repository's copy
 const PAYLOAD_SIZES = [64, 512, 1472];
 const RUNS = 3;
 const FLOOD_PACKETS = 200000;

@@ -8,7 +8,8 @@ import { createInterface } from 'node:readline';
 
 import { forwarderArgs, validateOptions, type LinkemOptions } from './options.ts';
 import { FORWARDER_PATH, preflight } from './preflight.ts';
-import { loadTrace } from './trace.ts';
+import { loadTrace, TraceError } from './trace.ts';
+import { traceFile, TraceFileError } from '@pcc-stream/protocol/node/trace-file';
 
 export interface DirectionSummary {
   ingressPackets: number;
@@ -91,9 +92,18 @@ function shellQuote(s: string): string {
   return `'${s.replace(/'/g, `'\\''`)}'`;
 }
 
-export async function startLinkem(options: LinkemOptions, start: StartOptions = {}): Promise<LinkemShell> {
-  validateOptions(options);
+export async function startLinkem(given: LinkemOptions, start: StartOptions = {}): Promise<LinkemShell> {
+  validateOptions(given);
   preflight();
+  // A trace stored compressed (NAME.gz, or NAME with a NAME.gz beside it) is read from its decompressed copy.
+  const plainTrace = (path: string | undefined): string | undefined => {
+    try {
+      return path === undefined ? undefined : traceFile(path);
+    } catch (e) {
+      throw e instanceof TraceFileError ? new TraceError(e.message) : e;
+    }
+  };
+  const options: LinkemOptions = { ...given, downTrace: plainTrace(given.downTrace), upTrace: plainTrace(given.upTrace) };
   // Bad traces are reported before anything is created (the forwarder checks again).
   if (options.downTrace !== undefined) loadTrace(options.downTrace);
   if (options.upTrace !== undefined) loadTrace(options.upTrace);

@@ -2,7 +2,9 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Resvg } from '@resvg/resvg-js';
-import { readResults, type RunResult } from './results.ts';
+import { compareToTcp, comparisonCsv } from './comparison.ts';
+import { provenanceMarkdown } from './provenance.ts';
+import { compareRuns, readResults, type RunResult } from './results.ts';
 import { summarize, summaryCsv, summaryMarkdown, type SummaryRow } from './summary.ts';
 import { barChart, scatterChart, timeSeriesChart, type Series } from './svg-charts.ts';
 
@@ -50,10 +52,13 @@ export interface ReportFiles {
 }
 
 export function writeReport(outDir: string): ReportFiles {
-  const results = readResults(join(outDir, 'results.jsonl'));
+  // Canonical order: the same results give the same files whichever machines or shards ran them.
+  const results = readResults(join(outDir, 'results.jsonl')).sort(compareRuns);
   const rows = summarize(results);
+  const comparisons = compareToTcp(results);
   writeFileSync(join(outDir, 'summary.csv'), summaryCsv(rows));
-  const markdown = summaryMarkdown(rows);
+  writeFileSync(join(outDir, 'comparison.csv'), comparisonCsv(comparisons));
+  const markdown = [summaryMarkdown(rows, comparisons), ...provenanceMarkdown(results)].join('\n');
   writeFileSync(join(outDir, 'summary.md'), `# Benchmark summary\n\n${markdown}`);
   const plotDir = join(outDir, 'plots');
   mkdirSync(plotDir, { recursive: true });
@@ -88,7 +93,7 @@ export function writeReport(outDir: string): ReportFiles {
     '<!doctype html><html><head><meta charset="utf-8"><title>pcc-stream benchmark report</title>',
     '<style>body{font-family:system-ui,sans-serif;margin:2rem auto;max-width:1100px;color:#111827}table{border-collapse:collapse;margin:1rem 0}td,th{border:1px solid #d1d5db;padding:4px 8px;font-size:13px}th{background:#f3f4f6}img{max-width:100%;border:1px solid #e5e7eb;margin:0.5rem 0}code{background:#f3f4f6;padding:1px 4px}</style>',
     '</head><body><h1>pcc-stream benchmark report</h1>',
-    `<p>${results.length} runs, ${failures.length} failed. Files: <code>results.jsonl</code>, <code>summary.csv</code>, <code>summary.md</code>, <code>plots/</code>.</p>`,
+    `<p>${results.length} runs, ${failures.length} failed. Files: <code>results.jsonl</code>, <code>summary.csv</code>, <code>comparison.csv</code>, <code>summary.md</code>, <code>plots/</code>.</p>`,
     markdownTablesToHtml(markdown),
     ...plots.map((p) => `<figure><img src="plots/${p}.svg" alt="${p}"><figcaption>${p}</figcaption></figure>`),
     failures.length > 0 ? `<h2>Failed runs</h2><ul>${failures.map((f) => `<li><code>${escapeHtml(f.run_id)}</code>: ${escapeHtml(f.error ?? 'unknown error')}</li>`).join('')}</ul>` : '',

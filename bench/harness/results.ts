@@ -1,6 +1,8 @@
 // One line of results.jsonl per run, plus the resume logic that reads them back.
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
-import type { Scheme } from './scenario.ts';
+import { join } from 'node:path';
+import type { Provenance } from './provenance.ts';
+import { ALL_SCHEMES, type Scenario, type Scheme } from './scenario.ts';
 
 /** What one player reported at the end of a run (a subset of window.pccPlayer.metrics(), in SI units). */
 export interface PlayerResult {
@@ -45,6 +47,10 @@ export interface RunResult {
   artifacts: Record<string, string>;
   /** Controller parameter overrides sent with the scheme's sessions ({}: the library's defaults). */
   controller_params?: Record<string, number>;
+  /** Code, browser, player library and machine that produced the run (absent in lines written before it existed). */
+  provenance?: Provenance;
+  /** The scenario exactly as run: suite or file plus every command-line override (absent in older lines). */
+  resolved_scenario?: Scenario;
 }
 
 /** Parameters as one comparable string: "" for none, else "a=1,b=2" by name. */
@@ -54,6 +60,33 @@ export function paramsKey(params: Record<string, number> | undefined): string {
 
 export function runId(scenario: string, scheme: string, repetition: number): string {
   return `${scenario}/${scheme}/${repetition}`;
+}
+
+/** Where a run's artefacts live inside a results directory (artifacts paths point below it). */
+export function runDirPath(outDir: string, scenario: string, scheme: string, repetition: number): string {
+  return join(outDir, 'runs', scenario, scheme, String(repetition));
+}
+
+function schemeRank(scheme: string): number {
+  const i = (ALL_SCHEMES as readonly string[]).indexOf(scheme);
+  return i < 0 ? ALL_SCHEMES.length : i;
+}
+
+function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Orders schemes as the scheme list does (unknown names after it, by name). */
+export function compareSchemes(a: string, b: string): number {
+  return schemeRank(a) - schemeRank(b) || compareText(a, b);
+}
+
+/**
+ * The canonical order of results: scenario name, scheme (in scheme-list order), repetition. Summaries read results in
+ * this order, so their rows and even their floating-point sums do not depend on which machine or shard ran what.
+ */
+export function compareRuns(a: RunResult, b: RunResult): number {
+  return compareText(a.scenario, b.scenario) || compareSchemes(a.scheme, b.scheme) || a.repetition - b.repetition || compareText(a.run_id, b.run_id);
 }
 
 export function appendResult(path: string, result: RunResult): void {

@@ -7,7 +7,8 @@ import { downlinkCapacityMbpsPerSecond, startLink } from './link.ts';
 import { startOriginProcess, type OriginProcess } from '@pcc-stream/server/process';
 import { repoRoot } from './repo-root.ts';
 import { Progress } from './progress.ts';
-import { appendResult, completedRunIds, paramsKey, readResults, runId, type RunResult } from './results.ts';
+import { collectProvenance } from './provenance.ts';
+import { appendResult, completedRunIds, paramsKey, readResults, runDirPath, runId, type RunResult } from './results.ts';
 import { contentFor, runBrowser, type OriginPorts } from './run-browser.ts';
 import { controllerParamsFor } from './schemes.ts';
 import { ensureBulkObject, runBulk } from './run-bulk.ts';
@@ -52,7 +53,7 @@ function log(event: string, detail: Record<string, unknown>): void {
 async function runOne(item: RunPlanItem, options: RunnerOptions): Promise<RunResult> {
   const { scenario, scheme, repetition } = item;
   const id = runId(scenario.name, scheme, repetition);
-  const runDir = join(options.outDir, 'runs', scenario.name, scheme, String(repetition));
+  const runDir = runDirPath(options.outDir, scenario.name, scheme, repetition);
   rmSync(runDir, { recursive: true, force: true });
   mkdirSync(runDir, { recursive: true });
   const seed = repetition;
@@ -151,12 +152,13 @@ export async function runPlan(items: readonly RunPlanItem[], options: RunnerOpti
   }
   log('plan', { runs_total: items.length, runs_done_before: items.length - pending.length, runs_pending: pending.length, out: options.outDir, repo: repoRoot });
   const progress = new Progress(items.length, items.length - pending.length);
+  const provenance = pending.length > 0 ? collectProvenance() : undefined;
   const performed: RunResult[] = [];
   for (const item of pending) {
     if (options.shouldStop()) break;
     const id = runId(item.scenario.name, item.scheme, item.repetition);
     progress.start(id);
-    const result = await runOne(item, options);
+    const result: RunResult = { ...(await runOne(item, options)), provenance, resolved_scenario: item.scenario };
     appendResult(resultsPath, result);
     performed.push(result);
     progress.finish(id, result.status === 'ok');

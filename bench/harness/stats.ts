@@ -35,3 +35,107 @@ export function percentile(values: readonly number[], p: number): number {
   const b = sorted[hi] as number;
   return a + (b - a) * (rank - lo);
 }
+
+/**
+ * Two-sided p-value of Student's t statistic with integer `df` degrees of freedom, from the closed forms of the
+ * t distribution for integer df (Abramowitz & Stegun 26.7.3, 26.7.4): with θ = atan(|t|/√df), A(t|df) is a finite
+ * series in sin θ and cos θ, and p = 1 − A.
+ */
+export function studentTTwoSidedP(t: number, df: number): number {
+  if (!Number.isFinite(t)) return Number.isNaN(t) ? Number.NaN : 0;
+  if (!Number.isInteger(df) || df < 1) throw new RangeError(`df must be a positive integer, got ${df}`);
+  const theta = Math.atan(Math.abs(t) / Math.sqrt(df));
+  const s = Math.sin(theta);
+  const c2 = Math.cos(theta) ** 2;
+  let a: number;
+  if (df % 2 === 1) {
+    // A = (2/π)(θ + sin θ cos θ (1 + 2/3 cos²θ + 2·4/(3·5) cos⁴θ + … + 2·4…(df−3)/(3·5…(df−2)) cos^(df−3)θ))
+    let term = 1;
+    let sum = df > 1 ? 1 : 0;
+    for (let k = 2; k <= df - 3; k += 2) {
+      term *= (k / (k + 1)) * c2;
+      sum += term;
+    }
+    a = (2 / Math.PI) * (theta + s * Math.cos(theta) * sum);
+  } else {
+    // A = sin θ (1 + 1/2 cos²θ + 1·3/(2·4) cos⁴θ + … + 1·3…(df−3)/(2·4…(df−2)) cos^(df−2)θ)
+    let term = 1;
+    let sum = 1;
+    for (let k = 1; k <= df - 3; k += 2) {
+      term *= (k / (k + 1)) * c2;
+      sum += term;
+    }
+    a = s * sum;
+  }
+  return Math.min(1, Math.max(0, 1 - a));
+}
+
+/** The paired t-test on differences d_i: t = mean / (sd/√n), n−1 degrees of freedom; NaN when n < 2 or sd = 0. */
+export function pairedTTestP(differences: readonly number[]): number {
+  const n = differences.length;
+  if (n < 2) return Number.NaN;
+  const mean = differences.reduce((s, v) => s + v, 0) / n;
+  const variance = differences.reduce((s, v) => s + (v - mean) ** 2, 0) / (n - 1);
+  if (variance === 0) return mean === 0 ? 1 : 0;
+  return studentTTwoSidedP(mean / Math.sqrt(variance / n), n - 1);
+}
+
+/** Up to this many pairs the sign-flip test enumerates all 2^n sign assignments; above it samples them. */
+export const SIGN_FLIP_EXACT_MAX_PAIRS = 16;
+/** Monte Carlo draws of the sign-flip test above SIGN_FLIP_EXACT_MAX_PAIRS pairs, and the generator's fixed seed
+ *  (the same data always gives the same p). */
+export const SIGN_FLIP_DRAWS = 100_000;
+const SIGN_FLIP_SEED = 0x5eed_f11b;
+
+/** A small deterministic generator (mulberry32) for the Monte Carlo sign flips. */
+function seededUniform(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let z = state;
+    z = Math.imul(z ^ (z >>> 15), z | 1);
+    z ^= z + Math.imul(z ^ (z >>> 7), z | 61);
+    return ((z ^ (z >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export interface SignFlipResult {
+  p: number;
+  /** true: all 2^n assignments enumerated; false: SIGN_FLIP_DRAWS random ones. */
+  exact: boolean;
+}
+
+/**
+ * Two-sided sign-flip permutation test of "the paired differences are symmetric about 0": under that hypothesis
+ * every assignment of signs to |d_i| is equally likely, so p is the share of assignments whose |Σ ±d_i| reaches the
+ * observed |Σ d_i|. Exact (no distributional assumption) for n ≤ SIGN_FLIP_EXACT_MAX_PAIRS; its smallest possible p is
+ * 2/2^n, so n ≤ 5 pairs can never reach p < 0.05.
+ */
+export function signFlipTest(differences: readonly number[]): SignFlipResult {
+  const d = differences.filter(Number.isFinite);
+  const n = d.length;
+  if (n === 0) return { p: Number.NaN, exact: true };
+  const observed = Math.abs(d.reduce((s, v) => s + v, 0));
+  // Sums that differ from the observed one only by rounding count as reaching it.
+  const scale = d.reduce((s, v) => s + Math.abs(v), 0);
+  const threshold = observed - 1e-12 * Math.max(1, scale);
+  if (n <= SIGN_FLIP_EXACT_MAX_PAIRS) {
+    let atLeast = 0;
+    const total = 2 ** n;
+    for (let mask = 0; mask < total; mask += 1) {
+      let sum = 0;
+      for (let i = 0; i < n; i += 1) sum += mask & (1 << i) ? -(d[i] as number) : (d[i] as number);
+      if (Math.abs(sum) >= threshold) atLeast += 1;
+    }
+    return { p: atLeast / total, exact: true };
+  }
+  const uniform = seededUniform(SIGN_FLIP_SEED);
+  let atLeast = 0;
+  for (let draw = 0; draw < SIGN_FLIP_DRAWS; draw += 1) {
+    let sum = 0;
+    for (const v of d) sum += uniform() < 0.5 ? -v : v;
+    if (Math.abs(sum) >= threshold) atLeast += 1;
+  }
+  // The observed assignment counts as one of the draws, so p is never 0 (Phipson & Smyth's correction).
+  return { p: (atLeast + 1) / (SIGN_FLIP_DRAWS + 1), exact: false };
+}

@@ -1,6 +1,7 @@
 // Per scenario and scheme: means with 95% confidence intervals over successful runs; failures counted, never averaged in.
-import { paramsKey, type RunResult } from './results.ts';
+import { compareRuns, compareSchemes, paramsKey, type RunResult } from './results.ts';
 import { meanCi95, type MeanCi } from './stats.ts';
+import { COMPARISON_NOTE, comparisonMarkdown, type ComparisonRow } from './comparison.ts';
 
 export interface SummaryRow {
   scenario: string;
@@ -25,7 +26,7 @@ type Metric = (typeof METRICS)[number];
 
 export function summarize(results: readonly RunResult[]): SummaryRow[] {
   const groups = new Map<string, RunResult[]>();
-  for (const r of results) {
+  for (const r of [...results].sort(compareRuns)) {
     const key = `${r.scenario}\u0000${r.scheme}\u0000${paramsKey(r.controller_params)}`;
     const list = groups.get(key) ?? [];
     list.push(r);
@@ -53,7 +54,7 @@ export function summarize(results: readonly RunResult[]): SummaryRow[] {
       queue_delay_p95_ms: pick('queue_delay_p95_ms'),
     });
   }
-  return rows.sort((a, b) => a.scenario.localeCompare(b.scenario));
+  return rows.sort((a, b) => (a.scenario < b.scenario ? -1 : a.scenario > b.scenario ? 1 : 0) || compareSchemes(a.scheme, b.scheme));
 }
 
 function fmt(value: number, digits: number): string {
@@ -74,7 +75,8 @@ function cell(m: MeanCi, digits: number, scale = 1, suffix = ''): string {
   return `${(m.mean * scale).toFixed(digits)}${ci}${suffix}`;
 }
 
-export function summaryMarkdown(rows: readonly SummaryRow[]): string {
+/** The summary tables; with `comparisons`, each scenario's PCC vs kernel-TCP table follows its summary table. */
+export function summaryMarkdown(rows: readonly SummaryRow[], comparisons: readonly ComparisonRow[] = []): string {
   const out: string[] = [];
   const scenarios = [...new Set(rows.map((r) => r.scenario))];
   for (const scenario of scenarios) {
@@ -87,7 +89,9 @@ export function summaryMarkdown(rows: readonly SummaryRow[]): string {
       );
     }
     out.push('');
+    out.push(...comparisonMarkdown(comparisons, scenario));
   }
   out.push('Values are means over successful runs ± the half-width of the 95% confidence interval (Student t). Failed runs are counted, not averaged in.', '');
+  if (comparisons.length > 0) out.push(COMPARISON_NOTE, '');
   return out.join('\n');
 }

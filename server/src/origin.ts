@@ -9,7 +9,7 @@ import { HttpsOrigin } from './baseline/https-origin.ts';
 import { nowUs } from './clock.ts';
 import { ControllerFactory } from './controllers/controller-factory.ts';
 import { randomBytes, createHash, X509Certificate } from 'node:crypto';
-import { Pacer } from './datagram/pacer.ts';
+import { SendLoop } from './datagram/send-loop.ts';
 import { ControlServer } from './http/control-server.ts';
 import { errorMessage, log } from './log.ts';
 import { MediaStore } from './media/media-store.ts';
@@ -58,7 +58,7 @@ export const DEFAULT_ORIGIN_OPTIONS: Omit<OriginOptions, 'mediaDir'> = {
 
 export class Origin {
   readonly sessions = new Map<number, OriginSession>();
-  readonly pacer = new Pacer();
+  readonly sendLoop = new SendLoop();
   private acceptLoop: Promise<void> | null = null;
   private stopped = false;
   sessionsRefused = 0;
@@ -128,14 +128,14 @@ export class Origin {
   status(): Record<string, unknown> {
     return {
       sessions: this.sessions.size, sessions_refused: this.sessionsRefused, cache_bytes: this.media.cache.sizeBytes,
-      cache_files: this.media.cache.count, pacer_members: this.pacer.size, algorithms: this.controllers.algorithms(),
+      cache_files: this.media.cache.count, send_loop_members: this.sendLoop.size, algorithms: this.controllers.algorithms(),
       default_cc: this.options.cc, files_opened: this.media.filesOpened,
       cpu_us: (() => {
         const c = process.cpuUsage();
         return c.user + c.system;
       })(),
       rss_bytes: process.memoryUsage().rss, heap_used_bytes: process.memoryUsage().heapUsed,
-      pacer_turns: this.pacer.turns, pacer_sleeps: this.pacer.sleeps,
+      send_loop_turns: this.sendLoop.turns, send_loop_sleeps: this.sendLoop.sleeps,
       session_list: [...this.sessions.values()].map((s) => ({
         id: s.quic.id, transport: s.transport.transport, open_requests: s.openRequests, ...s.transport.stats(),
       })),
@@ -195,7 +195,7 @@ export class Origin {
       }
       let session: OriginSession | null = null;
       try {
-        transport = new DatagramTransport(quic, created.controller, this.pacer, this.options.logDir, (code, reason) => {
+        transport = new DatagramTransport(quic, created.controller, this.sendLoop, this.options.logDir, (code, reason) => {
           log('warn', 'session.violation', { session: quic.id, code, reason });
           session?.close(code, reason);
         });
@@ -238,7 +238,7 @@ export class Origin {
     if (this.stopped) return;
     this.stopped = true;
     for (const s of this.sessions.values()) s.close(CLOSE_SERVER_SHUTDOWN, 'server shutting down');
-    this.pacer.stop();
+    this.sendLoop.stop();
     // Give the CONNECTION_CLOSE frames a moment to leave before the endpoint goes away.
     if (this.sessions.size > 0) await new Promise((r) => setTimeout(r, 150));
     this.quicServer.close();

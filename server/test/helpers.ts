@@ -14,7 +14,7 @@ export interface RunningOrigin {
   exitCode: () => number | null;
   /** What the origin wrote to stdout and stderr. */
   output: () => string;
-  status: () => Promise<Record<string, unknown> & { session_list: Array<Record<string, number | string>>; sessions: number; files_opened: number; pacer_members: number }>;
+  status: () => Promise<Record<string, unknown> & { session_list: Array<Record<string, number | string>>; sessions: number; files_opened: number; send_loop_members: number }>;
   stop: () => Promise<number | null>;
 }
 

@@ -121,7 +121,7 @@ test('a client aborting mid-transfer frees the request; the session goes on', as
   }
   await waitFor(async () => (await origin.status()).sessions === 0, 10_000, 'the session to be released');
   const status = await origin.status();
-  assert.equal(status.pacer_members, 0, 'the pacer forgets closed sessions');
+  assert.equal(status.send_loop_members, 0, 'the send loop forgets closed sessions');
 });
 
 test('QUIC-stream baseline under quinn cubic, bbr and newreno', async () => {

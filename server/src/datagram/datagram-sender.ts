@@ -1,18 +1,24 @@
-// The sending half of one datagram session: turns request bodies into DATA datagrams at the controller's
-// pacing rate, never more than min(cwnd, receiver window) in flight, with bursts of at most
-// max(2 packets, 1 ms of the rate); applies ACKs, losses and retransmissions (PROTOCOL.md §4–§7).
-// The pacer calls service(); the session feeds received datagrams to onDatagrams().
+// The sending half of one datagram session (PROTOCOL.md §4–§7). Each job is its own module; this class runs
+// them in order on every turn the send loop gives it (service) and on every batch of client datagrams:
+//   token-bucket.ts         pacing at the controller's rate, bursts ≤ max(2 packets, 1 ms of the rate)
+//   request-round-robin.ts  which request's data goes next
+//   packetizer.ts           DATA datagrams in batches for QUIC; what QUIC refused goes first next time
+//   flight-limit.ts         bytes in flight ≤ min(cwnd, receiver window); a silent peer gets two packets
+//   probe-timeouts.ts       probe timeouts: oldest data resent beyond those limits, no loss reported
+//   ack-guard.ts            only valid ACKs within the session's budget; anything else closes the session
+//   controller-ticker.ts    controller ticks and app-limited signals
 import type { Controller } from '@pcc-stream/controller';
-import {
-  CLOSE_OPTIMISTIC_ACK, CLOSE_PROTOCOL_VIOLATION, DATA_HEADER_BYTES, DATAGRAM_TYPE_ACK, MAX_DATAGRAM_BYTES,
-  SentPacketTracker, decodeAckDatagram, writeDataHeader, type SentPacket,
-} from '@pcc-stream/protocol';
-import type { Chunk, OutgoingRequest } from './outgoing-request.ts';
+import { SentPacketTracker, type SentPacket } from '@pcc-stream/protocol';
+import { AckGuard } from './ack-guard.ts';
+import { BUSY_SERVICE_INTERVAL_US, ControllerTicker } from './controller-ticker.ts';
+import { FlightLimit } from './flight-limit.ts';
+import type { OutgoingRequest } from './outgoing-request.ts';
+import { Packetizer, type BuiltPacket, type DatagramSink } from './packetizer.ts';
+import { ProbeTimeouts } from './probe-timeouts.ts';
+import { RequestRoundRobin } from './request-round-robin.ts';
+import { TokenBucket, burstBytes } from './token-bucket.ts';
 
-/** What the sender needs from a QUIC session (the native Session satisfies it). */
-export interface DatagramSink {
-  sendDatagramBatch(payloads: Uint8Array, lengths: Uint32Array, count: number): number;
-}
+export type { DatagramSink } from './packetizer.ts';
 
 export interface SenderHooks {
   /** The peer broke the protocol: close the session with this code. */
@@ -22,56 +28,34 @@ export interface SenderHooks {
   onProgress(nowUs: number): void;
 }
 
-const MAX_BATCH_PACKETS = 64;
-// One scratch area for the whole process: the pacer runs one session at a time and the addon copies
-// the batch before returning.
-const scratch = new Uint8Array(MAX_BATCH_PACKETS * MAX_DATAGRAM_BYTES);
-const scratchLengths = new Uint32Array(MAX_BATCH_PACKETS);
+/** After QUIC refused datagrams (its send buffer was full), try again this much later: time for it to drain some. */
 const BACKPRESSURE_RETRY_US = 300;
-const TICK_INTERVAL_US = 5000;
-const ACK_STARVATION_US = 1_000_000;
 
-interface BuiltPacket {
-  packet: Omit<SentPacket, 'state'>;
-  request: OutgoingRequest;
-  chunk: Chunk;
-}
+/** What stopped a send turn. */
+type Limit = 'none' | 'tokens' | 'window' | 'backpressure';
 
 export class DatagramSender {
   private readonly requests = new Map<number, OutgoingRequest>();
-  private roundRobin: OutgoingRequest[] = [];
-  private roundRobinIndex = 0;
+  private readonly rotation = new RequestRoundRobin<OutgoingRequest>();
   readonly tracker: SentPacketTracker;
-  private tokensBytes = 0;
-  private debtBytes = 0;
-  private lastLimit: 'none' | 'tokens' | 'window' | 'backpressure' = 'none';
-  private lastRefillUs: number;
-  private peerWindowBytes: number;
-  private windowFromLargestAcked = -1;
-  /** Built, numbered packets the QUIC layer refused (send buffer full); sent first, in order. */
-  private backlog: Array<BuiltPacket & { bytes: Uint8Array }> = [];
+  private readonly bucket: TokenBucket;
+  private readonly packetizer: Packetizer;
+  private readonly flight: FlightLimit;
+  private readonly probes = new ProbeTimeouts();
+  private readonly ackGuard: AckGuard;
+  private readonly ticker: ControllerTicker;
+  private lastLimit: Limit = 'none';
   private backpressured = false;
-  private appLimitedSignalled = true;
-  private lastTickUs = 0;
-  private probeTimeoutsSeen = 0;
-  /** Packets that may still go out beyond cwnd / the peer window after a probe timeout. */
-  private probeCreditPackets = 0;
   private closed = false;
-  private lastAckUs: number;
-  private nowForBatchUs = 0;
-  readonly maxPayloadBytes: number;
   readonly startUs: number;
 
   sentBytes = 0;
   /** Whole DATA datagrams handed to QUIC (what the pacing rate applies to). */
   sentDatagramBytes = 0;
   retransmittedBytes = 0;
-  acksReceived = 0;
-  /** Sum of the ack delays receivers reported (µs), for the mean in stats. */
-  ackDelaySumUs = 0;
   batchesSent = 0;
   backpressureEvents = 0;
-  /** Largest burst (bytes handed to QUIC in one service() call) and the pacing rate then. */
+  /** Largest burst (bytes handed to QUIC in one service() call). */
   maxBurstBytes = 0;
 
   constructor(
@@ -81,24 +65,35 @@ export class DatagramSender {
     options: { random: () => number; maxDatagramBytes: number; initialWindowBytes: number; nowUs: number },
   ) {
     this.tracker = new SentPacketTracker({ random: options.random });
-    const datagramBytes = Math.min(MAX_DATAGRAM_BYTES, options.maxDatagramBytes);
-    if (datagramBytes <= DATA_HEADER_BYTES) throw new Error(`datagrams of ${options.maxDatagramBytes} B are too small`);
-    this.maxPayloadBytes = datagramBytes - DATA_HEADER_BYTES;
-    this.peerWindowBytes = options.initialWindowBytes;
-    this.lastRefillUs = options.nowUs;
-    this.lastAckUs = options.nowUs;
+    this.packetizer = new Packetizer(options.maxDatagramBytes);
+    this.bucket = new TokenBucket(options.nowUs);
+    this.flight = new FlightLimit(options.initialWindowBytes, options.nowUs);
+    this.ackGuard = new AckGuard(options.nowUs);
+    this.ticker = new ControllerTicker(controller);
     this.startUs = options.nowUs;
   }
 
+  get maxPayloadBytes(): number {
+    return this.packetizer.maxPayloadBytes;
+  }
+
   get maxDatagramBytes(): number {
-    return this.maxPayloadBytes + DATA_HEADER_BYTES;
+    return this.packetizer.maxDatagramBytes;
+  }
+
+  get acksReceived(): number {
+    return this.ackGuard.acksReceived;
+  }
+
+  /** Sum of the ack delays receivers reported (µs), for the mean in stats. */
+  get ackDelaySumUs(): number {
+    return this.ackGuard.ackDelaySumUs;
   }
 
   addRequest(request: OutgoingRequest, windowBytes: number): void {
     this.requests.set(request.requestId, request);
-    this.roundRobin.push(request);
-    // A REQUEST carries the receiver's current window too; the newest information wins until the next ACK.
-    this.peerWindowBytes = windowBytes;
+    this.rotation.add(request);
+    this.flight.onRequestWindow(windowBytes);
   }
 
   hasRequest(requestId: number): boolean {
@@ -110,9 +105,8 @@ export class DatagramSender {
     const request = this.requests.get(requestId);
     if (!request) return undefined;
     this.requests.delete(requestId);
-    this.roundRobin = this.roundRobin.filter((r) => r !== request);
-    // Numbered but never sent: dropping them leaves holes the tracker treats like skipped numbers.
-    this.backlog = this.backlog.filter((b) => b.request !== request);
+    this.rotation.remove(request);
+    this.packetizer.dropRequest(request);
     request.body.close();
     return request;
   }
@@ -122,195 +116,107 @@ export class DatagramSender {
   }
 
   private hasDataToSend(): boolean {
-    if (this.backlog.length > 0) return true;
-    for (const r of this.roundRobin) if (r.hasDataToSend()) return true;
-    return false;
+    return this.packetizer.hasBacklog || this.rotation.hasDataToSend();
   }
 
-  private nextRequestWithData(): OutgoingRequest | null {
-    const n = this.roundRobin.length;
-    for (let k = 0; k < n; k++) {
-      const r = this.roundRobin[(this.roundRobinIndex + k) % n]!;
-      if (r.hasDataToSend()) {
-        this.roundRobinIndex = (this.roundRobinIndex + k + 1) % n;
-        return r;
-      }
-    }
-    return null;
-  }
-
-  /** Sends what pacing, cwnd and the window allow now; returns when it next needs to run (µs), or Infinity. */
+  /** Sends what pacing, cwnd and the window allow at `nowUs`; returns when it next needs to run (µs), or Infinity. */
   service(nowUs: number): number {
     if (this.closed) return Infinity;
-    const timeout = this.tracker.onTimeout(nowUs);
-    if (timeout.lost.length > 0) this.applyLosses(timeout.lost, nowUs);
-    if (timeout.probes.length > 0 || this.tracker.probeTimeouts > this.probeTimeoutsSeen) {
-      // A probe timeout is not a loss (RFC 9002 §6.2): the controller hears nothing; the oldest data is resent
-      // and up to two packets may go out beyond cwnd and the window, so a cwnd-limited sender can probe.
-      this.probeTimeoutsSeen = this.tracker.probeTimeouts;
-      for (const p of timeout.probes) this.requests.get(p.requestId)?.requeue(p.offset, p.length);
-      this.probeCreditPackets = 2;
-    }
-    if (nowUs - this.lastTickUs >= 1000) {
-      this.controller.tick(nowUs);
-      this.lastTickUs = nowUs;
-    }
+    const lost = this.probes.run(this.tracker, nowUs, (p) => this.requests.get(p.requestId)?.requeue(p.offset, p.length));
+    if (lost.length > 0) this.applyLosses(lost, nowUs);
+    this.ticker.tick(nowUs);
     const rateBytesPerSec = Math.max(1, this.controller.pacingRateBytesPerSec());
     const cwndBytes = this.controller.cwndBytes();
-    const burstBytes = Math.max(2 * this.maxDatagramBytes, rateBytesPerSec / 1000);
-    this.refill(nowUs, rateBytesPerSec, burstBytes);
+    const capBytes = burstBytes(rateBytesPerSec, this.maxDatagramBytes);
+    this.bucket.refill(nowUs, rateBytesPerSec, capBytes, this.lastLimit === 'tokens');
+    this.flight.onTurn(nowUs, this.tracker.packetsInFlight);
 
     let burst = 0;
-    this.nowForBatchUs = nowUs;
-    if (this.tracker.packetsInFlight === 0) this.lastAckUs = Math.max(this.lastAckUs, nowUs - ACK_STARVATION_US / 2);
-    let limitedBy: 'none' | 'tokens' | 'window' | 'backpressure' = 'none';
+    let limitedBy: Limit = 'none';
     this.backpressured = false;
     while (limitedBy === 'none') {
-      const { count, bytes, limit } = this.buildBatch(cwndBytes);
+      const limit = this.buildBatch(nowUs, cwndBytes);
+      const count = this.packetizer.count;
       if (count === 0) {
         limitedBy = limit;
         break;
       }
-      const accepted = this.sink.sendDatagramBatch(scratch.subarray(0, bytes), scratchLengths, count);
+      const accepted = this.packetizer.send(this.sink);
       this.batchesSent++;
-      burst += this.commitBatch(accepted, count, nowUs);
+      burst += this.settleBatch(accepted, nowUs);
       if (accepted < count) {
         this.backpressureEvents++;
         limitedBy = 'backpressure';
         this.backpressured = true;
       }
+      // Otherwise build again even if this batch hit a limit: the next one finds which limit holds now.
     }
     if (burst > this.maxBurstBytes) this.maxBurstBytes = burst;
     this.lastLimit = limitedBy;
 
     const hasData = this.hasDataToSend();
-    if (!hasData && !this.appLimitedSignalled) {
-      this.controller.appLimited(nowUs);
-      this.appLimitedSignalled = true;
-    } else if (hasData) {
-      this.appLimitedSignalled = false;
-    }
+    this.ticker.afterTurn(hasData, nowUs);
     this.hooks.onProgress(nowUs);
 
     let wakeUs = this.tracker.nextTimeoutUs() ?? Infinity;
     if (hasData) {
       if (limitedBy === 'backpressure') wakeUs = Math.min(wakeUs, nowUs + BACKPRESSURE_RETRY_US);
-      else if (limitedBy === 'tokens') {
-        // Run when one packet's worth has accrued, or later while the bucket still has ≥ 1 ms of room
-        // before it fills: at low rates that lets the pacer sleep on a timer instead of spinning.
-        const onePacketUs = ((this.maxDatagramBytes - this.tokensBytes) * 1e6) / rateBytesPerSec;
-        const bucketFullUs = ((burstBytes - this.tokensBytes) * 1e6) / rateBytesPerSec;
-        wakeUs = Math.min(wakeUs, nowUs + Math.max(1, Math.ceil(Math.max(onePacketUs, bucketFullUs - 1000))));
-      }
+      else if (limitedBy === 'tokens') wakeUs = Math.min(wakeUs, nowUs + this.bucket.waitUs(this.maxDatagramBytes, rateBytesPerSec, capBytes));
       // limited by cwnd or window: an ACK wakes us (and the probe timeout covers a silent peer).
     }
-    if (this.tracker.packetsInFlight > 0 || hasData) wakeUs = Math.min(wakeUs, nowUs + TICK_INTERVAL_US);
+    if (this.tracker.packetsInFlight > 0 || hasData) wakeUs = Math.min(wakeUs, nowUs + BUSY_SERVICE_INTERVAL_US);
     return wakeUs;
   }
 
-  /**
-   * Token bucket holding at most one burst. Credit beyond it is lost when the sender was idle or blocked, but
-   * when it was only waiting for tokens (the event loop ran late) up to 50 ms of it is kept as debt and repaid
-   * at ≤ 25 % above the rate: bursts stay capped and the average rate holds on a busy machine.
-   */
-  private refill(nowUs: number, rateBytesPerSec: number, burstBytes: number): void {
-    const accrued = ((nowUs - this.lastRefillUs) * rateBytesPerSec) / 1e6;
-    this.lastRefillUs = nowUs;
-    const repaid = Math.min(this.debtBytes, 0.25 * accrued);
-    this.debtBytes -= repaid;
-    this.tokensBytes += accrued + repaid;
-    if (this.tokensBytes > burstBytes) {
-      if (this.lastLimit === 'tokens') this.debtBytes = Math.min(rateBytesPerSec / 20, this.debtBytes + this.tokensBytes - burstBytes);
-      else this.debtBytes = 0;
-      this.tokensBytes = burstBytes;
-    }
-  }
-
-  /** Fills the scratch area with packets (backlog first); stops at the first limit hit. */
-  private buildBatch(cwndBytes: number): { count: number; bytes: number; limit: 'none' | 'tokens' | 'window' } {
-    let count = 0;
-    let at = 0;
-    let limit: 'none' | 'tokens' | 'window' = 'none';
+  /** Fills a batch (refused datagrams first) until a limit is hit or the batch is full ('none'). */
+  private buildBatch(nowUs: number, cwndBytes: number): Limit {
+    const packetBytes = this.maxDatagramBytes;
+    const allowedInFlight = this.flight.allowedBytes(nowUs, cwndBytes, this.tracker.packetsInFlight, packetBytes);
     let batchInFlight = 0;
-    // A peer that stopped acknowledging for a second gets no more than two packets in flight (probes),
-    // whatever a rate-based controller would allow: do not stream into a dead client.
-    const starving = this.tracker.packetsInFlight > 0 && this.nowForBatchUs - this.lastAckUs > ACK_STARVATION_US;
-    const allowedInFlight = Math.min(cwndBytes, this.peerWindowBytes, starving ? 2 * this.maxDatagramBytes : Infinity);
-    this.batch.length = 0;
-    while (count < MAX_BATCH_PACKETS) {
-      if (this.tokensBytes < this.maxDatagramBytes) {
-        limit = 'tokens';
-        break;
-      }
+    this.packetizer.startBatch();
+    while (!this.packetizer.full) {
+      if (!this.bucket.allows(packetBytes)) return 'tokens';
       const inFlight = this.tracker.bytesInFlight + batchInFlight;
-      const windowProbe = inFlight === 0 && cwndBytes >= this.maxDatagramBytes;
-      const overWindow = inFlight + this.maxDatagramBytes > allowedInFlight && !windowProbe;
-      if (overWindow && this.probeCreditPackets === 0) {
-        limit = 'window';
-        break;
-      }
-      let built: BuiltPacket & { bytes?: Uint8Array };
-      const fromBacklog = this.backlog.shift();
-      if (fromBacklog) {
-        scratch.set(fromBacklog.bytes, at);
-        built = fromBacklog;
-      } else {
-        const request = this.nextRequestWithData();
-        if (!request) break;
-        const chunk = request.nextChunk(this.maxPayloadBytes)!;
-        const packetNumber = this.tracker.allocatePacketNumber();
-        // DATA offsets are relative to the body start (PROTOCOL.md §3.1).
-        writeDataHeader(scratch, at, request.requestId, packetNumber, chunk.offset - request.bodyOffset);
-        scratch.set(request.body.read(chunk.offset, chunk.length), at + DATA_HEADER_BYTES);
-        built = {
-          request,
-          chunk,
-          packet: {
-            packetNumber, sentTimeUs: 0, bytes: DATA_HEADER_BYTES + chunk.length, requestId: request.requestId,
-            offset: chunk.offset, length: chunk.length, retransmission: chunk.retransmission,
-          },
-        };
-      }
-      if (overWindow) this.probeCreditPackets--;
+      // A window probe (PROTOCOL.md §6): with nothing in flight one datagram goes whatever the window says.
+      const windowProbe = inFlight === 0 && cwndBytes >= packetBytes;
+      const overWindow = inFlight + packetBytes > allowedInFlight && !windowProbe;
+      if (overWindow && this.probes.creditPackets === 0) return 'window';
+      const built = this.packetizer.addFromBacklog() ?? this.addNextChunk();
+      if (!built) return 'none';
+      if (overWindow) this.probes.spend();
       const size = built.packet.bytes;
-      scratchLengths[count] = size;
-      this.batch.push(built);
-      this.tokensBytes -= size;
+      this.bucket.take(size);
       batchInFlight += size;
-      at += size;
-      count++;
-      if (windowProbe && inFlight + size > allowedInFlight) {
-        limit = 'window';
-        break;
-      }
+      if (windowProbe && inFlight + size > allowedInFlight) return this.packetizer.full ? 'none' : 'window';
     }
-    return { count, bytes: at, limit: count === MAX_BATCH_PACKETS ? 'none' : limit };
+    return 'none';
   }
 
-  private readonly batch: BuiltPacket[] = [];
-
-  /** Records the accepted prefix as sent; keeps the refused rest (already numbered) for the next turn. */
-  private commitBatch(accepted: number, count: number, nowUs: number): number {
-    let sentBytes = 0;
-    let at = 0;
-    for (let i = 0; i < count; i++) {
-      const b = this.batch[i]!;
-      const size = b.packet.bytes;
-      if (i < accepted) {
-        b.packet.sentTimeUs = nowUs;
-        this.tracker.onPacketSent(b.packet);
-        this.controller.packetSent(b.packet.packetNumber, size, nowUs);
-        b.request.onSent(b.chunk);
-        this.sentBytes += b.chunk.length;
-        this.sentDatagramBytes += size;
-        if (b.chunk.retransmission) this.retransmittedBytes += b.chunk.length;
-        sentBytes += size;
-      } else {
-        this.tokensBytes += size; // refund: it was not sent
-        this.backlog.push({ ...b, bytes: scratch.slice(at, at + size) });
-      }
-      at += size;
+  /** The next request's next chunk, requests taken in turn; null when none has data. */
+  private addNextChunk(): BuiltPacket | null {
+    for (;;) {
+      const request = this.rotation.next();
+      if (!request) return null;
+      const built = this.packetizer.addNext(request, this.tracker);
+      if (built) return built;
+      // Its only queued data was acknowledged meanwhile (nextChunk dropped it): the next request's turn.
     }
+  }
+
+  /** Records the accepted prefix as sent and refunds the tokens of the refused rest; returns the bytes sent. */
+  private settleBatch(accepted: number, nowUs: number): number {
+    let sentBytes = 0;
+    this.packetizer.settle(accepted, (b) => {
+      const size = b.packet.bytes;
+      b.packet.sentTimeUs = nowUs;
+      this.tracker.onPacketSent(b.packet);
+      this.controller.packetSent(b.packet.packetNumber, size, nowUs);
+      b.request.onSent(b.chunk);
+      this.sentBytes += b.chunk.length;
+      this.sentDatagramBytes += size;
+      if (b.chunk.retransmission) this.retransmittedBytes += b.chunk.length;
+      sentBytes += size;
+    }, (b) => this.bucket.refund(b.packet.bytes));
     return sentBytes;
   }
 
@@ -321,46 +227,23 @@ export class DatagramSender {
   onDatagrams(datagrams: Uint8Array[], nowUs: number, receivedAtUs: number = nowUs): void {
     for (const d of datagrams) {
       if (this.closed) return;
-      if (d.byteLength === 0 || d[0] !== DATAGRAM_TYPE_ACK) {
-        this.fatal(CLOSE_PROTOCOL_VIOLATION, `datagram of type ${d.byteLength === 0 ? 'empty' : '0x' + d[0]!.toString(16)} from the client; only ACK is allowed`);
+      const checked = this.ackGuard.check(d, this.tracker, nowUs, receivedAtUs);
+      if (!checked.ok) {
+        this.fatal(checked.rejection.closeCode, checked.rejection.reason);
         return;
       }
-      const decoded = decodeAckDatagram(d);
-      if (!decoded.ok) {
-        this.fatal(CLOSE_PROTOCOL_VIOLATION, `malformed ACK: ${decoded.error.message}`);
-        return;
-      }
-      this.acksReceived++;
-      this.lastAckUs = nowUs;
-      // ACKs never outnumber DATA by much (one per packet at most, plus window updates and timers).
-      const allowance = this.tracker.packetsSent + 64 + ((nowUs - this.startUs) / 1e6) * 1000;
-      if (this.acksReceived > allowance) {
-        this.fatal(CLOSE_PROTOCOL_VIOLATION, `ACK flood: ${this.acksReceived} ACKs for ${this.tracker.packetsSent} packets`);
-        return;
-      }
-      const ack = decoded.value;
-      this.ackDelaySumUs += ack.ackDelayUs;
-      const outcome = this.tracker.onAck(ack, nowUs, receivedAtUs);
-      if (!outcome.ok) {
-        const code = outcome.error.code === 'optimistic-ack' || outcome.error.code === 'ack-of-unsent' ? CLOSE_OPTIMISTIC_ACK : CLOSE_PROTOCOL_VIOLATION;
-        this.fatal(code, outcome.error.message);
-        return;
-      }
-      const largest = ack.ranges[0]!.largest;
-      if (largest >= this.windowFromLargestAcked) {
-        this.windowFromLargestAcked = largest;
-        this.peerWindowBytes = ack.windowBytes;
-      }
-      const rttUs = outcome.value.rttSampleUs === null ? 0 : Math.max(1, Math.round(outcome.value.rttSampleUs));
+      const { ack, outcome } = checked;
+      this.flight.onAck(nowUs, ack.ranges[0]!.largest, ack.windowBytes);
+      const rttUs = outcome.rttSampleUs === null ? 0 : Math.max(1, Math.round(outcome.rttSampleUs));
       const recvTimeUs = Math.round(ack.largestRecvTimeUs);
-      for (const p of outcome.value.newlyAcked) {
+      for (const p of outcome.newlyAcked) {
         this.controller.ack(p.packetNumber, rttUs, recvTimeUs, nowUs);
         const request = this.requests.get(p.requestId);
         if (!request) continue;
         request.onAcked(p.offset, p.length);
         if (request.complete) this.completeRequest(request, nowUs);
       }
-      this.applyLosses(outcome.value.lost, nowUs);
+      this.applyLosses(outcome.lost, nowUs);
     }
     this.hooks.onProgress(nowUs);
   }
@@ -388,7 +271,7 @@ export class DatagramSender {
   close(): void {
     this.closed = true;
     for (const id of [...this.requests.keys()]) this.removeRequest(id);
-    this.backlog = [];
+    this.packetizer.clear();
   }
 
   get isClosed(): boolean {

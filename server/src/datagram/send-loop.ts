@@ -1,10 +1,11 @@
-// The one pacing loop of the process. Every datagram session registers here; each turn services the sessions
-// that are due and waits until the earliest next due time. Timers fire about 1 ms late, which would cost rate
-// (the bucket holds max(2 packets, 1 ms) of rate), so waits under 5 ms are slept precisely (below) and
-// longer ones use a timer set ~2 ms early. With nothing to do nothing is armed at all: idle costs no CPU.
-import { nowUs } from '../clock.ts';
+// The one send loop of the process: schedules every datagram session's sender on the event loop. Each turn
+// services the sessions that are due, in the order they joined, and waits until the earliest next due time.
+// Timers fire about 1 ms late, which would cost rate (a session's bucket holds max(2 packets, 1 ms) of its
+// rate), so waits under TIMER_ABOVE_US are slept precisely (below) and longer ones use a timer set
+// TIMER_EARLY_MS early. With nothing to do nothing is armed at all: idle costs no CPU.
+import { nowUs as processNowUs } from '../clock.ts';
 
-export interface Paced {
+export interface SendLoopMember {
   /** Sends what is allowed now; returns the next time (µs) it wants to run, or Infinity. */
   service(nowUs: number): number;
   /** A service() threw: the member is removed and told, so one broken session cannot stop the others. */
@@ -12,47 +13,61 @@ export interface Paced {
 }
 
 // Node timers fire 1–2 ms late (more on a busy machine): waits below this are slept precisely instead.
-const TIMER_ABOVE_US = 5000;
+export const TIMER_ABOVE_US = 5000;
+// Longer waits arm a timer this much early: it fires about on time and the rest is slept precisely.
+const TIMER_EARLY_MS = 2;
 // Waits shorter than a timer's precision are slept with Atomics.wait in slices of at most SLEEP_SLICE_US,
-// each followed by one event-loop turn (ACKs are processed at least that often): a sleeping pacer costs no
+// each followed by one event-loop turn (ACKs are processed at least that often): a sleeping loop costs no
 // CPU, where a setImmediate spin would hold a core at mid rates.
-const SLEEP_SLICE_US = 500;
+export const SLEEP_SLICE_US = 500;
+// Waits this short are not worth a sleep (waking up takes tens of µs); a sleep ends half of it early.
 const SLEEP_ABOVE_US = 60;
 const sleepCell = new Int32Array(new SharedArrayBuffer(4));
 
-export class Pacer {
-  private readonly members = new Map<Paced, number>();
+export class SendLoop {
+  /** Each member and the time (µs) it next wants to run (0: as soon as possible). */
+  private readonly members = new Map<SendLoopMember, number>();
   private timer: NodeJS.Timeout | null = null;
   private immediate: NodeJS.Immediate | null = null;
   private scheduledForUs = Infinity;
   turns = 0;
   sleeps = 0;
 
-  add(member: Paced): void {
+  /** `clock`: the time in µs (the process clock; tests pass their own). */
+  constructor(private readonly clock: () => number = processNowUs) {}
+
+  add(member: SendLoopMember): void {
     this.members.set(member, 0);
     this.wake(member);
   }
 
-  remove(member: Paced): void {
+  /** Forgets `member`; with no member left the pending wake-up is cancelled as well. */
+  remove(member: SendLoopMember): void {
     this.members.delete(member);
+    if (this.members.size === 0) this.cancel();
   }
 
   get size(): number {
     return this.members.size;
   }
 
+  /** Whether a timer or an immediate is pending (false when idle). */
+  get armed(): boolean {
+    return this.timer !== null || this.immediate !== null;
+  }
+
   /** Asks for `member` to be serviced as soon as possible (new data, an ACK opened the window...). */
-  wake(member: Paced): void {
+  wake(member: SendLoopMember): void {
     if (!this.members.has(member)) return;
     this.members.set(member, 0);
-    this.scheduleAt(nowUs());
+    this.scheduleAt(this.clock());
   }
 
   private scheduleAt(dueUs: number, maySleep = false): void {
     if (dueUs >= this.scheduledForUs) return;
     this.cancel();
     this.scheduledForUs = dueUs;
-    const waitUs = dueUs - nowUs();
+    const waitUs = dueUs - this.clock();
     if (waitUs < TIMER_ABOVE_US) {
       if (maySleep && waitUs > SLEEP_ABOVE_US) {
         this.sleeps++;
@@ -60,7 +75,7 @@ export class Pacer {
       }
       this.immediate = setImmediate(this.run);
     } else {
-      this.timer = setTimeout(this.run, Math.floor(waitUs / 1000) - 2);
+      this.timer = setTimeout(this.run, Math.floor(waitUs / 1000) - TIMER_EARLY_MS);
     }
   }
 
@@ -77,7 +92,7 @@ export class Pacer {
     this.immediate = null;
     this.scheduledForUs = Infinity;
     this.turns++;
-    const now = nowUs();
+    const now = this.clock();
     let earliest = Infinity;
     for (const [member, dueUs] of this.members) {
       let next = dueUs;
@@ -89,6 +104,8 @@ export class Pacer {
           member.onServiceError(err);
           continue;
         }
+        // A member that left during its own turn (its session closed) is not brought back.
+        if (!this.members.has(member)) continue;
         this.members.set(member, next);
       }
       if (next < earliest) earliest = next;

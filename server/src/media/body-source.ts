@@ -1,4 +1,4 @@
-// Random access to a response body's bytes for the pacer, which must build packets synchronously:
+// Random access to a response body's bytes for the send loop, which must build packets synchronously:
 // small files come from memory, large ones through a block-sized read cache over a file descriptor.
 import { closeSync, openSync, readSync } from 'node:fs';
 

@@ -1,5 +1,5 @@
 // Datagram delivery for one session: the per-session controller, the sender registered with the
-// process-wide pacer, the ACK receive loop and per-MI telemetry.
+// process-wide send loop, the ACK receive loop and per-MI telemetry.
 import type { Controller } from '@pcc-stream/controller';
 import { DELIVERY_DATAGRAMS, type RequestFrame } from '@pcc-stream/protocol';
 import type { Session, TimedDatagrams } from '@pcc-stream/quic';
@@ -7,7 +7,7 @@ import { nowUs, usFromMonotonicNs } from '../clock.ts';
 import { cryptoRandom } from '../crypto-random.ts';
 import { DatagramSender } from '../datagram/datagram-sender.ts';
 import { OutgoingRequest } from '../datagram/outgoing-request.ts';
-import type { Pacer, Paced } from '../datagram/pacer.ts';
+import type { SendLoop, SendLoopMember } from '../datagram/send-loop.ts';
 import { errorMessage, log } from '../log.ts';
 import type { OpenedBody } from '../media/media-store.ts';
 import { MiTelemetry } from '../telemetry/mi-telemetry.ts';
@@ -18,7 +18,7 @@ import type { TransportHandler } from './transport-handler.ts';
 const TELEMETRY_SAMPLE_INTERVAL_US = 1000;
 const RECV_BATCH = 256;
 
-export class DatagramTransport implements TransportHandler, Paced {
+export class DatagramTransport implements TransportHandler, SendLoopMember {
   readonly transport = 'datagram';
   readonly sender: DatagramSender;
   readonly telemetry: MiTelemetry;
@@ -29,7 +29,7 @@ export class DatagramTransport implements TransportHandler, Paced {
   constructor(
     private readonly quic: Session,
     private readonly controller: Controller,
-    private readonly pacer: Pacer,
+    private readonly sendLoop: SendLoop,
     logDir: string | null,
     private readonly onFatal: (code: number, reason: string) => void,
   ) {
@@ -40,7 +40,7 @@ export class DatagramTransport implements TransportHandler, Paced {
       onRequestComplete: (request) => this.completions.get(request.requestId)?.(),
       onProgress: (t) => this.sampleTelemetry(t),
     }, { random: cryptoRandom, maxDatagramBytes: quic.maxDatagramSize(), initialWindowBytes: 1 << 20, nowUs: now });
-    pacer.add(this);
+    sendLoop.add(this);
     void this.receiveLoop();
   }
 
@@ -57,11 +57,11 @@ export class DatagramTransport implements TransportHandler, Paced {
         return;
       }
       if (batch.datagrams.length === 0 || this.closed) return;
-      // RTT samples use the time the addon took the ACKs off the connection: the pacer sleeps up to
+      // RTT samples use the time the addon took the ACKs off the connection: the send loop sleeps up to
       // 0.5 ms between turns, and at loopback RTTs that wait would read as a rising RTT.
       const now = nowUs();
       this.sender.onDatagrams(batch.datagrams, now, usFromMonotonicNs(batch.receivedAtNs, now));
-      this.pacer.wake(this);
+      this.sendLoop.wake(this);
     }
   }
 
@@ -70,7 +70,7 @@ export class DatagramTransport implements TransportHandler, Paced {
   }
 
   onServiceError(err: unknown): void {
-    log('error', 'pacer.session_failed', { session: this.quic.id, error: errorMessage(err) });
+    log('error', 'send_loop.session_failed', { session: this.quic.id, error: errorMessage(err) });
     this.onFatal(1, `internal error: ${errorMessage(err)}`);
   }
 
@@ -97,7 +97,7 @@ export class DatagramTransport implements TransportHandler, Paced {
     if (!complete) {
       const done = new Promise<void>((resolve) => this.completions.set(id, resolve));
       this.sender.addRequest(outgoing, request.windowBytes);
-      this.pacer.wake(this);
+      this.sendLoop.wake(this);
       const cancelled = stream.untilCancelled();
       const winner = await Promise.race([done.then(() => 'complete' as const), cancelled]);
       this.completions.delete(id);
@@ -127,7 +127,7 @@ export class DatagramTransport implements TransportHandler, Paced {
   close(): void {
     if (this.closed) return;
     this.closed = true;
-    this.pacer.remove(this);
+    this.sendLoop.remove(this);
     this.sender.close();
     for (const resolve of this.completions.values()) resolve();
     this.completions.clear();

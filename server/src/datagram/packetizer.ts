@@ -1,0 +1,142 @@
+// Packetization for one session: request bodies cut into DATA datagrams (PROTOCOL.md §3.1) of at most the
+// path's datagram size, written into one batch for the QUIC layer's sendDatagramBatch. Datagrams QUIC refuses
+// (its send buffer is full) are kept, numbered and byte-exact, and go first in the next batch.
+import { DATA_HEADER_BYTES, MAX_DATAGRAM_BYTES, writeDataHeader, type SentPacket } from '@pcc-stream/protocol';
+import type { Chunk, OutgoingRequest } from './outgoing-request.ts';
+
+/** What the sender needs from a QUIC session (the native Session satisfies it). */
+export interface DatagramSink {
+  /** Sends the first `count` datagrams (lengths in `lengths`, back to back in `payloads`); returns how many it took. */
+  sendDatagramBatch(payloads: Uint8Array, lengths: Uint32Array, count: number): number;
+}
+
+/** Datagrams per call into the addon: amortizes the call at high rates, ≈ 77 kB of scratch at 1200 B. */
+export const MAX_BATCH_PACKETS = 64;
+// One scratch area for the whole process: the send loop runs one session at a time and the addon copies
+// the batch before returning.
+const scratch = new Uint8Array(MAX_BATCH_PACKETS * MAX_DATAGRAM_BYTES);
+const scratchLengths = new Uint32Array(MAX_BATCH_PACKETS);
+
+export interface BuiltPacket {
+  /** What the tracker records once it is sent (its send time is set then). */
+  packet: Omit<SentPacket, 'state'>;
+  request: OutgoingRequest;
+  chunk: Chunk;
+}
+
+/** Where packet numbers come from (SentPacketTracker). */
+export interface PacketNumbers {
+  allocatePacketNumber(): number;
+}
+
+interface RefusedPacket extends BuiltPacket {
+  bytes: Uint8Array;
+}
+
+export class Packetizer {
+  readonly maxPayloadBytes: number;
+  private readonly batch: BuiltPacket[] = [];
+  private batchBytes = 0;
+  /** Built, numbered datagrams the QUIC layer refused; sent first, in order. */
+  private backlog: RefusedPacket[] = [];
+
+  /** `maxDatagramBytes`: the path's limit (QUIC's); capped at the protocol's MAX_DATAGRAM_BYTES. */
+  constructor(maxDatagramBytes: number) {
+    const datagramBytes = Math.min(MAX_DATAGRAM_BYTES, maxDatagramBytes);
+    if (datagramBytes <= DATA_HEADER_BYTES) throw new Error(`datagrams of ${maxDatagramBytes} B are too small`);
+    this.maxPayloadBytes = datagramBytes - DATA_HEADER_BYTES;
+  }
+
+  get maxDatagramBytes(): number {
+    return this.maxPayloadBytes + DATA_HEADER_BYTES;
+  }
+
+  /** Datagrams in the current batch. */
+  get count(): number {
+    return this.batch.length;
+  }
+
+  get full(): boolean {
+    return this.batch.length === MAX_BATCH_PACKETS;
+  }
+
+  get hasBacklog(): boolean {
+    return this.backlog.length > 0;
+  }
+
+  /** Starts an empty batch (the previous one was settled). */
+  startBatch(): void {
+    this.batch.length = 0;
+    this.batchBytes = 0;
+  }
+
+  /** Adds the oldest refused datagram unchanged; null when there is none. */
+  addFromBacklog(): BuiltPacket | null {
+    const refused = this.backlog.shift();
+    if (!refused) return null;
+    scratch.set(refused.bytes, this.batchBytes);
+    return this.push(refused);
+  }
+
+  /**
+   * Adds `request`'s next chunk (lost data first, then new) as one DATA datagram numbered by `numbers`
+   * (the session's tracker); null, and no number taken, when the request has nothing to send.
+   */
+  addNext(request: OutgoingRequest, numbers: PacketNumbers): BuiltPacket | null {
+    const chunk = request.nextChunk(this.maxPayloadBytes);
+    if (!chunk) return null;
+    const packetNumber = numbers.allocatePacketNumber();
+    const at = this.batchBytes;
+    // DATA offsets are relative to the body start (PROTOCOL.md §3.1).
+    writeDataHeader(scratch, at, request.requestId, packetNumber, chunk.offset - request.bodyOffset);
+    scratch.set(request.body.read(chunk.offset, chunk.length), at + DATA_HEADER_BYTES);
+    return this.push({
+      request,
+      chunk,
+      packet: {
+        packetNumber, sentTimeUs: 0, bytes: DATA_HEADER_BYTES + chunk.length, requestId: request.requestId,
+        offset: chunk.offset, length: chunk.length, retransmission: chunk.retransmission,
+      },
+    });
+  }
+
+  private push(built: BuiltPacket): BuiltPacket {
+    scratchLengths[this.batch.length] = built.packet.bytes;
+    this.batch.push(built);
+    this.batchBytes += built.packet.bytes;
+    return built;
+  }
+
+  /** Hands the batch to QUIC; returns how many datagrams (a prefix) it accepted. */
+  send(sink: DatagramSink): number {
+    return sink.sendDatagramBatch(scratch.subarray(0, this.batchBytes), scratchLengths, this.batch.length);
+  }
+
+  /**
+   * Settles the batch after QUIC accepted its first `accepted` datagrams: `onSent` for each of those in order,
+   * `onRefused` for each of the rest, which are kept (copied out of the scratch area) for the next batch.
+   */
+  settle(accepted: number, onSent: (built: BuiltPacket) => void, onRefused: (built: BuiltPacket) => void): void {
+    let at = 0;
+    for (let i = 0; i < this.batch.length; i++) {
+      const b = this.batch[i]!;
+      const size = b.packet.bytes;
+      if (i < accepted) {
+        onSent(b);
+      } else {
+        onRefused(b);
+        this.backlog.push({ ...b, bytes: scratch.slice(at, at + size) });
+      }
+      at += size;
+    }
+  }
+
+  /** Drops a request's refused datagrams: numbered but never sent, they leave holes the tracker treats as skips. */
+  dropRequest(request: OutgoingRequest): void {
+    this.backlog = this.backlog.filter((b) => b.request !== request);
+  }
+
+  clear(): void {
+    this.backlog = [];
+  }
+}

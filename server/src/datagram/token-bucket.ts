@@ -1,0 +1,89 @@
+// Pacing for one session: a token bucket filled at the controller's rate and holding at most one burst.
+// Pure: the caller passes time (µs) and the rate on every call; nothing reads a clock.
+//
+// Credit beyond the burst is lost when the sender was idle or blocked (by cwnd, the peer's window, QUIC's
+// buffer), but when it was only waiting for tokens (the event loop ran late) part of it is kept as debt and
+// repaid a little above the rate: bursts stay capped and the average rate holds on a busy machine.
+
+const US_PER_S = 1e6;
+
+/** A burst is at least this many packets: below it a packet-sized bucket would pace each packet alone. */
+export const MIN_BURST_PACKETS = 2;
+/** …and otherwise this much time at the rate: timers and sleeps are ~1 ms coarse, so less would cost rate. */
+export const BURST_DURATION_US = 1000;
+/** Lost credit kept as debt, at most this much time at the rate: covers an event-loop stall, not idleness. */
+export const MAX_DEBT_DURATION_US = 50_000;
+/** Debt is repaid at this fraction of the newly accrued credit, i.e. at ≤ 25 % above the rate. */
+export const DEBT_REPAY_FRACTION = 0.25;
+/** A sender waiting for tokens may sleep until the bucket is this close to full (lets low rates use timers). */
+export const WAKE_BEFORE_FULL_US = 1000;
+
+/** The bucket's size: max(MIN_BURST_PACKETS packets, BURST_DURATION_US of the rate). */
+export function burstBytes(rateBytesPerSec: number, packetBytes: number): number {
+  return Math.max(MIN_BURST_PACKETS * packetBytes, rateBytesPerSec / (US_PER_S / BURST_DURATION_US));
+}
+
+export class TokenBucket {
+  private tokens = 0;
+  private debt = 0;
+  private lastRefillUs: number;
+
+  constructor(nowUs: number) {
+    this.lastRefillUs = nowUs;
+  }
+
+  get tokensBytes(): number {
+    return this.tokens;
+  }
+
+  get debtBytes(): number {
+    return this.debt;
+  }
+
+  /**
+   * Adds the credit accrued since the last refill at `rateBytesPerSec`, capped at `capBytes`. `waitedForTokens`:
+   * the sender's last turn stopped for lack of tokens, so credit beyond the cap was lost to lateness and is
+   * kept as debt (up to MAX_DEBT_DURATION_US of the rate); otherwise any debt is forgiven.
+   */
+  refill(nowUs: number, rateBytesPerSec: number, capBytes: number, waitedForTokens: boolean): void {
+    const accrued = ((nowUs - this.lastRefillUs) * rateBytesPerSec) / US_PER_S;
+    this.lastRefillUs = nowUs;
+    const repaid = Math.min(this.debt, DEBT_REPAY_FRACTION * accrued);
+    this.debt -= repaid;
+    this.tokens += accrued + repaid;
+    if (this.tokens > capBytes) {
+      if (waitedForTokens) {
+        const maxDebt = rateBytesPerSec / (US_PER_S / MAX_DEBT_DURATION_US);
+        this.debt = Math.min(maxDebt, this.debt + this.tokens - capBytes);
+      } else {
+        this.debt = 0;
+      }
+      this.tokens = capBytes;
+    }
+  }
+
+  /** Whether a packet of `bytes` may go now. */
+  allows(bytes: number): boolean {
+    return this.tokens >= bytes;
+  }
+
+  take(bytes: number): void {
+    this.tokens -= bytes;
+  }
+
+  /** Gives back what was taken for a packet that was not sent after all. */
+  refund(bytes: number): void {
+    this.tokens += bytes;
+  }
+
+  /**
+   * How long (µs, ≥ 1) a sender that ran out of tokens may wait: until one packet's worth has accrued, or
+   * later while the bucket still has WAKE_BEFORE_FULL_US of room before it fills, so low rates sleep on a
+   * timer instead of spinning.
+   */
+  waitUs(packetBytes: number, rateBytesPerSec: number, capBytes: number): number {
+    const onePacketUs = ((packetBytes - this.tokens) * US_PER_S) / rateBytesPerSec;
+    const bucketFullUs = ((capBytes - this.tokens) * US_PER_S) / rateBytesPerSec;
+    return Math.max(1, Math.ceil(Math.max(onePacketUs, bucketFullUs - WAKE_BEFORE_FULL_US)));
+  }
+}

@@ -14,7 +14,8 @@ export {
   FRAME_PREFIX_BYTES, StreamFrameReader, encodeStreamFrame, type ByteRange, type CancelFrame, type DoneFrame,
   type RequestFrame, type ResponseFrame, type StreamFrame,
 } from './wire/stream-frames.ts';
-export { AckBuilder, DEFAULT_ACK_POLICY, type AckPolicy } from './receiver/ack-builder.ts';
+export { ACK_EVERY_PACKETS, AckBuilder, DEFAULT_ACK_POLICY, MAX_ACK_DELAY_US, type AckPolicy } from './receiver/ack-builder.ts';
+export { AckScheduler, timerDelayMs, type AckStep } from './receiver/ack-scheduler.ts';
 export { BodyReassembly } from './receiver/body-reassembly.ts';
 export { DatagramReceiver, type DatagramReceiverOptions, type ReceivedData } from './receiver/datagram-receiver.ts';
 export { RttEstimator } from './sender/rtt-estimator.ts';

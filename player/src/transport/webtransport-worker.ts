@@ -3,8 +3,8 @@
 // (protocol/PROTOCOL.md, via @pcc-stream/protocol's DatagramReceiver), so ACK timing does not jitter with the page's
 // rendering and the datagram queue is drained even while the main thread is busy decoding video.
 import {
-  DELIVERY_DATAGRAMS, DatagramReceiver, RESET_CANCELLED, StreamFrameReader, TELEMETRY_PATH, U48_MAX,
-  encodeStreamFrame, type ResponseFrame,
+  AckScheduler, DELIVERY_DATAGRAMS, DatagramReceiver, RESET_CANCELLED, StreamFrameReader, TELEMETRY_PATH, U48_MAX,
+  encodeStreamFrame, timerDelayMs, type AckStep, type ResponseFrame,
 } from '@pcc-stream/protocol';
 import type { ByteRange } from './media-fetcher.ts';
 import type { ConnectOptions, FromWorker, TelemetryPoint, ToWorker } from './worker-messages.ts';
@@ -32,14 +32,11 @@ interface ActiveRequest {
 
 let transport: WebTransport | null = null;
 let datagramWriter: WritableStreamDefaultWriter<Uint8Array> | null = null;
-// Tail packets (the last 1–3 of a body, before the every-4 rule fires) wait for the delayed-ACK timer. Worker
-// timers run late under load, and an ACK later than the sender's probe timeout makes it declare arrived packets lost
-// (a false loss signal for the controller), so the timer is set well inside PROTOCOL.md §4's 2 ms.
-const maxAckDelayUs = 500;
-const receiver = new DatagramReceiver({ maxAckDelayUs });
+// The receiver's ACK policy (PROTOCOL.md §4) with its default delayed-ACK time, as the Node client runs it.
+const receiver = new DatagramReceiver();
+const ackScheduler = new AckScheduler(receiver);
 const requests = new Map<number, ActiveRequest>();
 let ackTimer: ReturnType<typeof setTimeout> | null = null;
-let ackTimerDueUs = Infinity;
 let acksSent = 0;
 let closed = false;
 
@@ -131,28 +128,24 @@ async function readDatagrams(wt: WebTransport): Promise<void> {
         if (active) bodyCompleted = drainBody(active, t);
       }
     }
-    // Tail ACK: the last packets of a body are acknowledged at once (nothing follows them to trigger an ACK).
-    flushAck(t, bodyCompleted);
+    // A completed body is acknowledged at once (the policy's tail ACK).
+    runAckStep(ackScheduler.onReceived(t, bodyCompleted), t);
   }
 }
 
-/** Sends an ACK if one is due now (or at once with `force`), else arms a timer for when it will be. */
-function flushAck(t: number, force = false): void {
-  const ack = receiver.poll(t, force);
-  if (ack && datagramWriter) {
+/** Sends the ACK the policy chose, and arms the timer where it says. */
+function runAckStep(step: AckStep, t: number): void {
+  if (step.ack && datagramWriter) {
     acksSent++;
-    datagramWriter.write(ack).catch(() => { /* session closing */ });
+    datagramWriter.write(step.ack).catch(() => { /* session closing */ });
   }
-  const due = receiver.ackDueAtUs();
-  if (due === null) return;
-  if (ackTimer !== null && due >= ackTimerDueUs) return;
+  if (step.armTimerAtUs === null) return;
   if (ackTimer !== null) clearTimeout(ackTimer);
-  ackTimerDueUs = due;
   ackTimer = setTimeout(() => {
     ackTimer = null;
-    ackTimerDueUs = Infinity;
-    flushAck(nowUs());
-  }, Math.max(0, (due - t) / 1000));
+    const now = nowUs();
+    runAckStep(ackScheduler.onTimer(now), now);
+  }, timerDelayMs(step.armTimerAtUs, t));
 }
 
 /** Moves in-order bytes into the body; returns true when this completed it. */
@@ -244,7 +237,7 @@ async function readResponseStream(r: ActiveRequest, readable: ReadableStream<Uin
           const set = receiver.setBodyLength(r.id, length);
           if (!set.ok) throw new Error(set.error.message);
           const t = nowUs();
-          if (drainBody(r, t)) flushAck(t, true); // every datagram overtook the RESPONSE frame
+          if (drainBody(r, t)) runAckStep(ackScheduler.onReceived(t, true), t); // every datagram overtook the RESPONSE frame
           if (length === 0) finish(r);
         } else {
           streamBody = true;

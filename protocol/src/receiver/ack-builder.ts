@@ -11,7 +11,14 @@ export interface AckPolicy {
   maxRanges: number;
 }
 
-export const DEFAULT_ACK_POLICY: AckPolicy = { ackEveryPackets: 4, maxAckDelayUs: 2000, maxRanges: MAX_ACK_RANGES };
+/** Most packets received before an ACK goes out. */
+export const ACK_EVERY_PACKETS = 4;
+/** The delayed-ACK time of our receivers, well inside PROTOCOL.md §4's 2 ms: tail packets (the last 1-3 of a body,
+ *  before the every-4 rule fires) wait for it, host timers run late under load, and an ACK later than the sender's
+ *  probe timeout makes it declare arrived packets lost (a false loss signal for the controller). */
+export const MAX_ACK_DELAY_US = 500;
+
+export const DEFAULT_ACK_POLICY: AckPolicy = { ackEveryPackets: ACK_EVERY_PACKETS, maxAckDelayUs: MAX_ACK_DELAY_US, maxRanges: MAX_ACK_RANGES };
 
 export class AckBuilder {
   private readonly policy: AckPolicy;

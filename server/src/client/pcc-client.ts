@@ -2,7 +2,8 @@
 // bidirectional streams, bodies reassembled from DATA datagrams (acknowledged with the shared
 // DatagramReceiver) or read from the stream for transport=quic-stream.
 import {
-  DELIVERY_DATAGRAMS, DatagramReceiver, TELEMETRY_PATH, U48_MAX, type ByteRange, type DoneFrame,
+  AckScheduler, DELIVERY_DATAGRAMS, DatagramReceiver, TELEMETRY_PATH, U48_MAX, timerDelayMs, type AckStep, type ByteRange,
+  type DoneFrame,
 } from '@pcc-stream/protocol';
 import { QuicClient, type Session, type TimedDatagrams } from '@pcc-stream/quic';
 import { nowUs, usFromMonotonicNs } from '../clock.ts';
@@ -55,6 +56,8 @@ const RECV_BATCH = 512;
 
 export class PccClient {
   private readonly receiver: DatagramReceiver;
+  /** The receiver's ACK policy (PROTOCOL.md §4), the same the browser worker runs. */
+  private readonly ackScheduler: AckScheduler;
   private readonly pending = new Map<number, PendingBody>();
   private nextRequestId = 1;
   private ackTimer: NodeJS.Timeout | null = null;
@@ -70,6 +73,7 @@ export class PccClient {
       ...(options.ackEveryPackets !== undefined ? { ackEveryPackets: options.ackEveryPackets } : {}),
       ...(options.maxAckDelayUs !== undefined ? { maxAckDelayUs: options.maxAckDelayUs } : {}),
     });
+    this.ackScheduler = new AckScheduler(this.receiver);
     if (transport === 'datagram') void this.receiveLoop();
     void quic.closed().then((info) => {
       this.closeInfo = info;
@@ -124,41 +128,41 @@ export class PccClient {
         const r = this.receiver.onDatagram(d, receivedAt);
         if (r.ok && r.value.newBytes > 0) touched.add(r.value.requestId);
       }
-      for (const id of touched) this.deliver(id, now);
-      this.flushAck();
+      let bodyCompleted = false;
+      for (const id of touched) bodyCompleted = this.deliver(id, now) || bodyCompleted;
+      // A completed body is acknowledged at once (the policy's tail ACK).
+      this.runAckStep(this.ackScheduler.onReceived(nowUs(), bodyCompleted));
     }
   }
 
-  private deliver(requestId: number, now: number): void {
+  /** Hands in-order bytes to the request; returns true when this completed its body. */
+  private deliver(requestId: number, now: number): boolean {
     const p = this.pending.get(requestId);
-    if (!p) return;
+    if (!p) return false;
     for (const chunk of this.receiver.take(requestId, now)) p.onChunk(chunk);
-    if (this.receiver.isComplete(requestId)) {
-      this.pending.delete(requestId);
-      p.onComplete();
-    }
+    if (!this.receiver.isComplete(requestId)) return false;
+    this.pending.delete(requestId);
+    p.onComplete();
+    return true;
   }
 
-  /** Sends an ACK if one is due, and arms a timer for a delayed one. */
-  private flushAck(): void {
+  /** Sends the ACK the policy chose, and arms the timer where it says. */
+  private runAckStep(step: AckStep): void {
     if (this.closed) return;
-    const now = nowUs();
-    const ack = this.receiver.poll(now);
-    if (ack) {
+    if (step.ack) {
       try {
-        if (this.quic.sendDatagram(ack)) this.acksSent++;
+        if (this.quic.sendDatagram(step.ack)) this.acksSent++;
         else this.ackSendRefused++;
       } catch {
         return;
       }
     }
-    const due = this.receiver.ackDueAtUs();
-    if (due !== null && this.ackTimer === null) {
-      this.ackTimer = setTimeout(() => {
-        this.ackTimer = null;
-        this.flushAck();
-      }, Math.max(0, Math.floor((due - nowUs()) / 1000)));
-    }
+    if (step.armTimerAtUs === null) return;
+    if (this.ackTimer) clearTimeout(this.ackTimer);
+    this.ackTimer = setTimeout(() => {
+      this.ackTimer = null;
+      this.runAckStep(this.ackScheduler.onTimer(nowUs()));
+    }, timerDelayMs(step.armTimerAtUs, nowUs()));
   }
 
   private startRttSampling(): void {
@@ -218,7 +222,8 @@ export class PccClient {
         const set = this.receiver.setBodyLength(requestId, response.bodyLength);
         if (!set.ok) throw new Error(`bad response: ${set.error.message}`);
         const complete = new Promise<void>((resolve, reject) => this.pending.set(requestId, { onChunk, onComplete: resolve, onFail: reject }));
-        this.deliver(requestId, nowUs()); // bytes that overtook the RESPONSE
+        const t = nowUs();
+        if (this.deliver(requestId, t)) this.runAckStep(this.ackScheduler.onReceived(t, true)); // every byte overtook the RESPONSE
         await complete;
         if (!abortRequested) {
           const done = await withTimeout(stream.readFrame(), 5000);

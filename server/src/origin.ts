@@ -175,8 +175,8 @@ export class Origin {
     }
     let transport: TransportHandler;
     if (params.value.transport === 'quic-stream') {
-      // parseSessionUrl admits only STREAM_CONTROLLERS here; the native call is still guarded so that a name it
-      // rejects closes this session with a reason instead of throwing out of the accept loop.
+      // parseSessionUrl admits only quinn's controllers (the scheme registry's) here; the native call is still
+      // guarded so that a name it rejects closes this session with a reason instead of throwing out of the accept loop.
       const cc = (params.value.cc ?? 'cubic') as QuicCongestion;
       try {
         quic.setCongestion(cc);

@@ -33,8 +33,8 @@ test('origin CLI: --help and clear errors for bad options', () => {
   assert.equal(unknown.code, 2);
   assert.match(unknown.stderr, /unknown option --frobnicate/);
   const badCc = cli('origin-main.ts', ['--media', media.dir, '--port', '0', '--http-port', '-1', '--https-port', '-1', '--cc', 'reno']);
-  assert.equal(badCc.code, 1);
-  assert.match(badCc.stderr, /--cc reno: unknown controller/);
+  assert.equal(badCc.code, 2, 'a controller the scheme registry does not list is a usage error');
+  assert.match(badCc.stderr, /--cc reno is not a datagram controller; use one of vivace, /);
   const noMedia = cli('origin-main.ts', ['--media', join(media.dir, 'nope'), '--port', '0', '--http-port', '-1', '--https-port', '-1']);
   assert.equal(noMedia.code, 1);
   assert.match(noMedia.stderr, /ENOENT|no such file/);

@@ -33,5 +33,5 @@ test('startOriginProcess: reports the bound ports and the served certificate has
 
 test('startOriginProcess: an origin that cannot start rejects with its own error message', async () => {
   await assert.rejects(startOriginProcess({ mediaDir: join(media.dir, 'missing'), env: quietEnv }), /exited with code 1 before it was ready:[\s\S]*(ENOENT|no such file)/);
-  await assert.rejects(startOriginProcess({ mediaDir: media.dir, cc: 'reno', env: quietEnv }), /exited with code 1[\s\S]*--cc reno: unknown controller/);
+  await assert.rejects(startOriginProcess({ mediaDir: media.dir, cc: 'reno', env: quietEnv }), /exited with code 2[\s\S]*--cc reno is not a datagram controller/);
 });

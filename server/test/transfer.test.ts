@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { createHash } from 'node:crypto';
+import { QUIC_CONTROLLERS, WASM_CONTROLLERS } from '@pcc-stream/protocol';
 import { PccClient } from '../src/client/pcc-client.ts';
 import { makeMedia, sha256, startOrigin, waitFor, type MediaFixture, type RunningOrigin } from './helpers.ts';
 
@@ -40,7 +41,7 @@ const controllerParams: Record<string, Record<string, number>> = {
 
 test('a 50 MB object arrives bit-exact with every controller', { timeout: 600_000 }, async (t) => {
   const expected = media.files.get('big.bin')!.sha256;
-  for (const cc of ['vivace', 'vivace-loss', 'allegro', 'pcp', 'cubic', 'bbr', 'fixed']) {
+  for (const cc of WASM_CONTROLLERS) {
     const client = await PccClient.connect(origin.origin, { certSha256Hex: origin.certHash, cc, params: controllerParams[cc] ?? {} });
     const started = performance.now();
     try {
@@ -124,8 +125,8 @@ test('a client aborting mid-transfer frees the request; the session goes on', as
   assert.equal(status.send_loop_members, 0, 'the send loop forgets closed sessions');
 });
 
-test('QUIC-stream baseline under quinn cubic, bbr and newreno', async () => {
-  for (const cc of ['cubic', 'bbr', 'newreno']) {
+test('QUIC-stream baseline under each of quinn\'s controllers (cubic, bbr, newreno)', async () => {
+  for (const cc of QUIC_CONTROLLERS) {
     const client = await PccClient.connect(origin.origin, { certSha256Hex: origin.certHash, transport: 'quic-stream', cc });
     try {
       const r = await fetchHash(client, '/mid.bin');

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Builds the controller library (every src/*.c and src/algorithms/*.c), the simulator (sim/*.c without a
-// main) and the WASM-facing exports (wasm/) into one Emscripten ES module: wasm-dist/pcc_cc.mjs + .wasm.
+// main, and the ../netpath files it shares with linkem) and the WASM-facing exports (wasm/) into one
+// Emscripten ES module: wasm-dist/pcc_cc.mjs + .wasm.
 // package.json calls this through scripts/if-stale.mjs, so it only runs when a source changed.
 // Flags per FIELD-NOTES "Emscripten": MODULARIZE + EXPORT_ES6 + ENVIRONMENT=web,worker gives one module
 // that works under Vite in Chromium and in Node when given `wasmBinary`; NODE_PATH is needed by Debian's emcc.
@@ -36,6 +37,7 @@ const sources = [
   ...cFilesIn('src'),
   ...cFilesIn('src/algorithms'),
   ...(wantsSimulator ? cFilesIn('sim', { skipPrograms: true }) : []),
+  ...(wantsSimulator ? cFilesIn('../netpath') : []),
   ...cFilesIn('wasm'),
   ...exportSources,
 ];
@@ -47,7 +49,7 @@ const args = [
   // through the batched wrapper). It changes no result: WebAssembly has no fused multiply-add to contract
   // into, and no fast-math flag is given.
   '-std=c11', '-O3', '-flto', '-Wall', '-Wextra', '-Werror',
-  `-I${join(packageRoot, 'include')}`, `-I${join(packageRoot, 'src')}`, `-I${join(packageRoot, 'sim')}`,
+  `-I${join(packageRoot, 'include')}`, `-I${join(packageRoot, 'src')}`, `-I${join(packageRoot, 'sim')}`, `-I${join(packageRoot, '..', 'netpath')}`,
   ...sources,
   '--js-library', jsLibrary,
   '-sMODULARIZE=1', '-sEXPORT_ES6=1', '-sENVIRONMENT=web,worker', '-sEXPORT_NAME=createPccModule',

@@ -9,16 +9,17 @@
 #include <stdint.h>
 
 #include "droptail_queue.h"
-#include "trace.h"
+#include "sim_packet.h"
+#include "trace_schedule.h"
 
 typedef void (*sim_link_deliver_fn)(void *context, const sim_packet *packet, int64_t now_us);
 
 typedef struct sim_link {
     int uses_trace;
     double rate_bps;                 /* constant-rate mode */
-    sim_trace trace;                 /* trace mode */
-    sim_trace_cursor cursor;
-    sim_droptail_queue queue;
+    mm_trace trace;                  /* trace mode */
+    mm_trace_cursor cursor;
+    droptail_queue queue;            /* of sim_packet, limited in bytes */
     int busy;                        /* a packet is at the head of the line */
     sim_packet head;
     uint32_t head_remaining_bytes;   /* trace mode: bytes of head still to send */
@@ -32,8 +33,8 @@ typedef struct sim_link {
 
 /* Constant rate (bits per second > 0). */
 void sim_link_init_rate(sim_link *link, double rate_bps, uint64_t buffer_bytes);
-/* Trace mode; trace must have been checked with sim_trace_init. */
-void sim_link_init_trace(sim_link *link, const sim_trace *trace, uint64_t buffer_bytes);
+/* Trace mode; trace must have been checked with mm_trace_init. */
+void sim_link_init_trace(sim_link *link, const mm_trace *trace, uint64_t buffer_bytes);
 void sim_link_free(sim_link *link);
 
 /* Offers a packet at now_us. Returns 1 accepted, 0 dropped by the droptail limit, -1 out of memory.

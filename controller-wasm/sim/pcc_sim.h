@@ -22,8 +22,6 @@ extern "C" {
 
 #define PCC_SIM_MAX_FLOWS 64
 #define PCC_SIM_NAME_BYTES 32
-/* mahimahi: each trace line is one delivery opportunity of this many bytes. */
-#define PCC_SIM_TRACE_OPPORTUNITY_BYTES 1504
 #define PCC_SIM_DEFAULT_SEND_JITTER_US 500
 #define PCC_SIM_STR_(x) #x
 #define PCC_SIM_STR(x) PCC_SIM_STR_(x)

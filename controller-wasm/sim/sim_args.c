@@ -283,7 +283,7 @@ int sim_cli_parse(int argc, char **argv, sim_cli_options *options, char *error, 
     options->config.flow_count = (size_t)flows;
     if (options->trace_path) {
         size_t count = 0;
-        if (sim_trace_file_read(options->trace_path, &options->trace_ms, &count, error, error_bytes) != 0) return -1;
+        if (mm_trace_read_file(options->trace_path, &options->trace_ms, &count, error, error_bytes) != 0) return -1;
         options->config.trace_ms = options->trace_ms;
         options->config.trace_ms_count = count;
     }

@@ -44,7 +44,7 @@ typedef struct sim_flow {
 typedef struct sim_world {
     const pcc_sim_config *config;
     sim_event_queue events;
-    sim_trace trace;
+    mm_trace trace;
     sim_link link;
     sim_rng loss_rng;
     sim_schedule rate_schedule;
@@ -426,7 +426,7 @@ int pcc_sim_run(const pcc_sim_config *config, pcc_sim_result *result, char *erro
     sim_event_queue_init(&world.events);
     if (config->trace_ms_count > 0) {
         const char *reason = NULL;
-        if (sim_trace_init(&world.trace, config->trace_ms, config->trace_ms_count, &reason) != 0) {
+        if (mm_trace_init(&world.trace, config->trace_ms, config->trace_ms_count, &reason) != 0) {
             fail(error, error_bytes, "bad trace: %s", reason);
             return PCC_SIM_ERR_INVALID;
         }

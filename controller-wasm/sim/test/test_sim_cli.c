@@ -101,7 +101,7 @@ static void test_trace_files(void) {
     uint32_t *ms = NULL;
     size_t count = 0;
     const char *path = write_temp("good", "1\n1\n3\r\n4\n\n");
-    CHECK(path && sim_trace_file_read(path, &ms, &count, error, sizeof error) == 0);
+    CHECK(path && mm_trace_read_file(path, &ms, &count, error, sizeof error) == 0);
     CHECK(count == 4 && ms && ms[0] == 1 && ms[1] == 1 && ms[2] == 3 && ms[3] == 4);
     free(ms);
     if (path) remove(path);
@@ -110,7 +110,7 @@ static void test_trace_files(void) {
         path = write_temp("bad", bad[i]);
         error[0] = '\0';
         ms = NULL;
-        CHECK(path && sim_trace_file_read(path, &ms, &count, error, sizeof error) == -1);
+        CHECK(path && mm_trace_read_file(path, &ms, &count, error, sizeof error) == -1);
         CHECK(ms == NULL && error[0] != '\0');
         if (path) remove(path);
     }

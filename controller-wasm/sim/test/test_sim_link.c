@@ -5,7 +5,7 @@
 #include "check.h"
 #include "link.h"
 #include "pcc_sim.h"
-#include "trace.h"
+#include "trace_schedule.h"
 
 #define MAX_DEPARTURES 4096
 
@@ -55,15 +55,15 @@ static void serve_until(sim_link *link, int64_t *next_service_us, int64_t until_
 static void test_trace_one_packet_per_opportunity(void) {
     /* Lines 1,1,3,4 ms: two opportunities at 1 ms; the trace loops every 4 ms. */
     static const uint32_t ms[] = {1, 1, 3, 4};
-    sim_trace trace;
+    mm_trace trace;
     const char *reason = NULL;
-    CHECK(sim_trace_init(&trace, ms, 4, &reason) == 0);
+    CHECK(mm_trace_init(&trace, ms, 4, &reason) == 0);
     sim_link link;
     sim_link_init_trace(&link, &trace, 1u << 30);
     static departures d;
     memset(&d, 0, sizeof d);
     int64_t next = -1;
-    CHECK(offer(&link, 0, 12, PCC_SIM_TRACE_OPPORTUNITY_BYTES, 0, &next) == 12);
+    CHECK(offer(&link, 0, 12, MM_TRACE_OPPORTUNITY_BYTES, 0, &next) == 12);
     serve_until(&link, &next, 1000000, &d);
     static const int64_t expected_ms[] = {1, 1, 3, 4, 5, 5, 7, 8, 9, 9, 11, 12};
     CHECK(d.count == 12);
@@ -71,7 +71,7 @@ static void test_trace_one_packet_per_opportunity(void) {
         CHECK(d.time_us[i] == expected_ms[i] * 1000);
         CHECK(d.pn[i] == i);
     }
-    CHECK(link.delivered_bytes == 12u * PCC_SIM_TRACE_OPPORTUNITY_BYTES);
+    CHECK(link.delivered_bytes == 12u * MM_TRACE_OPPORTUNITY_BYTES);
     sim_link_free(&link);
 }
 
@@ -79,9 +79,9 @@ static void test_trace_packets_span_opportunities(void) {
     /* An opportunity every ms; 1000-byte packets: after n opportunities, floor(n·1504/1000) packets left. */
     static uint32_t ms[100];
     for (int i = 0; i < 100; i++) ms[i] = (uint32_t)(i + 1);
-    sim_trace trace;
+    mm_trace trace;
     const char *reason = NULL;
-    CHECK(sim_trace_init(&trace, ms, 100, &reason) == 0);
+    CHECK(mm_trace_init(&trace, ms, 100, &reason) == 0);
     sim_link link;
     sim_link_init_trace(&link, &trace, 1u << 30);
     static departures d;
@@ -90,7 +90,7 @@ static void test_trace_packets_span_opportunities(void) {
     CHECK(offer(&link, 0, 1000, 1000, 0, &next) == 1000);
     for (int n = 1; n <= 300; n++) {
         serve_until(&link, &next, (int64_t)n * 1000, &d);
-        CHECK(d.count == (size_t)(n * PCC_SIM_TRACE_OPPORTUNITY_BYTES / 1000));
+        CHECK(d.count == (size_t)(n * MM_TRACE_OPPORTUNITY_BYTES / 1000));
     }
     /* Each packet leaves with its last byte: packet 1 (pn 1) needs bytes 1001..2000, i.e. the 2nd opportunity. */
     CHECK(d.time_us[0] == 1000);
@@ -101,9 +101,9 @@ static void test_trace_packets_span_opportunities(void) {
 
 static void test_trace_unused_bytes_are_wasted(void) {
     static const uint32_t ms[] = {1, 2, 3, 4, 5, 6, 7, 8};
-    sim_trace trace;
+    mm_trace trace;
     const char *reason = NULL;
-    CHECK(sim_trace_init(&trace, ms, 8, &reason) == 0);
+    CHECK(mm_trace_init(&trace, ms, 8, &reason) == 0);
     sim_link link;
     sim_link_init_trace(&link, &trace, 1u << 30);
     static departures d;
@@ -127,38 +127,38 @@ static void test_trace_unused_bytes_are_wasted(void) {
 
 static void test_trace_loop_and_capacity_count(void) {
     static const uint32_t ms[] = {0, 2};
-    sim_trace trace;
+    mm_trace trace;
     const char *reason = NULL;
-    CHECK(sim_trace_init(&trace, ms, 2, &reason) == 0);
+    CHECK(mm_trace_init(&trace, ms, 2, &reason) == 0);
     /* Opportunities at 0, 2 | 2, 4 | 4, 6 | ... (each loop shifted by the last timestamp, 2 ms). */
-    CHECK(sim_trace_opportunities_before(&trace, 0) == 0);
-    CHECK(sim_trace_opportunities_before(&trace, 1) == 1);
-    CHECK(sim_trace_opportunities_before(&trace, 2000) == 1);
-    CHECK(sim_trace_opportunities_before(&trace, 2001) == 3);
-    CHECK(sim_trace_opportunities_before(&trace, 5000) == 5);
+    CHECK(mm_trace_opportunities_before(&trace, 0) == 0);
+    CHECK(mm_trace_opportunities_before(&trace, 1) == 1);
+    CHECK(mm_trace_opportunities_before(&trace, 2000) == 1);
+    CHECK(mm_trace_opportunities_before(&trace, 2001) == 3);
+    CHECK(mm_trace_opportunities_before(&trace, 5000) == 5);
     static const uint32_t ms2[] = {1, 1, 3, 4};
-    CHECK(sim_trace_init(&trace, ms2, 4, &reason) == 0);
-    CHECK(sim_trace_opportunities_before(&trace, 4000) == 3);
-    CHECK(sim_trace_opportunities_before(&trace, 4001) == 4);
-    CHECK(sim_trace_opportunities_before(&trace, 5001) == 6);
-    CHECK(sim_trace_opportunities_before(&trace, 4000000) == 3999 / 4 * 4 + 3);
-    sim_trace_cursor cursor = {0, 0};
-    sim_trace_cursor_seek(&trace, &cursor, 4500);
-    CHECK(sim_trace_cursor_time_us(&trace, &cursor) == 5000);
-    sim_trace_cursor_seek(&trace, &cursor, 400000);
-    CHECK(sim_trace_cursor_time_us(&trace, &cursor) == 400000);
+    CHECK(mm_trace_init(&trace, ms2, 4, &reason) == 0);
+    CHECK(mm_trace_opportunities_before(&trace, 4000) == 3);
+    CHECK(mm_trace_opportunities_before(&trace, 4001) == 4);
+    CHECK(mm_trace_opportunities_before(&trace, 5001) == 6);
+    CHECK(mm_trace_opportunities_before(&trace, 4000000) == 3999 / 4 * 4 + 3);
+    mm_trace_cursor cursor = {0, 0};
+    mm_trace_cursor_seek(&trace, &cursor, 4500);
+    CHECK(mm_trace_cursor_time_us(&trace, &cursor) == 5000);
+    mm_trace_cursor_seek(&trace, &cursor, 400000);
+    CHECK(mm_trace_cursor_time_us(&trace, &cursor) == 400000);
 }
 
 static void test_trace_rejects_bad_traces(void) {
-    sim_trace trace;
+    mm_trace trace;
     const char *reason = NULL;
     static const uint32_t decreasing[] = {5, 3};
     static const uint32_t zero[] = {0, 0};
-    CHECK(sim_trace_init(&trace, decreasing, 2, &reason) == -1 && reason != NULL);
+    CHECK(mm_trace_init(&trace, decreasing, 2, &reason) == -1 && reason != NULL);
     reason = NULL;
-    CHECK(sim_trace_init(&trace, zero, 2, &reason) == -1 && reason != NULL);
+    CHECK(mm_trace_init(&trace, zero, 2, &reason) == -1 && reason != NULL);
     reason = NULL;
-    CHECK(sim_trace_init(&trace, zero, 0, &reason) == -1 && reason != NULL);
+    CHECK(mm_trace_init(&trace, zero, 0, &reason) == -1 && reason != NULL);
 }
 
 static void test_constant_rate_timing_has_no_drift(void) {

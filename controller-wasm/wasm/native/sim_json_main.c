@@ -33,7 +33,7 @@ int main(int argc, char **argv) {
     uint32_t *trace_ms = NULL;
     size_t trace_count = 0;
     char error[512];
-    if (trace_path != NULL && sim_trace_file_read(trace_path, &trace_ms, &trace_count, error, sizeof error) != 0) {
+    if (trace_path != NULL && mm_trace_read_file(trace_path, &trace_ms, &trace_count, error, sizeof error) != 0) {
         fprintf(stderr, "pcc-sim-json: %s\n", error);
         return 2;
     }

@@ -1,29 +1,39 @@
-// mahimahi packet-delivery traces (same rules as the C loader, checked early so a bad
-// trace is reported before any namespace exists): one non-negative integer millisecond
-// timestamp per line, non-decreasing, no blank lines, last timestamp > 0.
+// mahimahi packet-delivery traces, read by the rules every reader in the repository shares (netpath/README.md,
+// "Trace format"; the C reader is netpath/trace_format.c, and both are held to netpath/test-vectors/traces/).
+// Checked here too so a bad trace is reported before any namespace exists.
 import { readFileSync } from 'node:fs';
 
+/** Bytes a link may send at one delivery opportunity (one trace line), as mahimahi's mm-link. */
 export const OPPORTUNITY_BYTES = 1504;
+/** Largest timestamp: mahimahi reads each line into an int. */
+export const TRACE_MAX_MS = 2147483647;
+/** Largest number of timestamps; a longer file is a mistake, not a trace. */
+export const TRACE_MAX_OPPORTUNITIES = 100_000_000;
 
 export class TraceError extends Error {}
 
+/** Timestamps (ms) of `text`; `name` labels errors, which read "NAME:LINE: reason" or "NAME: reason". */
 export function parseTrace(text: string, name = 'trace'): number[] {
+  if (text.length === 0) throw new TraceError(`${name}: empty file`);
   const lines = text.split('\n');
-  if (lines.length > 0 && lines[lines.length - 1] === '') lines.pop(); // final newline
-  if (lines.length === 0) throw new TraceError(`${name}: empty`);
+  if (lines[lines.length - 1] === '') lines.pop(); // the final newline ends the last line, it starts none
   const timesMs: number[] = [];
   for (let i = 0; i < lines.length; i++) {
-    const line = lines[i] ?? '';
-    if (line === '') throw new TraceError(`${name} line ${i + 1}: blank line`);
-    if (!/^[0-9]{1,15}$/.test(line)) {
-      throw new TraceError(`${name} line ${i + 1}: not a non-negative integer millisecond timestamp: ${JSON.stringify(line.slice(0, 40))}`);
-    }
+    const at = `${name}:${i + 1}`;
+    const line = (lines[i] ?? '').replace(/\r$/, '').replace(/^[ \t]+|[ \t]+$/g, '');
+    if (line === '' || line.startsWith('#')) continue; // blank and comment lines carry nothing
+    if (!/^[0-9]+$/.test(line)) throw new TraceError(`${at}: expected a non-negative integer millisecond timestamp`);
     const t = Number(line);
+    if (t > TRACE_MAX_MS) throw new TraceError(`${at}: timestamp exceeds the maximum of ${TRACE_MAX_MS} ms`);
     const previous = timesMs[timesMs.length - 1];
-    if (previous !== undefined && t < previous) throw new TraceError(`${name} line ${i + 1}: timestamp decreases (${previous} then ${t})`);
+    if (previous !== undefined && t < previous) throw new TraceError(`${at}: timestamp decreases (${t} ms after ${previous} ms)`);
+    if (timesMs.length === TRACE_MAX_OPPORTUNITIES) throw new TraceError(`${at}: more than ${TRACE_MAX_OPPORTUNITIES} timestamps`);
     timesMs.push(t);
   }
-  if (timesMs[timesMs.length - 1] === 0) throw new TraceError(`${name}: last timestamp must be > 0 (the trace loops shifted by it)`);
+  if (timesMs.length === 0) throw new TraceError(`${name}: no timestamps (only blank or comment lines)`);
+  if (timesMs[timesMs.length - 1] === 0) {
+    throw new TraceError(`${name}: last timestamp is 0 (the trace repeats shifted by it, so it must be > 0)`);
+  }
   return timesMs;
 }
 
@@ -32,9 +42,9 @@ export function loadTrace(path: string): number[] {
   try {
     text = readFileSync(path, 'utf8');
   } catch (e) {
-    throw new TraceError(`trace ${path}: ${(e as Error).message}`);
+    throw new TraceError(`${path}: cannot open trace: ${(e as Error).message}`);
   }
-  return parseTrace(text, `trace ${path}`);
+  return parseTrace(text, path);
 }
 
 /** Delivery opportunities whose time (ms from the link's start, trace looping) lies in [fromMs, toMs). */

@@ -94,9 +94,9 @@ void direction_advance(direction *d, uint64_t now_us) {
             link_advance(&d->link, release_us);
             mmlog_arrival(&d->log, release_us, packet_link_bytes(p));
             link_enqueue(&d->link, p, release_us);
-            const packet_fifo *q = &d->link.queue.fifo;
+            const droptail_queue *q = &d->link.queue.fifo;
             if (q->count > d->stats.max_queue_packets) d->stats.max_queue_packets = q->count;
-            if (q->link_bytes > d->stats.max_queue_bytes) d->stats.max_queue_bytes = q->link_bytes;
+            if (q->bytes > d->stats.max_queue_bytes) d->stats.max_queue_bytes = q->bytes;
         } else if (opportunity_us <= now_us) {
             link_advance(&d->link, opportunity_us);
         } else {

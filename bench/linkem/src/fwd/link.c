@@ -1,29 +1,31 @@
 #include "link.h"
 
+#include <stdlib.h>
 #include <string.h>
 
-void link_init(link_model *l, link_kind kind, trace *schedule, double rate_bps, const queue_config *qc,
-               uint64_t base_us, link_events events) {
+int link_init(link_model *l, link_kind kind, uint32_t **trace_ms, size_t count, double rate_bps, const queue_config *qc,
+               uint64_t base_us, link_events events, const char **reason) {
     memset(l, 0, sizeof *l);
     l->kind = kind;
     if (kind == LINK_TRACE) {
-        l->schedule = *schedule;
-        schedule->times_ms = NULL;
-        schedule->count = 0;
+        l->trace_ms = *trace_ms;
+        *trace_ms = NULL;
+        if (mm_trace_init(&l->schedule, l->trace_ms, count, reason) != 0) return -1;
     }
     l->rate_bps = rate_bps;
     l->base_us = base_us;
     l->events = events;
     queue_init(&l->queue, qc);
+    return 0;
 }
 
 uint64_t link_next_opportunity_us(const link_model *l) {
     switch (l->kind) {
     case LINK_TRACE:
-        return l->base_us + (l->loop_offset_ms + l->schedule.times_ms[l->next_index]) * 1000u;
+        return l->base_us + (uint64_t)mm_trace_cursor_time_us(&l->schedule, &l->cursor);
     case LINK_CONSTANT_RATE:
         /* computed from the opportunity number, so rounding never accumulates */
-        return l->base_us + (uint64_t)((double)l->next_index * (LINK_OPPORTUNITY_BYTES * 8.0 * 1e6) / l->rate_bps);
+        return l->base_us + (uint64_t)((double)l->next_index * (MM_TRACE_OPPORTUNITY_BYTES * 8.0 * 1e6) / l->rate_bps);
     case LINK_UNLIMITED:
     default:
         return UINT64_MAX;
@@ -31,15 +33,12 @@ uint64_t link_next_opportunity_us(const link_model *l) {
 }
 
 static void consume_opportunity(link_model *l) {
-    l->next_index++;
-    if (l->kind == LINK_TRACE && l->next_index == l->schedule.count) {
-        l->next_index = 0;
-        l->loop_offset_ms += l->schedule.times_ms[l->schedule.count - 1];
-    }
+    if (l->kind == LINK_TRACE) mm_trace_cursor_next(&l->schedule, &l->cursor);
+    else l->next_index++;
 }
 
 static void use_opportunity(link_model *l, uint64_t t_us) {
-    uint32_t bytes_left = LINK_OPPORTUNITY_BYTES;
+    uint32_t bytes_left = MM_TRACE_OPPORTUNITY_BYTES;
     consume_opportunity(l);
     if (l->events.opportunity) l->events.opportunity(l->events.ctx, t_us);
     while (bytes_left > 0) {
@@ -84,5 +83,6 @@ void link_free(link_model *l) {
     queue_free_all(&l->queue);
     packet_free(l->in_transit);
     l->in_transit = NULL;
-    trace_free(&l->schedule);
+    free(l->trace_ms);
+    l->trace_ms = NULL;
 }

@@ -9,9 +9,7 @@
 
 #include "packet.h"
 #include "queue.h"
-#include "trace.h"
-
-#define LINK_OPPORTUNITY_BYTES 1504u
+#include "trace_schedule.h"
 
 typedef enum { LINK_UNLIMITED, LINK_TRACE, LINK_CONSTANT_RATE } link_kind;
 
@@ -24,20 +22,22 @@ typedef struct {
 
 typedef struct {
     link_kind kind;
-    trace schedule;          /* LINK_TRACE */
+    uint32_t *trace_ms;      /* LINK_TRACE: owned timestamps behind schedule */
+    mm_trace schedule;       /* LINK_TRACE (netpath: loops shifted by the last timestamp) */
+    mm_trace_cursor cursor;  /* LINK_TRACE: the next opportunity */
     double rate_bps;         /* LINK_CONSTANT_RATE */
     uint64_t base_us;        /* time of the schedule's zero */
-    uint64_t next_index;     /* trace line (LINK_TRACE) or opportunity number (constant) */
-    uint64_t loop_offset_ms; /* LINK_TRACE: sum of last timestamps of completed loops */
+    uint64_t next_index;     /* LINK_CONSTANT_RATE: opportunity number */
     packet_queue queue;
     packet *in_transit;
     uint32_t in_transit_bytes_left;
     link_events events;
 } link_model;
 
-/* kind LINK_TRACE takes ownership of *schedule. */
-void link_init(link_model *l, link_kind kind, trace *schedule, double rate_bps, const queue_config *qc,
-               uint64_t base_us, link_events events);
+/* kind LINK_TRACE takes ownership of *trace_ms (count timestamps) and sets it to NULL.
+   Returns 0, or -1 with the reason the timestamps are unusable (none once mm_trace_read_file accepted them). */
+int link_init(link_model *l, link_kind kind, uint32_t **trace_ms, size_t count, double rate_bps, const queue_config *qc,
+               uint64_t base_us, link_events events, const char **reason);
 /* Packet p enters the link queue at t_us (opportunities up to t_us are used first, as mm-link). */
 void link_enqueue(link_model *l, packet *p, uint64_t t_us);
 /* Time of the next delivery opportunity (UINT64_MAX for an unlimited link). */

@@ -1,20 +1,55 @@
+/* The forwarder's flags as one table: each names its field in `options` and how its value is read, so a
+   new flag is one line and every value gets the same checks and the same error shape. */
 #include "options.h"
 
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static int parse_double(const char *text, double lo, double hi, double *out) {
-    char *end;
-    errno = 0;
-    double v = strtod(text, &end);
-    if (end == text || *end || errno || !isfinite(v) || v < lo || v > hi) return -1;
-    *out = v;
-    return 0;
-}
+typedef enum { VALUE_TEXT, VALUE_NUMBER, VALUE_COUNT, VALUE_SWITCH } value_kind;
+
+typedef struct {
+    const char *name;
+    value_kind kind;
+    size_t field;    /* offsetof in options: const char * (TEXT), double (NUMBER), uint64_t (COUNT), int (SWITCH) */
+    double min, max; /* VALUE_NUMBER: accepted range */
+    const char *needs;
+} flag_spec;
+
+#define TEXT(name, member) {name, VALUE_TEXT, offsetof(options, member), 0, 0, NULL}
+#define NUMBER(name, member, min, max, needs) {name, VALUE_NUMBER, offsetof(options, member), min, max, needs}
+#define SWITCH(name, member) {name, VALUE_SWITCH, offsetof(options, member), 0, 0, NULL}
+
+static const flag_spec flags[] = {
+    TEXT("up-trace", trace_path[DIR_UP]),
+    TEXT("down-trace", trace_path[DIR_DOWN]),
+    NUMBER("up-mbps", rate_mbps[DIR_UP], 1e-3, 1e5, "--up-mbps needs a rate in (0.001, 100000] Mbit/s"),
+    NUMBER("down-mbps", rate_mbps[DIR_DOWN], 1e-3, 1e5, "--down-mbps needs a rate in (0.001, 100000] Mbit/s"),
+    TEXT("delay-ms", delay_ms),
+    TEXT("delay-schedule", delay_schedule),
+    TEXT("rtt-pattern", rtt_pattern),
+    NUMBER("loss-up", loss[DIR_UP], 0, 1, "--loss-up needs a probability in [0, 1]"),
+    NUMBER("loss-down", loss[DIR_DOWN], 0, 1, "--loss-down needs a probability in [0, 1]"),
+    {"seed", VALUE_COUNT, offsetof(options, seed), 0, 0, "--seed needs a non-negative integer"},
+    TEXT("queue-up", queue_kind[DIR_UP]),
+    TEXT("queue-up-args", queue_args[DIR_UP]),
+    TEXT("queue-down", queue_kind[DIR_DOWN]),
+    TEXT("queue-down-args", queue_args[DIR_DOWN]),
+    TEXT("log-up", log_path[DIR_UP]),
+    TEXT("log-down", log_path[DIR_DOWN]),
+    TEXT("summary-json", summary_path),
+    TEXT("state-dir", state_dir),
+    TEXT("command-line", command_line),
+    SWITCH("watch-stdin", watch_stdin),
+    SWITCH("reclaim", reclaim_only),
+};
+#define FLAG_COUNT (sizeof flags / sizeof flags[0])
+/* getopt_long returns flags[i] as FLAG_BASE + i, clear of its own '?' and ':' */
+#define FLAG_BASE 256
 
 void options_usage(void) {
     fprintf(stderr,
@@ -27,67 +62,70 @@ void options_usage(void) {
             "       linkem-fwd --reclaim [--state-dir DIR]   (remove what killed instances left behind)\n");
 }
 
+/* Stores text (optarg) in the flag's field; 0, or -1 when it is not a valid value. */
+static int set_value(options *o, const flag_spec *f, const char *text) {
+    char *field = (char *)o + f->field, *end;
+    errno = 0;
+    switch (f->kind) {
+    case VALUE_TEXT:
+        memcpy(field, &text, sizeof text);
+        return 0;
+    case VALUE_NUMBER: {
+        double v = strtod(text, &end);
+        if (end == text || *end || errno || !isfinite(v) || v < f->min || v > f->max) return -1;
+        memcpy(field, &v, sizeof v);
+        return 0;
+    }
+    case VALUE_COUNT: {
+        uint64_t v = strtoull(text, &end, 10);
+        if (end == text || *end || errno || text[0] == '-') return -1;
+        memcpy(field, &v, sizeof v);
+        return 0;
+    }
+    case VALUE_SWITCH:
+    default: {
+        int on = 1;
+        memcpy(field, &on, sizeof on);
+        return 0;
+    }
+    }
+}
+
+/* What the flags cannot say one at a time. */
+static int check_combinations(const options *o, char *err, size_t err_len) {
+    for (int d = 0; d < 2; d++) {
+        if (o->trace_path[d] && o->rate_mbps[d] > 0) {
+            snprintf(err, err_len, "give a trace or a rate for the %s, not both", d == DIR_UP ? "uplink" : "downlink");
+            return -1;
+        }
+    }
+    if ((o->delay_ms != NULL) + (o->delay_schedule != NULL) + (o->rtt_pattern != NULL) > 1) {
+        snprintf(err, err_len, "--delay-ms, --delay-schedule and --rtt-pattern exclude each other");
+        return -1;
+    }
+    return 0;
+}
+
 int options_parse(int argc, char **argv, options *o, char *err, size_t err_len) {
     memset(o, 0, sizeof *o);
     o->state_dir = "/run/pcc-linkem";
     o->command_line = "";
     o->seed = 1;
-    enum {
-        OPT_UP_TRACE = 256, OPT_DOWN_TRACE, OPT_UP_MBPS, OPT_DOWN_MBPS, OPT_DELAY_MS, OPT_DELAY_SCHEDULE,
-        OPT_RTT_PATTERN, OPT_LOSS_UP, OPT_LOSS_DOWN, OPT_SEED, OPT_QUEUE_UP, OPT_QUEUE_UP_ARGS, OPT_QUEUE_DOWN,
-        OPT_QUEUE_DOWN_ARGS, OPT_LOG_UP, OPT_LOG_DOWN, OPT_SUMMARY, OPT_STATE_DIR, OPT_COMMAND_LINE, OPT_WATCH_STDIN, OPT_RECLAIM
-    };
-    static const struct option longs[] = {
-        {"up-trace", required_argument, 0, OPT_UP_TRACE},       {"down-trace", required_argument, 0, OPT_DOWN_TRACE},
-        {"up-mbps", required_argument, 0, OPT_UP_MBPS},         {"down-mbps", required_argument, 0, OPT_DOWN_MBPS},
-        {"delay-ms", required_argument, 0, OPT_DELAY_MS},       {"delay-schedule", required_argument, 0, OPT_DELAY_SCHEDULE},
-        {"rtt-pattern", required_argument, 0, OPT_RTT_PATTERN}, {"loss-up", required_argument, 0, OPT_LOSS_UP},
-        {"loss-down", required_argument, 0, OPT_LOSS_DOWN},     {"seed", required_argument, 0, OPT_SEED},
-        {"queue-up", required_argument, 0, OPT_QUEUE_UP},       {"queue-up-args", required_argument, 0, OPT_QUEUE_UP_ARGS},
-        {"queue-down", required_argument, 0, OPT_QUEUE_DOWN},   {"queue-down-args", required_argument, 0, OPT_QUEUE_DOWN_ARGS},
-        {"log-up", required_argument, 0, OPT_LOG_UP},           {"log-down", required_argument, 0, OPT_LOG_DOWN},
-        {"summary-json", required_argument, 0, OPT_SUMMARY},    {"state-dir", required_argument, 0, OPT_STATE_DIR},
-        {"command-line", required_argument, 0, OPT_COMMAND_LINE}, {"watch-stdin", no_argument, 0, OPT_WATCH_STDIN},
-        {"reclaim", no_argument, 0, OPT_RECLAIM},
-        {0, 0, 0, 0}};
+    struct option longs[FLAG_COUNT + 1];
+    for (size_t i = 0; i < FLAG_COUNT; i++)
+        longs[i] = (struct option){flags[i].name, flags[i].kind == VALUE_SWITCH ? no_argument : required_argument, 0, FLAG_BASE + (int)i};
+    longs[FLAG_COUNT] = (struct option){0, 0, 0, 0};
     opterr = 0;
+    optind = 1;
     int c;
     while ((c = getopt_long(argc, argv, "", longs, NULL)) != -1) {
-        const char *bad = NULL;
-        switch (c) {
-        case OPT_UP_TRACE: o->trace_path[DIR_UP] = optarg; break;
-        case OPT_DOWN_TRACE: o->trace_path[DIR_DOWN] = optarg; break;
-        case OPT_UP_MBPS: if (parse_double(optarg, 1e-3, 1e5, &o->rate_mbps[DIR_UP])) bad = "--up-mbps needs a rate in (0.001, 100000] Mbit/s"; break;
-        case OPT_DOWN_MBPS: if (parse_double(optarg, 1e-3, 1e5, &o->rate_mbps[DIR_DOWN])) bad = "--down-mbps needs a rate in (0.001, 100000] Mbit/s"; break;
-        case OPT_DELAY_MS: o->delay_ms = optarg; break;
-        case OPT_DELAY_SCHEDULE: o->delay_schedule = optarg; break;
-        case OPT_RTT_PATTERN: o->rtt_pattern = optarg; break;
-        case OPT_LOSS_UP: if (parse_double(optarg, 0, 1, &o->loss[DIR_UP])) bad = "--loss-up needs a probability in [0, 1]"; break;
-        case OPT_LOSS_DOWN: if (parse_double(optarg, 0, 1, &o->loss[DIR_DOWN])) bad = "--loss-down needs a probability in [0, 1]"; break;
-        case OPT_SEED: {
-            char *end;
-            errno = 0;
-            o->seed = strtoull(optarg, &end, 10);
-            if (end == optarg || *end || errno || optarg[0] == '-') bad = "--seed needs a non-negative integer";
-            break;
-        }
-        case OPT_QUEUE_UP: o->queue_kind[DIR_UP] = optarg; break;
-        case OPT_QUEUE_UP_ARGS: o->queue_args[DIR_UP] = optarg; break;
-        case OPT_QUEUE_DOWN: o->queue_kind[DIR_DOWN] = optarg; break;
-        case OPT_QUEUE_DOWN_ARGS: o->queue_args[DIR_DOWN] = optarg; break;
-        case OPT_LOG_UP: o->log_path[DIR_UP] = optarg; break;
-        case OPT_LOG_DOWN: o->log_path[DIR_DOWN] = optarg; break;
-        case OPT_SUMMARY: o->summary_path = optarg; break;
-        case OPT_STATE_DIR: o->state_dir = optarg; break;
-        case OPT_COMMAND_LINE: o->command_line = optarg; break;
-        case OPT_WATCH_STDIN: o->watch_stdin = 1; break;
-        case OPT_RECLAIM: o->reclaim_only = 1; break;
-        default:
+        if (c < FLAG_BASE || (size_t)(c - FLAG_BASE) >= FLAG_COUNT) {
             snprintf(err, err_len, "unknown or incomplete option '%s'", argv[optind - 1]);
             return -1;
         }
-        if (bad) {
-            snprintf(err, err_len, "%s (got '%s')", bad, optarg);
+        const flag_spec *f = &flags[c - FLAG_BASE];
+        if (set_value(o, f, optarg) != 0) {
+            snprintf(err, err_len, "%s (got '%s')", f->needs, optarg);
             return -1;
         }
     }
@@ -95,16 +133,5 @@ int options_parse(int argc, char **argv, options *o, char *err, size_t err_len) 
         snprintf(err, err_len, "unexpected argument '%s'", argv[optind]);
         return -1;
     }
-    for (int d = 0; d < 2; d++) {
-        if (o->trace_path[d] && o->rate_mbps[d] > 0) {
-            snprintf(err, err_len, "give a trace or a rate for the %s, not both", d == DIR_UP ? "uplink" : "downlink");
-            return -1;
-        }
-    }
-    int delays = (o->delay_ms != NULL) + (o->delay_schedule != NULL) + (o->rtt_pattern != NULL);
-    if (delays > 1) {
-        snprintf(err, err_len, "--delay-ms, --delay-schedule and --rtt-pattern exclude each other");
-        return -1;
-    }
-    return 0;
+    return check_combinations(o, err, err_len);
 }

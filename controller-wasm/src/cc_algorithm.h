@@ -98,6 +98,9 @@ typedef struct cc_ops {
     void (*on_app_limited)(void *state, int64_t now_us);          /* optional: the sender ran out of data */
 } cc_ops;
 
+/* Before any RTT sample, timers assume RFC 9002's initial RTT (§6.2.2: kInitialRtt = 333 ms). */
+#define CC_INITIAL_RTT_US 333000.0
+
 /* on_param_changed index meaning "a common parameter changed": re-read the cc_context fields. */
 #define CC_COMMON_PARAMS_CHANGED ((size_t)-1)
 

@@ -286,11 +286,10 @@ static size_t find_rate(const mi_record *r, size_t from, double rate_bps) {
     return r->count;
 }
 
-/* Runs the tent script (peak 20 Mbit/s) with the moving state on and the given moving_entry_decisions. */
-static cc_controller *run_moving_script(scenario *s, double entry_decisions) {
+/* Runs the tent script (peak 20 Mbit/s) with the moving state on. */
+static cc_controller *run_moving_script(scenario *s) {
     cc_controller *cc = scripted(s, 0, 20e6);
     CHECK(cc_param_set(cc, "moving", 1) == CC_OK);
-    CHECK(cc_param_set(cc, "moving_entry_decisions", entry_decisions) == CC_OK);
     driver d;
     driver_init(&d, cc, RTT_US);
     int saw_moving = 0;
@@ -306,14 +305,14 @@ static cc_controller *run_moving_script(scenario *s, double entry_decisions) {
 static void test_moving_state(void) {
     /* The tent peaks at 20 Mbit/s; slow start 1..32 exits to 16 and the first round (γ = +1 per Mbit/s, no noise)
      * decides to increase, + m(0) = 1 capped at ω0 = 5%: 16.8 (k = 1). That is one increase: a probe round at 16.8
-     * follows (moving_entry_decisions = 2). Its increase is the second in a row, so the moving state (kernel paper)
+     * follows (a move starts after two increases in a row). Its increase is the second in a row, so the moving state (kernel paper)
      * starts and steps once per confirming MI result, hand-computed:
      *   τ = 1: + m(1) = 1, within ω = 15%: 17.8 (k recalibrated to 1); u(17.8) = -2.2 > the probes' mean -3.2:
      *   γ = 1, τ = 2: + m(2) = 2 -> 19.8; τ = 3: + 3, capped at 15% of 19.8: 22.77 (k = 2).
      *   u(22.77) = -2.77 < u(19.8) = -0.2: overshoot, back to 17.8, the confirmed rate before 19.8, and a probe
      *   round there. */
     scenario s;
-    cc_controller *cc = run_moving_script(&s, 2);
+    cc_controller *cc = run_moving_script(&s);
     static const double steps_bps[] = {16.8e6, 17.8e6, 19.8e6, 22.77e6};
     size_t at = find_rate(&s.seen, 0, 15.2e6); /* the first round's lower probe */
     CHECK(at < s.seen.count);
@@ -344,17 +343,6 @@ static void test_moving_state(void) {
         CHECK_NEAR(bases[1], 18.69e6, 1.0);
     }
     CHECK(find_rate(&after, 0, 18.69e6 * 0.95) < find_rate(&after, 0, 19.69e6));
-    cc_destroy(cc);
-
-    /* moving_entry_decisions = 1: every confident increase moves. After the same overshoot the round at 17.8 moves
-     * at once: 18.69, then 19.69, with no probe round at 18.69 in between. */
-    cc = run_moving_script(&s, 1);
-    at = find_rate(&s.seen, 0, 22.77e6);
-    CHECK(at < s.seen.count);
-    records_from(&s.seen, at, &after);
-    size_t first_move = find_rate(&after, 0, 19.69e6);
-    CHECK(first_move < after.count);
-    CHECK(find_rate(&after, 0, 18.69e6 * 0.95) > first_move);
     cc_destroy(cc);
 }
 
@@ -463,11 +451,10 @@ static void test_random_loss_tolerance(void) {
 
 /* Acks that reach the sender in late batches (browsers, busy event loops) tilt the RTT regression of an MI
  * without any queue. 8.8 Mbit/s, 50 ms, 300 KB, each group of 4 acks up to 5 ms late: with the significance
- * filter at 2 standard errors of clustered samples Vivace keeps at least its clean-path utilization (94% here,
- * C/(1+ε)): 96.9%; 1 standard error: 95.8%; 1 standard error counted per packet (before): 90.6%. */
-static double utilization_with_late_acks(double stderr_filter, int64_t lateness_us) {
+ * filter (2 standard errors of clustered samples) Vivace keeps at least its clean-path utilization (94% here,
+ * C/(1+ε)). */
+static double utilization_with_late_acks(int64_t lateness_us) {
     cc_controller *cc = cc_create("vivace", 42, 0);
-    CHECK(cc_param_set(cc, "rtt_gradient_stderr_filter", stderr_filter) == CC_OK);
     bottleneck_link *link = link_create(cc, 8.8e6, 50000, 300000);
     link->ack_lateness_us = lateness_us;
     link_run(link, 10000000);
@@ -480,14 +467,11 @@ static double utilization_with_late_acks(double stderr_filter, int64_t lateness_
 }
 
 static void test_ack_timing_noise(void) {
-    double clean = utilization_with_late_acks(2, 0);
-    double noisy = utilization_with_late_acks(2, 5000);
-    double noisy_loose_filter = utilization_with_late_acks(1, 5000);
-    fprintf(stderr, "vivace 8.8 Mbit/s: utilization %.3f clean, %.3f with acks up to 5 ms late (%.3f at 1 standard error)\n",
-            clean, noisy, noisy_loose_filter);
+    double clean = utilization_with_late_acks(0);
+    double noisy = utilization_with_late_acks(5000);
+    fprintf(stderr, "vivace 8.8 Mbit/s: utilization %.3f clean, %.3f with acks up to 5 ms late\n", clean, noisy);
     CHECK(clean > 0.93);
     CHECK(noisy > 0.94);
-    CHECK(noisy_loose_filter < noisy);
 }
 
 /* Slow start into a deep buffer (20 Mbit/s, 50 ms, 1 MB: nothing is lost, so only latency can end it). */
@@ -542,9 +526,8 @@ static void test_slow_start_overshoot(void) {
 /* 8 Mbit/s, 40 ms, 300 KB, 10 s to settle; then either the return path is down for 2 s (acks held, data flows) or
  * the capacity falls to 1 Mbit/s for 3 s behind a 2 MB buffer (a forward queue: acks late for the same reason the
  * MI timeout assumes). Returns Mbit/s delivered in the 2 s after the event. */
-static double goodput_after_silence(double spurious_timeout_undo, int ack_path_outage) {
+static double goodput_after_silence(int ack_path_outage) {
     cc_controller *cc = cc_create("vivace", 5, 0);
-    CHECK(cc_param_set(cc, "spurious_timeout_undo", spurious_timeout_undo) == CC_OK);
     bottleneck_link *link = link_create(cc, 8e6, 40000, ack_path_outage ? 300e3 : 2e6);
     link_run(link, 10000000);
     int64_t event_end_us;
@@ -569,15 +552,13 @@ static double goodput_after_silence(double spurious_timeout_undo, int ack_path_o
 }
 
 static void test_spurious_timeout_undo(void) {
-    double kept = goodput_after_silence(0, 1), undone = goodput_after_silence(1, 1);
-    double queue_kept = goodput_after_silence(0, 0), queue_undone = goodput_after_silence(1, 0);
-    fprintf(stderr, "vivace after a 2 s ack-path outage on 8 Mbit/s: %.2f Mbit/s (halvings kept) vs %.2f (undone); "
-            "after a forward queue: %.2f vs %.2f\n", kept, undone, queue_kept, queue_undone);
-    /* The acks come back with the forward one-way delay unchanged: the halvings are undone. */
-    CHECK(undone > 6.0);
-    CHECK(undone > kept + 1.0);
-    /* Late because of a forward queue: the undo never fires, the run is identical. */
-    CHECK(queue_undone == queue_kept);
+    double outage = goodput_after_silence(1), queue = goodput_after_silence(0);
+    fprintf(stderr, "vivace after a 2 s ack-path outage on 8 Mbit/s: %.2f Mbit/s; after a forward queue: %.2f\n", outage, queue);
+    /* The acks come back with the forward one-way delay unchanged: the halvings are undone (kept, the rate would
+     * be a quarter of the link's or less: 2.13 Mbit/s when this was measured with the undo off). */
+    CHECK(outage > 6.0);
+    /* Late because of a forward queue: the undo never fires and the halvings stand. */
+    CHECK(queue < 3.0);
 }
 
 static void test_long_rtt_slow_start(void) {
@@ -610,11 +591,10 @@ static double cut_short_mi_utility(const cc_mi_stats *mi, void *user) {
 
 /* Runs video-like on/off traffic (data for 60 ms, none for 300 ms, the driver signalling app-limited when
  * it runs out) and returns the rate at which slow start ended, or minus the rate if it had not after 8 s. */
-static double slow_start_exit_rate_with_idle_gaps(cc_utility_fn utility, double app_limited_mi_ignored) {
+static double slow_start_exit_rate_with_idle_gaps(cc_utility_fn utility) {
     cc_controller *cc = cc_create("vivace", 7, 0);
     CHECK(cc_set_utility(cc, utility, NULL) == CC_OK);
     CHECK(cc_param_set(cc, "max_rate_bps", 200e6) == CC_OK);
-    CHECK(cc_param_set(cc, "app_limited_mi_ignored", app_limited_mi_ignored) == CC_OK);
     driver d;
     driver_init(&d, cc, RTT_US);
     d.app_on_us = 60000;
@@ -635,12 +615,10 @@ static void test_idle_gaps_inside_mis(void) {
     /* An MI needs 10 packets, so at low rates it spans several bursts. Its duration leaves the pauses out:
      * otherwise it measures the application's rate, the send-rate ceiling (2.5x that) pulls the rate down
      * and slow start ends below 1 Mbit/s. Here it doubles to the maximum. */
-    CHECK(slow_start_exit_rate_with_idle_gaps(rate_utility, 0) >= 100e6);
-    /* An MI cut short when the data ran out ends slow start at once (at 8 Mbit/s here) unless app-limited
-     * MIs are set aside, as they are by default. */
-    double naive = slow_start_exit_rate_with_idle_gaps(cut_short_mi_utility, 0);
-    CHECK(naive > 0 && naive < 20e6);
-    CHECK(slow_start_exit_rate_with_idle_gaps(cut_short_mi_utility, 1) >= 100e6);
+    CHECK(slow_start_exit_rate_with_idle_gaps(rate_utility) >= 100e6);
+    /* An MI cut short when the data ran out decides nothing (app-limited MIs are set aside), so its bad utility
+     * does not end slow start (when it did, slow start ended at 8 Mbit/s here). */
+    CHECK(slow_start_exit_rate_with_idle_gaps(cut_short_mi_utility) >= 100e6);
 }
 
 /* Records how long each finished MI lasted (utility = rate, so the rate climbs to max_rate_bps and stays). */
@@ -657,13 +635,12 @@ static double duration_logging_utility(const cc_mi_stats *mi, void *user) {
 
 /* Mean length of the MIs that finished in the last second of a run whose RTT rises from 30 ms to 90 ms after 1 s
  * (a standing queue of 60 ms: the sRTT follows, the min RTT stays 30 ms). */
-static double mi_length_under_standing_queue_us(double mi_duration_from_min_rtt) {
+static double mi_length_under_standing_queue_us(void) {
     cc_controller *cc = cc_create("vivace", 11, 0);
     duration_log log;
     memset(&log, 0, sizeof log);
     CHECK(cc_set_utility(cc, duration_logging_utility, &log) == CC_OK);
     CHECK(cc_param_set(cc, "max_rate_bps", 20e6) == CC_OK);
-    CHECK(cc_param_set(cc, "mi_duration_from_min_rtt", mi_duration_from_min_rtt) == CC_OK);
     driver d;
     driver_init(&d, cc, RTT_US);
     driver_run(&d, 1000000);
@@ -679,16 +656,11 @@ static double mi_length_under_standing_queue_us(double mi_duration_from_min_rtt)
     return log.count > before ? sum / (double)(log.count - before) : 0;
 }
 
-static void test_mi_duration_from_min_rtt(void) {
-    /* Default (thesis, published code): an MI lasts one sRTT, so the sender's own queue stretches it. */
-    double by_srtt_us = mi_length_under_standing_queue_us(0);
+static void test_mi_length_follows_srtt(void) {
+    /* The thesis and the published code: an MI lasts one sRTT, so the sender's own queue stretches it. */
+    double by_srtt_us = mi_length_under_standing_queue_us();
     CHECK(by_srtt_us > 80000 && by_srtt_us < 100000);
-    /* mi_duration_from_min_rtt = 1: one min RTT, the path's; 0.5 halfway between. */
-    double by_min_rtt_us = mi_length_under_standing_queue_us(1);
-    CHECK(by_min_rtt_us > 27000 && by_min_rtt_us < 35000);
-    double halfway_us = mi_length_under_standing_queue_us(0.5);
-    CHECK(halfway_us > 50000 && halfway_us < 65000);
-    fprintf(stderr, "MI lengths under a 60 ms standing queue: %.1f / %.1f / %.1f ms\n", by_srtt_us / 1e3, halfway_us / 1e3, by_min_rtt_us / 1e3);
+    fprintf(stderr, "MI length under a 60 ms standing queue on a 30 ms path: %.1f ms\n", by_srtt_us / 1e3);
 }
 
 int main(void) {
@@ -707,6 +679,6 @@ int main(void) {
     test_mi_timeout_halves();
     test_nan_custom_utility();
     test_idle_gaps_inside_mis();
-    test_mi_duration_from_min_rtt();
+    test_mi_length_follows_srtt();
     return check_summary("test_vivace");
 }

@@ -72,8 +72,6 @@ static const cc_param_desc pcp_params[PCP_PARAM_COUNT] = {
     {"pcp_probe_timeout_rtts", 4.0, 1.0, 100.0, "a probe unanswered this many RTTs after its last packet counts as failed"},
 };
 
-/* Before any RTT sample timers use RFC 9002's initial RTT. */
-#define PCP_INITIAL_RTT_US 333000
 #define PCP_SAMPLE_RING 256
 #define PCP_REDUCTION_RING 64
 #define PCP_LOSS_RING 64
@@ -177,7 +175,7 @@ static double pcp_param(const pcp_state *s, enum pcp_param p) { return s->ctx->p
 static int64_t pcp_rtt_us(const pcp_state *s)
 {
     int64_t srtt = s->ctx->rtt->smoothed_rtt_us;
-    return srtt > 0 ? srtt : PCP_INITIAL_RTT_US;
+    return srtt > 0 ? srtt : (int64_t)CC_INITIAL_RTT_US;
 }
 
 static double pcp_min_request(const pcp_state *s)

@@ -1,0 +1,107 @@
+/*
+ * PCC Vivace's slow start (thesis §4.4): the rate doubles every MI while the utility of each finished MI rises;
+ * at the first significant drop it falls back and probing begins. Ours adds, each for a measured reason given
+ * where it is applied: the doubling stays below a multiple of the acknowledged delivery rate
+ * (slow_start_delivery_gain), the exit may use what the exiting MI delivered, and one MI drains the queue slow
+ * start left (slow_start_drain). MI-timeout recovery re-enters slow start up to the rate before the halvings.
+ */
+#include "vivace_state.h"
+
+#include <math.h>
+
+/* Slow start ends on a utility drop beyond this many standard errors of the measurement noise: early MIs are
+ * short, so one random loss looks like a large drop, while congestion (heavy loss, RTT doubling) clears it. */
+#define SLOW_START_EXIT_CONFIDENCE 2.0
+/* A drain lasts at most this many sRTTs: a stale min RTT (the path's delay grew) must not stall the flow. */
+#define DRAIN_MAX_SRTTS 4.0
+
+/* Slow start doubles per MI without waiting for feedback (§3.2.3, §4.4), so by the time the utility of the
+ * first MI above capacity C is known, MIs at 2C and 4C (or more: the first MIs are short) are out and the queue
+ * holds several BDPs. The delivery rate of the acknowledgements stops growing at C: capping the rate at
+ * gain x the highest delivery rate seen bounds the overshoot to (gain - 1) C, at the price of the acks' lag. */
+double vivace_slow_start_rate(const vivace_state *s, double rate) {
+    double gain = vivace_param(s, P_SLOW_START_DELIVERY_GAIN);
+    if (!(gain > 0) || !(s->delivery_max > 0) || !(s->slow_start_last_rate > 0)) return rate;
+    double cap = gain * s->delivery_max;
+    /* The doubling pauses, the rate never falls: the first acks' samples are small (one packet over one RTT). */
+    if (cap < s->slow_start_last_rate) cap = s->slow_start_last_rate;
+    return rate < cap ? rate : cap;
+}
+
+void vivace_slow_start_next(vivace_state *s, pcc_next_mi *next) {
+    if (s->recovery_target > 0 && s->slow_start_next_rate > s->recovery_target) {
+        s->slow_start_next_rate = s->recovery_target;
+    }
+    next->rate_bytes_per_s = vivace_clamp_to_ceiling(s, vivace_slow_start_rate(s, s->slow_start_next_rate));
+    next->tag = TAG_SLOW_START;
+    s->slow_start_last_rate = next->rate_bytes_per_s;
+    s->slow_start_next_rate = vivace_clamp_rate(s, next->rate_bytes_per_s * 2.0);
+}
+
+/* The rate the MI that ended slow start got through, bytes/s, when that is a safe place to continue, else 0.
+ * Falling back to the best MI's rate (§4.4) means half of the overshooting rate, and from there the gradient
+ * climbs for seconds under random loss (Fig. 4.3). Only an MI that lost packets qualifies (its queue hit the
+ * buffer's end, so it is short); scaled by (1 - ε) and by minRTT/avgRTT to drain what queue it built. Without
+ * loss the buffer is deep and still filling: the best rate drains it. */
+static double exit_delivered(const vivace_state *s, const pcc_mi_result *r) {
+    if (r->stats.packets_lost == 0) return 0.0;
+    double delivered = r->stats.throughput_bps / 8.0 * (1.0 - vivace_param(s, P_EPSILON));
+    if (r->stats.min_rtt_us > 0 && r->stats.avg_rtt_us > r->stats.min_rtt_us) {
+        delivered *= r->stats.min_rtt_us / r->stats.avg_rtt_us;
+    }
+    return isfinite(delivered) ? vivace_clamp_to_ceiling(s, delivered) : 0.0;
+}
+
+/* The bottleneck rate slow start's acks measured, less ε, bytes/s (0 when the gain is off or nothing measured). */
+static double delivery_pipe(const vivace_state *s) {
+    if (!(vivace_param(s, P_SLOW_START_DELIVERY_GAIN) > 0) || !(s->delivery_max > 0)) return 0.0;
+    return s->delivery_max * (1.0 - vivace_param(s, P_EPSILON)); /* vivace_enter_probing applies the bounds */
+}
+
+/* slow_start_drain: the exit rate is below the capacity C, but at that rate the queue slow start built drains at
+ * C - r, which takes seconds for a rate near C; while it stands, every MI sent into it risks the MI timeout, whose
+ * halvings then leave the link idle. One MI at r/2 removes the bytes in flight beyond C x min RTT first, in about
+ * (queue) / (C - r/2), as BBR's drain state does after its startup. */
+static void schedule_drain(vivace_state *s) {
+    s->drain_duration_us = 0;
+    const cc_context *ctx = s->loop.ctx;
+    double min_rtt_us = (double)ctx->rtt->min_rtt_us;
+    if (!vivace_flag(s, P_SLOW_START_DRAIN) || !(min_rtt_us > 0)) return;
+    double capacity = s->delivery_max > s->base_rate ? s->delivery_max : s->base_rate;
+    double queue_bytes = (double)*ctx->bytes_in_flight - capacity * min_rtt_us * 1e-6;
+    if (!(queue_bytes > 0) || !(capacity > 0)) return;
+    s->drain_rate = s->base_rate / 2.0;
+    double duration_us = queue_bytes / (capacity - s->drain_rate) * 1e6;
+    double cap_us = DRAIN_MAX_SRTTS * (double)ctx->rtt->smoothed_rtt_us;
+    if (duration_us > cap_us) duration_us = cap_us;
+    if (isfinite(duration_us) && duration_us >= 1.0) s->drain_duration_us = (int64_t)duration_us;
+}
+
+void vivace_on_slow_start_result(vivace_state *s, const pcc_mi_result *r, double utility, double noise_var) {
+    double rate = r->stats.target_rate_bps / 8.0;
+    double margin = SLOW_START_EXIT_CONFIDENCE * sqrt(noise_var + s->slow_start_best_noise_var);
+    if (s->slow_start_have_best && utility < s->slow_start_best_utility - margin) {
+        /* fall back to the best rate seen (§4.4, §3.2.3), or to what the exiting MI delivered */
+        double fallback = s->slow_start_best_rate;
+        double delivered = exit_delivered(s, r);
+        if (delivered > fallback) fallback = delivered;
+        /* Once slow start overran the bottleneck, the acks' delivery rate measured it: start just below it (the
+         * drain removes the queue), not at the best MI's rate, which the lag of the doubling leaves at C/2 to C. */
+        double pipe = s->recovery_target > 0 ? 0.0 : delivery_pipe(s);
+        if (pipe > fallback) fallback = pipe;
+        s->recovery_target = 0.0;
+        vivace_enter_probing(s, fallback);
+        schedule_drain(s);
+        return;
+    }
+    s->slow_start_have_best = 1;
+    s->slow_start_best_utility = utility;
+    s->slow_start_best_rate = rate;
+    s->slow_start_best_noise_var = noise_var;
+    if (rate >= s->loop.ctx->max_rate_bytes_per_s) {
+        vivace_enter_probing(s, rate); /* nothing left to double */
+    } else if (s->recovery_target > 0 && rate >= s->recovery_target) {
+        s->recovery_target = 0.0; /* recovered */
+        vivace_enter_probing(s, rate);
+    }
+}

@@ -1,0 +1,67 @@
+/*
+ * PCC Vivace's utility (thesis eq. 4.1) and the filters that make one MI's value trustworthy enough to compare
+ * (§4.4.4 "contending with unreliable statistics"): the RTT gradient's significance, the low-pass filter on
+ * loss, and the variance the loss count's binomial noise adds, which the decisions weigh differences against.
+ */
+#include "vivace_state.h"
+
+#include <math.h>
+
+#include "../portable_math.h"
+
+/* An MI's RTT gradient counts only beyond this many standard errors of its regression (clustered samples:
+ * monitor_interval.c), as the published user-space code filters by its own standard error: acks that reach the
+ * sender in late batches tilt the regression without any queue. */
+#define RTT_GRADIENT_STDERR_FILTER 2.0
+/* Weight of the recent average loss rate in an MI's loss rate: halves the binomial noise of one MI's count,
+ * keeps the expected x·L term. */
+#define LOSS_SMOOTHING 0.5
+
+double vivace_utility(const cc_mi_stats *mi, const vivace_utility_coefficients *k) {
+    double x = mi->send_rate_bps * 1e-6;
+    if (!(x > 0)) return 0.0;
+    double loss = mi->loss_rate < k->loss_ignored_below ? 0.0 : mi->loss_rate;
+    double gradient = mi->rtt_gradient;
+    if (fabs(gradient) < k->latency_filter || gradient < k->latency_ignored_below) gradient = 0.0;
+    /* Only a rising RTT counts: in the model behind eq. 4.1 (§4.3.1, eq. 4.4) latency grows at (S - C)/C when
+     * the senders overshoot and is flat otherwise; a draining queue is no reward. */
+    if (gradient < 0) gradient = 0.0;
+    return pcc_pow(x, k->throughput_exponent) - k->latency_coefficient * x * gradient - k->loss_coefficient * x * loss;
+}
+
+double vivace_mi_utility(void *state, const pcc_mi_result *r, double *noise_var) {
+    const vivace_state *s = state;
+    const pcc_loop *loop = &s->loop;
+    cc_mi_stats stats = r->stats;
+    if (RTT_GRADIENT_STDERR_FILTER * r->rtt_gradient_stderr > fabs(stats.rtt_gradient)) stats.rtt_gradient = 0.0;
+    /* Low-pass filter on loss, the counterpart of the latency filter: a loss rate every rate shares (random loss)
+     * keeps its full weight in the expected utility (x·L_avg), the noise of one MI's count shrinks by (1 - w). */
+    double smoothing = LOSS_SMOOTHING;
+    if (loop->have_loss_average) stats.loss_rate = (1 - smoothing) * stats.loss_rate + smoothing * loop->loss_average;
+    else smoothing = 0;
+    int slow_start = r->tag == TAG_SLOW_START;
+    vivace_utility_coefficients k = {
+        .throughput_exponent = vivace_param(s, P_THROUGHPUT_EXPONENT),
+        .latency_coefficient = vivace_param(s, P_LATENCY_COEFFICIENT),
+        .loss_coefficient = vivace_param(s, P_LOSS_COEFFICIENT),
+        .latency_filter = vivace_param(s, P_LATENCY_FILTER),
+        .loss_ignored_below = slow_start ? vivace_param(s, P_SLOW_START_LOSS_IGNORED) : 0.0,
+        .latency_ignored_below = slow_start ? vivace_param(s, P_SLOW_START_LATENCY_IGNORED) : 0.0,
+    };
+    double u = vivace_utility(&stats, &k);
+    double x = stats.send_rate_bps * 1e-6;
+    if (stats.packets_sent > 0 && x > 0) {
+        /* Binomial variance of the loss count. In slow start MIs are short, so the (lost + 1)/(sent + 2)
+         * estimate keeps a handful of loss-free packets from passing as a noiseless measurement; later the
+         * recent average loss rate is the better estimate of the underlying probability (0 on a loss-free path,
+         * so clean gradients keep the thesis's amplifier). RTT noise needs no term: an RTT gradient within its
+         * standard error was zeroed above. */
+        double n = (double)stats.packets_sent;
+        double p = slow_start || !loop->have_loss_average ? ((double)r->stats.packets_lost + 1.0) / (n + 2.0)
+                                                          : loop->loss_average;
+        double loss_sd = (1 - smoothing) * k.loss_coefficient * x * sqrt(p * (1 - p) / n);
+        *noise_var = loss_sd * loss_sd;
+        if (!isfinite(*noise_var)) *noise_var = 0.0;
+    }
+    return u;
+}

@@ -19,6 +19,11 @@ const outDir = join(serverDir, '..', '.cache', 'bench');
 // a V8 CPU profile (.cpuprofile, open in Chrome DevTools) to <repo>/.cache/bench/profiles when it exits;
 // --mi-log: per-MI controller telemetry (JSONL per session) to <repo>/.cache/bench/mi-log.
 const args = new Set(process.argv.slice(2));
+if (args.has('--help') || args.has('-h')) {
+  console.log('usage: npm run -s bench -w server [-- --quick] [--goodput-only] [--profile] [--mi-log]\n'
+    + '  goodput, CPU s/GB, pacing error, bursts and memory per idle session of the origin over loopback; writes .cache/bench/');
+  process.exit(0);
+}
 const quick = args.has('--quick');
 const goodputOnly = args.has('--goodput-only');
 const profile = args.has('--profile');

@@ -78,6 +78,12 @@ async function flood(options: LinkemOptions, senderArgs: string[], receiverMaxMs
 }
 
 async function main(): Promise<void> {
+  if (process.argv.includes('--help') || process.argv.includes('-h')) {
+    console.log('usage: npm run -s bench:linkem -w bench   (as root; about 2 min)\n'
+      + '  packets/s forwarded with no delay and no limit, and the forwarder CPU through the TMobile LTE traces;\n'
+      + '  writes bench/results/linkem/benchmark.json and pps.svg');
+    return;
+  }
   mkdirSync(RESULTS_DIR, { recursive: true });
   // Throughput: the sender blasts as fast as it can (no pacing: a paced sender on this
   // loaded 2-core machine tops out near 30k packets/s); "forwarded" = packets the forwarder

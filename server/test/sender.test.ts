@@ -217,3 +217,33 @@ test('an ACK flood is cut off', () => {
   assert.equal(events.fatal.length, 1);
   assert.match(events.fatal[0]![1], /flood/);
 });
+
+test('a hostile ACK closes only its own session: another sending at the same time completes intact', () => {
+  const a = setup(200e6, 2_000_000);
+  const b = setup(200e6, 2_000_000);
+  const received = new Uint8Array(b.body.byteLength);
+  let acked = 0;
+  for (let t = 0; t < 2_000_000 && b.events.complete.length === 0; t += 200) {
+    a.sender.service(t);
+    b.sender.service(t);
+    if (t === 20_000) {
+      // Covers every number a sent, the skipped ones too.
+      const last = decodeDataDatagram(a.sink.datagrams[a.sink.datagrams.length - 1]!);
+      assert.ok(last.ok);
+      a.sender.onDatagrams([encodeAckDatagram({ ranges: [{ smallest: 0, largest: last.value.packetNumber }], ackDelayUs: 0, largestRecvTimeUs: 0, windowBytes: 0 })], t);
+    }
+    const fresh = b.sink.datagrams.slice(acked);
+    acked = b.sink.datagrams.length;
+    for (let i = 0; i < fresh.length; i += 64) b.sender.onDatagrams([ackAll(fresh.slice(i, i + 64))], t + 100);
+    for (const d of fresh) {
+      const r = decodeDataDatagram(d);
+      assert.ok(r.ok);
+      received.set(r.value.payload, r.value.offset);
+    }
+  }
+  assert.deepEqual(a.events.fatal.map(([code]) => code), [CLOSE_OPTIMISTIC_ACK]);
+  assert.ok(a.sender.isClosed);
+  assert.deepEqual(b.events.fatal, []);
+  assert.deepEqual(b.events.complete, [9]);
+  assert.deepEqual(received, b.body);
+});

@@ -11,7 +11,7 @@ export class ControllerTicker {
   private lastTickUs = 0;
   private appLimitedSignalled = true;
 
-  constructor(private readonly controller: Controller) {}
+  constructor(private readonly controller: Pick<Controller, 'tick' | 'appLimited'>) {}
 
   tick(nowUs: number): void {
     if (nowUs - this.lastTickUs < TICK_MIN_INTERVAL_US) return;

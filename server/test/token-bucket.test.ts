@@ -1,0 +1,93 @@
+// The pacing token bucket on its own, in virtual time (it is pure: time and rate are parameters).
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import {
+  BURST_DURATION_US, DEBT_REPAY_FRACTION, MAX_DEBT_DURATION_US, MIN_BURST_PACKETS, TokenBucket, burstBytes,
+} from '../src/datagram/token-bucket.ts';
+
+const PACKET_BYTES = 1200;
+
+test('the burst is max(2 packets, 1 ms of the rate)', () => {
+  assert.equal(burstBytes(125_000, PACKET_BYTES), MIN_BURST_PACKETS * PACKET_BYTES, '1 Mbit/s: two packets');
+  assert.equal(burstBytes(125_000_000, PACKET_BYTES), (125_000_000 * BURST_DURATION_US) / 1e6, '1 Gbit/s: 1 ms of the rate');
+  assert.equal(burstBytes(2_400_000, PACKET_BYTES), 2400, 'where the two meet');
+});
+
+test('refills at the rate, never beyond the burst cap', () => {
+  const rate = 1_000_000; // B/s: 1 B per µs
+  const cap = burstBytes(rate, PACKET_BYTES);
+  const bucket = new TokenBucket(0);
+  bucket.refill(1000, rate, cap, false);
+  assert.equal(bucket.tokensBytes, 1000);
+  bucket.refill(1700, rate, cap, false);
+  assert.equal(bucket.tokensBytes, 1700);
+  bucket.refill(60_000, rate, cap, false);
+  assert.equal(bucket.tokensBytes, cap, 'capped at one burst');
+  assert.ok(bucket.allows(PACKET_BYTES));
+  bucket.take(PACKET_BYTES);
+  bucket.take(PACKET_BYTES);
+  assert.ok(!bucket.allows(PACKET_BYTES));
+  bucket.refund(PACKET_BYTES);
+  assert.ok(bucket.allows(PACKET_BYTES), 'a refund gives the packet back');
+});
+
+test('idle time accrues no more than one burst and forgives any debt', () => {
+  const rate = 12_500_000; // 100 Mbit/s
+  const cap = burstBytes(rate, PACKET_BYTES);
+  const bucket = new TokenBucket(0);
+  bucket.refill(10_000, rate, cap, true); // a late turn while waiting for tokens: debt
+  assert.ok(bucket.debtBytes > 0);
+  bucket.refill(10_000_000, rate, cap, false); // then idle for 10 s
+  assert.equal(bucket.tokensBytes, cap);
+  assert.equal(bucket.debtBytes, 0, 'credit lost to idleness is not owed');
+});
+
+test('credit lost to a late turn becomes debt (≤ 50 ms of rate), repaid at ≤ 25 % above the rate', () => {
+  const rate = 12_500_000;
+  const cap = burstBytes(rate, PACKET_BYTES); // 12.5 kB
+  const bucket = new TokenBucket(0);
+  bucket.refill(3000, rate, cap, true); // 3 ms late: 37.5 kB accrued, 12.5 kB kept
+  assert.equal(bucket.tokensBytes, cap);
+  assert.equal(bucket.debtBytes, 37_500 - cap);
+  bucket.take(cap);
+  bucket.refill(3800, rate, cap, true); // 0.8 ms: 10 kB accrued + 2.5 kB repaid
+  assert.equal(bucket.tokensBytes, 10_000 * (1 + DEBT_REPAY_FRACTION));
+  assert.equal(bucket.debtBytes, 25_000 - 2500);
+  bucket.refill(1_003_800, rate, cap, true); // a second late: the debt is capped
+  assert.equal(bucket.debtBytes, (rate * MAX_DEBT_DURATION_US) / 1e6);
+});
+
+test('a sender that takes what the bucket allows holds the rate when one turn in 100 runs 3 ms late', () => {
+  const rate = 6_250_000; // 50 Mbit/s
+  const cap = burstBytes(rate, PACKET_BYTES);
+  const run = (keepDebt: boolean): number => {
+    const bucket = new TokenBucket(0);
+    let sent = 0;
+    let waited = false;
+    let t = 0;
+    for (let turn = 0; t < 2_000_000; turn++) {
+      bucket.refill(t, rate, cap, keepDebt && waited);
+      while (bucket.allows(PACKET_BYTES)) {
+        bucket.take(PACKET_BYTES);
+        sent += PACKET_BYTES;
+      }
+      waited = true;
+      t += bucket.waitUs(PACKET_BYTES, rate, cap) + (turn % 100 === 0 ? 3000 : 0);
+    }
+    return (sent * 1e6) / t / rate;
+  };
+  const withDebt = run(true);
+  const withoutDebt = run(false);
+  assert.ok(withDebt > 0.99 && withDebt < 1.01, `rate held: ${withDebt}`);
+  assert.ok(withoutDebt < 0.95, `without the debt the late turns would cost rate: ${withoutDebt}`);
+});
+
+test('a sender out of tokens waits for one packet, or until 1 ms before the bucket fills', () => {
+  const bucket = new TokenBucket(0);
+  // 1 Gbit/s: the burst (125 kB) is far above a packet; the next packet is due in ~10 µs.
+  assert.equal(bucket.waitUs(PACKET_BYTES, 125_000_000, burstBytes(125_000_000, PACKET_BYTES)), 10);
+  // 1 Mbit/s: a packet takes 9.6 ms, the two-packet bucket fills in 19.2 ms: wait 18.2 ms, on a timer.
+  assert.equal(bucket.waitUs(PACKET_BYTES, 125_000, burstBytes(125_000, PACKET_BYTES)), 18_200);
+  bucket.refund(10 * PACKET_BYTES);
+  assert.equal(bucket.waitUs(PACKET_BYTES, 125_000_000, 12 * PACKET_BYTES), 1, 'never less than 1 µs');
+});

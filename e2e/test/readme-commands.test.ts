@@ -191,6 +191,12 @@ const SHORT_FORMS = new Map<string, ShortForm>([
   ['npm test -w @pcc-stream/server', { run: () => tscOf('@pcc-stream/server'), why: "the workspace's type check; its tests run in npm test itself" }],
   ['npm run -s bench -w @pcc-stream/server', { run: () => 'npm run -s bench -w @pcc-stream/server -- --help', check: usage, why: 'the benchmark moves gigabytes' }],
 
+  // netpath/README.md
+  ['cmake --build controller-wasm/build --parallel 2 && ctest --test-dir controller-wasm/build -R "trace_vectors|droptail"', {
+    run: () => 'cmake --build controller-wasm/build --parallel 2 && ctest --test-dir controller-wasm/build -R "trace_vectors|droptail"', why: 'as written (incremental build, two ctest targets)' }],
+  ['make -s -C bench/linkem', { run: () => 'make -s -C bench/linkem', why: 'as written (incremental)' }],
+  ['cd bench && node --import tsx --test test/linkem-trace-vectors.test.ts', { run: () => 'cd bench && node --import tsx --test test/linkem-trace-vectors.test.ts', why: 'as written' }],
+
   // server/native/README.md
   ['npm run build -w server/native', { run: () => 'npm run build -w server/native', why: 'as written (rebuilds only when sources changed)' }],
   ['npm test -w server/native', { run: () => tscOf('server/native'), why: "the workspace's type check; its tests run in npm test itself" }],

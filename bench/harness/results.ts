@@ -1,6 +1,7 @@
 // One line of results.jsonl per run, plus the resume logic that reads them back.
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { MediaRecord } from './media.ts';
 import type { Provenance } from './provenance.ts';
 import { ALL_SCHEMES, type Scenario, type Scheme } from './scenario.ts';
 
@@ -51,6 +52,8 @@ export interface RunResult {
   provenance?: Provenance;
   /** The scenario exactly as run: suite or file plus every command-line override (absent in older lines). */
   resolved_scenario?: Scenario;
+  /** The media set played (its name and parameters); absent for bulk runs and in older lines. */
+  media?: MediaRecord;
 }
 
 /** Parameters as one comparable string: "" for none, else "a=1,b=2" by name. */

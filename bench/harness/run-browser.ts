@@ -6,6 +6,7 @@ import { chromiumPath, launchChromium } from '@pcc-stream/e2e/chromium';
 import type { PccPlayerApi, SessionReport } from '@pcc-stream/player';
 import type { Browser, Page } from 'playwright-core';
 import type { LinkemShell } from '../linkem/src/driver/index.ts';
+import { contentFor } from './media.ts';
 import type { PlayerResult } from './results.ts';
 import type { Scenario, Scheme } from './scenario.ts';
 import { controllerParamsFor, schemeTransport } from './schemes.ts';
@@ -28,12 +29,6 @@ export interface OriginPorts {
   webTransportPort: number;
   httpPort: number;
   httpsPort: number;
-}
-
-export function contentFor(scenario: Scenario): { content: string; abr: 'on' | 'off'; bitrateKbps?: number } {
-  if (scenario.media.abr) return { content: 'abr', abr: 'on' };
-  const kbps = Math.round(scenario.media.bitrateMbps * 1000);
-  return { content: `fixed-${kbps}k`, abr: 'off', bitrateKbps: kbps };
 }
 
 export function playerUrl(ports: OriginPorts, scheme: Scheme, scenario: Scenario): string {

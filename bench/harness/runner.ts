@@ -1,6 +1,6 @@
 // Runs scenario × scheme × repetition: emulated link, origin on the host side, players (or the Node client)
 // inside; collects metrics into results.jsonl; failures are recorded per run, never dropped or averaged in.
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { LinkemShell, LinkemSummary } from '../linkem/src/driver/index.ts';
 import { downlinkCapacityMbpsPerSecond, startLink } from './link.ts';
@@ -9,7 +9,8 @@ import { repoRoot } from './repo-root.ts';
 import { Progress } from './progress.ts';
 import { collectProvenance } from './provenance.ts';
 import { appendResult, completedRunIds, paramsKey, readResults, runDirPath, runId, type RunResult } from './results.ts';
-import { contentFor, runBrowser, type OriginPorts } from './run-browser.ts';
+import { mediaRecord, prepareMedia } from './media.ts';
+import { runBrowser, type OriginPorts } from './run-browser.ts';
 import { controllerParamsFor } from './schemes.ts';
 import { ensureBulkObject, runBulk } from './run-bulk.ts';
 import type { Scenario, Scheme } from './scenario.ts';
@@ -61,6 +62,7 @@ async function runOne(item: RunPlanItem, options: RunnerOptions): Promise<RunRes
   const base: Omit<RunResult, 'status' | 'players' | 'buffering_ratio' | 'stall_count' | 'stall_time_s' | 'startup_delay_s' | 'avg_bitrate_mbps' | 'switch_count' | 'goodput_mbps' | 'link_utilization' | 'queue_delay_p95_ms' | 'capacity_mbps' | 'artifacts' | 'wall_s'> = {
     run_id: id, scenario: scenario.name, scheme, repetition, seed, started_at: startedAt.toISOString(), duration_s: scenario.durationS,
     controller_params: controllerParamsFor(scenario, scheme),
+    ...(scenario.mode === 'bulk' ? {} : { media: mediaRecord(scenario) }),
   };
   let shell: LinkemShell | null = null;
   let origin: OriginProcess | null = null;
@@ -143,13 +145,8 @@ export async function runPlan(items: readonly RunPlanItem[], options: RunnerOpti
   }
   const done = completedRunIds(existing);
   const pending = items.filter((i) => !done.has(runId(i.scenario.name, i.scheme, i.repetition)));
-  for (const item of pending) {
-    if (item.scenario.mode === 'bulk') ensureBulkObject(options.mediaDir);
-    else {
-      const manifest = join(options.mediaDir, contentFor(item.scenario).content, 'manifest.mpd');
-      if (!existsSync(manifest)) throw new Error(`media set missing: ${manifest} (generate it with: npm run media)`);
-    }
-  }
+  for (const item of pending) if (item.scenario.mode === 'bulk') ensureBulkObject(options.mediaDir);
+  await prepareMedia(pending.map((i) => i.scenario), options.mediaDir);
   log('plan', { runs_total: items.length, runs_done_before: items.length - pending.length, runs_pending: pending.length, out: options.outDir, repo: repoRoot });
   const progress = new Progress(items.length, items.length - pending.length);
   const provenance = pending.length > 0 ? collectProvenance() : undefined;

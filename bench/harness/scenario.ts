@@ -16,9 +16,17 @@ export type QueueSpec = { type: 'infinite' } | { type: 'droptail' | 'drophead'; 
 export type DelaySpec =
   | { oneWayMs: number }
   | { rttPattern: { minMs: number; maxMs: number; periodS: number; seed: number } };
-export type MediaSpec = { abr: true } | { abr: false; bitrateMbps: number };
+/** Generated media (named by these parameters, made before the run) or the user's own DASH manifest. `durationS`
+ *  absent: long enough for the run (bench/harness/media.ts). */
+export type MediaSpec =
+  | { abr: true; durationS?: number; segmentS: number; vbr: boolean }
+  | { abr: false; bitrateMbps: number; durationS?: number; segmentS: number; vbr: boolean }
+  | { mpdPath: string };
 /** Parameter overrides of the WASM controllers, per datagram scheme: {"vivace": {"epsilon_min": 0.02}}. */
 export type ControllerParams = Partial<Record<WasmControllerName, Record<string, number>>>;
+
+/** Segment duration of generated media unless a scenario names one. */
+export const DEFAULT_SEGMENT_S = 2;
 
 export interface Scenario {
   name: string;
@@ -117,12 +125,28 @@ function parseDelay(value: Json | undefined, where: string): DelaySpec {
   return { rttPattern: { minMs, maxMs, periodS, seed: Math.floor(seed) } };
 }
 
-function parseMedia(value: Json | undefined, where: string): MediaSpec {
-  if (value === undefined) return { abr: true };
+function parseMedia(value: Json | undefined, where: string, baseDir: string): MediaSpec {
+  if (value === undefined) return { abr: true, segmentS: DEFAULT_SEGMENT_S, vbr: false };
   const object = requireObject(value, where);
-  rejectUnknownKeys(object, ['abr', 'bitrate_mbps'], where);
-  if (object.abr === true) return { abr: true };
-  if (object.abr === false) return { abr: false, bitrateMbps: requireNumber(object.bitrate_mbps, `${where}.bitrate_mbps`, 0.05, 1000) };
+  rejectUnknownKeys(object, ['abr', 'bitrate_mbps', 'duration_s', 'segment_s', 'vbr', 'mpd'], where);
+  if (object.mpd !== undefined) {
+    const others = Object.keys(object).filter((k) => k !== 'mpd');
+    if (others.length > 0) throw new ScenarioError(`${where}.${others[0]}`, 'bring-your-own media ("mpd") takes no other fields: its manifest says what it is');
+    if (typeof object.mpd !== 'string' || object.mpd === '') throw new ScenarioError(`${where}.mpd`, 'expected the path of a DASH manifest (.mpd)');
+    return { mpdPath: isAbsolute(object.mpd) ? object.mpd : resolve(baseDir, object.mpd) };
+  }
+  if (object.vbr !== undefined && typeof object.vbr !== 'boolean') throw new ScenarioError(`${where}.vbr`, 'expected true or false');
+  const shape = {
+    segmentS: optionalNumber(object.segment_s, `${where}.segment_s`, 0.5, 10, DEFAULT_SEGMENT_S),
+    vbr: object.vbr === true,
+    ...(object.duration_s === undefined ? {} : { durationS: requireNumber(object.duration_s, `${where}.duration_s`, 1, 24 * 3600) }),
+  };
+  const abr = object.abr ?? (object.bitrate_mbps === undefined);
+  if (abr === true) {
+    if (object.bitrate_mbps !== undefined) throw new ScenarioError(`${where}.bitrate_mbps`, 'an ABR ladder has its own bitrates: use "abr": false to play one bitrate');
+    return { abr: true, ...shape };
+  }
+  if (abr === false) return { abr: false, bitrateMbps: requireNumber(object.bitrate_mbps, `${where}.bitrate_mbps`, 0.05, 1000), ...shape };
   throw new ScenarioError(`${where}.abr`, 'expected true or false');
 }
 
@@ -190,7 +214,7 @@ export function parseScenario(value: unknown, baseDir: string, where = 'scenario
       down: optionalNumber(loss.down, `${where}.loss.down`, 0, 1, 0),
       up: optionalNumber(loss.up, `${where}.loss.up`, 0, 1, 0),
     },
-    media: parseMedia(object.media, `${where}.media`),
+    media: parseMedia(object.media, `${where}.media`, baseDir),
     players: Math.floor(optionalNumber(object.players, `${where}.players`, 1, 16, 1)),
     schemes: parseSchemes(object.schemes, `${where}.schemes`),
     controllerParams: parseControllerParams(object.controller_params, `${where}.controller_params`),

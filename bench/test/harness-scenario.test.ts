@@ -25,7 +25,7 @@ test('the issue-6 scenario shape parses into typed fields, trace paths resolved 
   assert.deepEqual(s.link.up, { tracePath: '/data/traces/x.up' });
   assert.deepEqual(s.link.queue, { type: 'droptail', bytes: 300000 });
   assert.deepEqual(s.delay, { rttPattern: { minMs: 10, maxMs: 100, periodS: 5, seed: 1 } });
-  assert.deepEqual(s.media, { abr: false, bitrateMbps: 8 });
+  assert.deepEqual(s.media, { abr: false, bitrateMbps: 8, segmentS: 2, vbr: false });
   assert.deepEqual(s.schemes, ['vivace', 'tcp-cubic']);
   assert.equal(s.mode, 'browser');
 });

@@ -12,9 +12,9 @@ const root = mkdtempSync(join(tmpdir(), 'pcc-media-test-'));
 after(() => rmSync(root, { recursive: true, force: true }));
 
 test('an encoded set is CBR-exact, DASH-complete, and skipped the second time', { timeout: 120_000 }, async () => {
-  const set: MediaSet = { name: 'tiny', renditions: [{ videoKbps: 300, width: 256, height: 144 }, { videoKbps: 2000, width: 512, height: 288 }] };
   const durationS = 6;
-  assert.equal(await generateSet(root, set, false, durationS), 'generated');
+  const set: MediaSet = { name: 'tiny', renditions: [{ videoKbps: 300, width: 256, height: 144 }, { videoKbps: 2000, width: 512, height: 288 }], durationS, segmentDurationS: 2, vbr: false };
+  assert.equal((await generateSet(root, set)).outcome, 'generated');
   const dir = join(root, set.name);
   const mpd = readFileSync(join(dir, 'manifest.mpd'), 'utf8');
   assert.match(mpd, /bandwidth="300000"/);
@@ -27,8 +27,9 @@ test('an encoded set is CBR-exact, DASH-complete, and skipped the second time', 
     const measuredKbps = bits / durationS / 1000;
     assert.ok(Math.abs(measuredKbps - kbps) / kbps < 0.05, `rendition ${id}: ${measuredKbps.toFixed(0)} kbit/s, nominal ${kbps}`);
   }
-  assert.equal(isSetComplete(root, set, durationS), true);
-  assert.equal(await generateSet(root, set, false, durationS), 'skipped');
+  assert.equal(isSetComplete(root, set), true);
+  assert.equal(isSetComplete(root, { ...set, durationS: 8 }), false, 'other parameters are another set');
+  assert.equal((await generateSet(root, set)).outcome, 'skipped');
   assert.equal(readdirSync(root).filter((f) => f.includes('partial')).length, 0);
 });
 

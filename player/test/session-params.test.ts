@@ -27,6 +27,8 @@ test('hostile values are rejected with a message naming the parameter', () => {
   assert.throws(() => parsePageParams('?cc=reno', 'h'), /cc="reno" is not a congestion controller/);
   assert.throws(() => parsePageParams('?cc=%3Cscript%3E', 'h'), ParamError);
   assert.throws(() => parsePageParams('?content=../../etc/passwd', 'h'), /content=/);
+  assert.throws(() => parsePageParams('?content=a/b', 'h'), /content=/);
+  assert.throws(() => parsePageParams('?content=.hidden', 'h'), /content=/);
   assert.throws(() => parsePageParams('?port=70000', 'h'), /port/);
   assert.throws(() => parsePageParams('?host=a%20b', 'h'), /host/);
   assert.throws(() => parsePageParams('?abr=off', 'h'), /bitrate/);
@@ -66,4 +68,12 @@ test('cc.<name>=<number> passes controller parameters for datagram sessions, wit
   assert.throws(() => parsePageParams('?cc=vivace&cc.epsilon_min=', 'h'), /must be a finite number/);
   assert.throws(() => parsePageParams('?cc=vivace&cc.Bad-Name=1', 'h'), /not a parameter name/);
   assert.throws(() => parsePageParams('?transport=tcp&cc=bbr&cc.epsilon=0.1', 'h'), /transport=datagram/);
+});
+
+test('content names the media sets named by their parameters and linked bring-your-own content', () => {
+  for (const name of ['cbr-5000k-70s-2s', 'vbr-3300k-61.5s-1.5s', 'abr-vbr-70s-2s', 'byo-my-film-0123456789']) {
+    assert.equal(parsePageParams(`?content=${name}`, 'h').sessions[0]!.content, name);
+  }
+  // A single-rendition set plays pinned without naming its bitrate, as fixed-<kbps>k does.
+  assert.equal(parsePageParams('?content=vbr-3300k-70s-2s&abr=off', 'h').sessions[0]!.abr, false);
 });

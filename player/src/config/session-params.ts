@@ -48,7 +48,9 @@ export class ParamError extends Error {
   override readonly name = 'ParamError';
 }
 
-const contentPattern = /^(abr|fixed-[1-9][0-9]{0,6}k)$/;
+/** A folder of the origin's media root: the sample sets (abr, fixed-<kbps>k), sets named by their parameters
+ *  (cbr-5000k-70s-2s, abr-vbr-70s-2s) and linked bring-your-own content (byo-<name>-<hash>). One path segment. */
+const contentPattern = /^[a-z0-9][a-z0-9.-]{0,119}$/;
 const CONTROLLER_PARAM_PREFIX = 'cc.';
 
 function parseControllerParams(query: URLSearchParams, transport: Transport): Record<string, number> {
@@ -105,7 +107,7 @@ function parseOne(query: URLSearchParams, scheme: SchemeInfo, server: ServerAddr
   const transport = scheme.transport;
   const ccRaw = scheme.cc;
   const content = query.get('content') ?? 'abr';
-  if (!contentPattern.test(content)) throw new ParamError(`content="${content}" is not a media set; use "abr" or "fixed-<kbps>k", e.g. fixed-8000k`);
+  if (!contentPattern.test(content)) throw new ParamError(`content="${content}" is not a media set name (lower case letters, digits, "." and "-"), e.g. abr, fixed-8000k, cbr-5000k-70s-2s`);
   const abrRaw = query.get('abr') ?? 'on';
   if (abrRaw !== 'on' && abrRaw !== 'off') throw new ParamError(`abr="${abrRaw}" must be "on" or "off"`);
   const bitrateRaw = query.get('bitrate');
@@ -115,7 +117,7 @@ function parseOne(query: URLSearchParams, scheme: SchemeInfo, server: ServerAddr
     if (!Number.isFinite(value) || value <= 0 || value > 1e6) throw new ParamError(`bitrate="${bitrateRaw}" must be a positive number of kbit/s`);
     pinnedBitrateKbps = value;
   }
-  if (abrRaw === 'off' && pinnedBitrateKbps === null && !content.startsWith('fixed-')) {
+  if (abrRaw === 'off' && pinnedBitrateKbps === null && !/^(fixed|cbr|vbr)-/.test(content)) {
     throw new ParamError('abr=off needs bitrate=K (kbit/s) to choose the rendition to pin');
   }
   const rateRaw = query.get('rateBps');

@@ -106,7 +106,8 @@ void pcc_loop_init(pcc_loop *loop, cc_context *ctx, const pcc_hooks *hooks);
  * is cut short so the new rate applies at once (§3.2.2). */
 void pcc_loop_new_epoch(pcc_loop *loop);
 
-/* T_timeout RTTs of rtt_us (before any sample: RFC 9002's initial RTT), at least PCC_MI_TIMEOUT_MIN_US. */
+/* The MI timeout: T_timeout min RTTs or sRTTs (timeout_from_expected_feedback; before any sample RFC 9002's
+ * initial RTT), at least PCC_MI_TIMEOUT_MIN_US. */
 int64_t pcc_loop_mi_timeout_us(const pcc_loop *loop);
 
 /* A new probe round: each pair's order drawn from the seeded PRNG. */

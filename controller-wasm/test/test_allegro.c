@@ -145,7 +145,53 @@ static void test_silence_lowers_rate(void) {
     cc_destroy(cc);
 }
 
+/* An Allegro variant is one small file (allegro.h): a clone on Allegro's hooks with its own built-in utility (here
+ * the same one) must make exactly allegro's decisions, MI by MI, under random loss. */
+static const cc_param_desc clone_params[ALLEGRO_P_COUNT] = {ALLEGRO_PARAM_ROWS};
+static const pcc_hooks clone_hooks = ALLEGRO_HOOKS(allegro_mi_utility);
+static void clone_init(void *state, cc_context *ctx, int64_t now_us) {
+    (void)now_us;
+    allegro_init_with_hooks(state, ctx, &clone_hooks);
+}
+static const cc_ops clone_ops = ALLEGRO_OPS("allegro-clone", "test: Allegro's hooks", clone_params, ALLEGRO_P_COUNT, clone_init);
+
+static int lose_every_37th(uint64_t pn, double rate_bytes_per_s, void *user) {
+    (void)rate_bytes_per_s;
+    (void)user;
+    return pn % 37 == 5;
+}
+
+static void rates_under_loss(cc_controller *cc, double *rates_bps, size_t count) {
+    driver d;
+    driver_init(&d, cc, RTT_US);
+    d.lose = lose_every_37th;
+    for (size_t i = 0; i < count; i++) {
+        driver_run(&d, (int64_t)(i + 1) * 50000);
+        rates_bps[i] = cc_pacing_rate_bytes_per_s(cc) * 8;
+    }
+    driver_release(&d);
+}
+
+static void test_variant_in_one_file(void) {
+    double allegro_bps[100], clone_bps[100];
+    cc_controller *allegro = cc_create("allegro", 3, 0), *clone = cc_create_with_ops(&clone_ops, 3, 0);
+    rates_under_loss(allegro, allegro_bps, 100);
+    rates_under_loss(clone, clone_bps, 100);
+    cc_telemetry t;
+    cc_get_telemetry(clone, &t);
+    CHECK(strcmp(t.algorithm, "allegro-clone") == 0 && t.mi_completed > 50);
+    int same = 1, moved = 0;
+    for (size_t i = 0; i < 100; i++) {
+        same &= allegro_bps[i] == clone_bps[i];
+        moved |= i > 0 && allegro_bps[i] != allegro_bps[i - 1];
+    }
+    CHECK(same && moved);
+    cc_destroy(allegro);
+    cc_destroy(clone);
+}
+
 int main(void) {
+    test_variant_in_one_file();
     test_utility_values();
     test_starting_decision_adjusting();
     test_inconclusive_grows_epsilon();

@@ -3,7 +3,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "algorithms/vivace.h"
+#include "algorithms/vivace_state.h"
 #include "check.h"
 #include "bottleneck_link.h"
 #include "pcc_driver.h"
@@ -663,7 +663,62 @@ static void test_mi_length_follows_srtt(void) {
     fprintf(stderr, "MI length under a 60 ms standing queue on a 30 ms path: %.1f ms\n", by_srtt_us / 1e3);
 }
 
+/* A Vivace variant is one small file (vivace_state.h): a parameter table, a utility, VIVACE_HOOKS, an init and
+ * VIVACE_OPS. A clone with Vivace's own utility must decide exactly as vivace; one whose utility ignores loss
+ * must climb under 15% random loss, where vivace falls. */
+static const cc_param_desc variant_params[VIVACE_P_COUNT] = {VIVACE_PARAM_ROWS(900, 0)};
+static const pcc_hooks clone_hooks = VIVACE_HOOKS(vivace_mi_utility);
+static void clone_init(void *state, cc_context *ctx, int64_t now_us) {
+    (void)now_us;
+    vivace_init_with_hooks(state, ctx, &clone_hooks);
+}
+static const cc_ops clone_ops = VIVACE_OPS("vivace-clone", "test: Vivace's hooks", variant_params, VIVACE_P_COUNT, clone_init);
+
+static double throughput_only_utility(void *state, const pcc_mi_result *r, double *noise_var) {
+    (void)state;
+    (void)noise_var;
+    return r->stats.throughput_bps * 1e-6;
+}
+static const pcc_hooks greedy_hooks = VIVACE_HOOKS(throughput_only_utility);
+static void greedy_init(void *state, cc_context *ctx, int64_t now_us) {
+    (void)now_us;
+    vivace_init_with_hooks(state, ctx, &greedy_hooks);
+}
+static const cc_ops greedy_ops = VIVACE_OPS("vivace-greedy", "test: utility = throughput", variant_params, VIVACE_P_COUNT, greedy_init);
+
+static cc_controller *lossy_run(cc_controller *cc, double loss, int64_t duration_us, double *rates_bps, size_t count) {
+    CHECK(cc_param_set(cc, "max_rate_bps", 200e6) == CC_OK);
+    driver d;
+    driver_init(&d, cc, RTT_US);
+    d.lose = lose_fraction;
+    d.lose_user = &loss;
+    for (size_t i = 0; i < count; i++) {
+        driver_run(&d, (int64_t)(i + 1) * duration_us / (int64_t)count);
+        rates_bps[i] = cc_pacing_rate_bytes_per_s(cc) * 8;
+    }
+    driver_release(&d);
+    return cc;
+}
+
+static void test_variant_in_one_file(void) {
+    double vivace_bps[100], clone_bps[100];
+    cc_destroy(lossy_run(cc_create("vivace", 8, 0), 0.03, 10000000, vivace_bps, 100));
+    cc_controller *clone = lossy_run(cc_create_with_ops(&clone_ops, 8, 0), 0.03, 10000000, clone_bps, 100);
+    cc_telemetry t;
+    cc_get_telemetry(clone, &t);
+    CHECK(strcmp(t.algorithm, "vivace-clone") == 0 && t.mi_completed > 100);
+    cc_destroy(clone);
+    int same = 1;
+    for (size_t i = 0; i < 100; i++) same &= vivace_bps[i] == clone_bps[i];
+    CHECK(same);
+    double greedy_bps[10];
+    cc_destroy(lossy_run(cc_create_with_ops(&greedy_ops, 8, 0), 0.15, 20000000, greedy_bps, 10));
+    CHECK(greedy_bps[9] > 100e6);
+    CHECK(rate_under_random_loss("vivace", 0.15, 20000000) < 5e6);
+}
+
 int main(void) {
+    test_variant_in_one_file();
     test_spurious_timeout_undo();
     test_slow_start_overshoot();
     test_long_rtt_slow_start();

@@ -18,44 +18,13 @@
 
 #include <math.h>
 
-#include "../pcc_loop.h"
 #include "../pcc_rate_limits.h"
 #include "../portable_math.h"
 
-enum { P_EPSILON_MIN, P_EPSILON_MAX, P_SIGMOID_ALPHA, P_LOSS_CUTOFF, P_MI_RTTS_MIN, P_MI_RTTS_MAX, P_MI_TIMEOUT_RTTS, P_COUNT };
+static const cc_param_desc allegro_params[ALLEGRO_P_COUNT] = {ALLEGRO_PARAM_ROWS};
 
-static const cc_param_desc allegro_params[P_COUNT] = {
-    {"epsilon_min", 0.01, 0.001, 0.5, "ε_min: first trial step and rate-adjusting unit (§3.2.3)"},
-    {"epsilon_max", 0.05, 0.001, 0.5, "ε_max: largest trial step after inconclusive rounds (§3.2.3)"},
-    {"sigmoid_alpha", 100, 1, 1000, "α of the loss cut-off sigmoid, >= max(2.2(n-1), 100) (§2.3, Theorem 1)"},
-    {"loss_cutoff", 0.05, 0, 1, "loss rate where the sigmoid cuts the utility off (§2.3)"},
-    {"mi_rtts_min", 1.7, 0.1, 10, "MI length drawn uniformly from [min, max] sRTTs (§3.2.2)"},
-    {"mi_rtts_max", 2.2, 0.1, 10, "MI length drawn uniformly from [min, max] sRTTs (§3.2.2)"},
-    {"mi_timeout_rtts", 5, 1, 100, "unresolved packets of an MI this many sRTTs after it ended count as lost"},
-};
-
-/* MI tags; a trial's tag is TAG_TRIAL_FIRST + its probe slot (pcc_probe_round) */
-enum { TAG_STARTING, TAG_HOLD, TAG_ADJUSTING, TAG_TRIAL_FIRST };
-
-typedef enum { PHASE_STARTING, PHASE_DECISION, PHASE_ADJUSTING } allegro_phase;
 static const char *const phase_names[] = {"starting", "decision", "rate_adjusting"};
 
-typedef struct allegro_state {
-    pcc_loop loop;                    /* first: the PCC loop's ops receive this state */
-    allegro_phase phase;
-    double base_rate;                 /* bytes/s: r */
-    /* starting and rate adjusting: the previous result to compare with */
-    int have_previous;
-    double previous_rate;
-    double previous_utility;
-    double next_rate;                 /* latest starting / adjusting MI rate */
-    unsigned adjust_step;             /* n in eq. 3.1 */
-    int direction;
-    /* decision making */
-    double epsilon;
-    pcc_probe_round trials;
-    double trial_utility[PCC_PROBE_SLOTS];
-} allegro_state;
 
 static double param(const allegro_state *s, int index) { return s->loop.ctx->params[index]; }
 
@@ -80,10 +49,10 @@ double allegro_utility(const cc_mi_stats *mi, double sigmoid_alpha, double loss_
     return throughput * sigmoid - x * loss;
 }
 
-static double epsilon_min(const allegro_state *s) { return param(s, P_EPSILON_MIN); }
+static double epsilon_min(const allegro_state *s) { return param(s, ALLEGRO_P_EPSILON_MIN); }
 
 static double epsilon_max(const allegro_state *s) {
-    double max = param(s, P_EPSILON_MAX);
+    double max = param(s, ALLEGRO_P_EPSILON_MAX);
     return max > epsilon_min(s) ? max : epsilon_min(s);
 }
 
@@ -106,26 +75,26 @@ static void enter_adjusting(allegro_state *s, double rate, int direction) {
 }
 
 /* §3.2.2: drawn once per MI, so competing senders' MIs do not stay aligned */
-static double mi_span_us(void *state) {
+double allegro_mi_span_us(void *state) {
     allegro_state *s = state;
     cc_context *ctx = s->loop.ctx;
-    double lo = param(s, P_MI_RTTS_MIN), hi = param(s, P_MI_RTTS_MAX);
+    double lo = param(s, ALLEGRO_P_MI_RTTS_MIN), hi = param(s, ALLEGRO_P_MI_RTTS_MAX);
     if (hi < lo) hi = lo;
     return (lo + (hi - lo) * ctx->random_unit(ctx)) * (double)ctx->rtt->smoothed_rtt_us;
 }
 
-static double mi_timeout_rtts(const void *state) { return param(state, P_MI_TIMEOUT_RTTS); }
+double allegro_mi_timeout_rtts(const void *state) { return param(state, ALLEGRO_P_MI_TIMEOUT_RTTS); }
 
 static double trial_rate(const allegro_state *s, int slot) {
     return clamp_rate(s, s->base_rate * (pcc_probe_slot_lower(slot) ? 1.0 - s->epsilon : 1.0 + s->epsilon));
 }
 
-static void next_mi(void *state, pcc_next_mi *next) {
+void allegro_next_mi(void *state, pcc_next_mi *next) {
     allegro_state *s = state;
     switch (s->phase) {
     case PHASE_STARTING:
         next->rate_bytes_per_s = clamp_to_ceiling(s, s->next_rate);
-        next->tag = TAG_STARTING;
+        next->tag = ALLEGRO_TAG_STARTING;
         s->next_rate = clamp_rate(s, next->rate_bytes_per_s * 2.0);
         return;
     case PHASE_ADJUSTING:
@@ -133,18 +102,18 @@ static void next_mi(void *state, pcc_next_mi *next) {
         s->adjust_step++;
         s->next_rate = clamp_to_ceiling(s, s->next_rate * (1.0 + s->adjust_step * epsilon_min(s) * s->direction));
         next->rate_bytes_per_s = s->next_rate;
-        next->tag = TAG_ADJUSTING;
+        next->tag = ALLEGRO_TAG_ADJUSTING;
         return;
     case PHASE_DECISION: {
         int slot = pcc_probe_round_take(&s->trials);
         next->rate_bytes_per_s = slot >= 0 ? trial_rate(s, slot) : s->base_rate;
-        next->tag = slot >= 0 ? TAG_TRIAL_FIRST + slot : TAG_HOLD;
+        next->tag = slot >= 0 ? ALLEGRO_TAG_TRIAL_FIRST + slot : ALLEGRO_TAG_HOLD;
         return;
     }
     }
 }
 
-static double pending_rate(const void *state) {
+double allegro_pending_rate(const void *state) {
     const allegro_state *s = state;
     switch (s->phase) {
     case PHASE_STARTING:
@@ -189,12 +158,12 @@ static void on_trials_complete(allegro_state *s) {
     }
 }
 
-static double utility(void *state, const pcc_mi_result *r, double *noise_var) {
+double allegro_mi_utility(void *state, const pcc_mi_result *r, double *noise_var) {
     (void)noise_var;
-    return allegro_utility(&r->stats, param(state, P_SIGMOID_ALPHA), param(state, P_LOSS_CUTOFF));
+    return allegro_utility(&r->stats, param(state, ALLEGRO_P_SIGMOID_ALPHA), param(state, ALLEGRO_P_LOSS_CUTOFF));
 }
 
-static void on_result(void *state, const pcc_mi_outcome *outcome) {
+void allegro_on_result(void *state, const pcc_mi_outcome *outcome) {
     allegro_state *s = state;
     const pcc_mi_result *r = outcome->result;
     if (!outcome->valid) {
@@ -204,16 +173,16 @@ static void on_result(void *state, const pcc_mi_outcome *outcome) {
     }
     switch (s->phase) {
     case PHASE_STARTING:
-        if (r->tag == TAG_STARTING) on_climb_result(s, r, outcome->utility);
+        if (r->tag == ALLEGRO_TAG_STARTING) on_climb_result(s, r, outcome->utility);
         if (s->phase == PHASE_STARTING && r->stats.target_rate_bps / 8.0 >= s->loop.ctx->max_rate_bytes_per_s) {
             enter_decision(s, s->loop.ctx->max_rate_bytes_per_s, epsilon_min(s)); /* nothing left to double */
         }
         return;
     case PHASE_ADJUSTING:
-        if (r->tag == TAG_ADJUSTING) on_climb_result(s, r, outcome->utility);
+        if (r->tag == ALLEGRO_TAG_ADJUSTING) on_climb_result(s, r, outcome->utility);
         return;
     case PHASE_DECISION: {
-        int slot = r->tag - TAG_TRIAL_FIRST;
+        int slot = r->tag - ALLEGRO_TAG_TRIAL_FIRST;
         if (slot < 0 || slot >= PCC_PROBE_SLOTS) return;
         s->trial_utility[slot] = outcome->utility;
         if (pcc_probe_round_record(&s->trials, slot)) on_trials_complete(s);
@@ -222,7 +191,7 @@ static void on_result(void *state, const pcc_mi_outcome *outcome) {
     }
 }
 
-static void rebound(void *state, int nothing_sent) {
+void allegro_rebound(void *state, int nothing_sent) {
     allegro_state *s = state;
     if (nothing_sent) {
         s->base_rate = clamp_rate(s, s->loop.ctx->initial_rate_bytes_per_s);
@@ -232,37 +201,22 @@ static void rebound(void *state, int nothing_sent) {
     s->next_rate = clamp_rate(s, s->next_rate);
 }
 
-static const char *state_name(const void *state) { return phase_names[((const allegro_state *)state)->phase]; }
+const char *allegro_state_name(const void *state) { return phase_names[((const allegro_state *)state)->phase]; }
 
-static const pcc_hooks allegro_hooks = {
-    .next_mi = next_mi,
-    .pending_rate = pending_rate,
-    .mi_span_us = mi_span_us,
-    .mi_timeout_rtts = mi_timeout_rtts,
-    .timeout_from_expected_feedback = 0,
-    .utility = utility,
-    .on_result = on_result,
-    .rebound = rebound,
-    .state_name = state_name,
-};
+static const pcc_hooks allegro_hooks = ALLEGRO_HOOKS(allegro_mi_utility);
 
-static void allegro_init(void *state, cc_context *ctx, int64_t now_us) {
-    (void)now_us;
-    allegro_state *s = state;
-    pcc_loop_init(&s->loop, ctx, &allegro_hooks);
+void allegro_init_with_hooks(allegro_state *s, cc_context *ctx, const pcc_hooks *hooks) {
+    pcc_loop_init(&s->loop, ctx, hooks);
     s->phase = PHASE_STARTING;
     s->base_rate = clamp_rate(s, ctx->initial_rate_bytes_per_s);
     s->next_rate = s->base_rate;
-    s->epsilon = param(s, P_EPSILON_MIN);
+    s->epsilon = param(s, ALLEGRO_P_EPSILON_MIN);
 }
 
-const cc_ops cc_ops_allegro = {
-    .name = "allegro",
-    .description = "PCC Allegro: randomized controlled trials on a loss-sigmoid utility (thesis ch. 2-3)",
-    .state_size = sizeof(allegro_state),
-    .params = allegro_params,
-    .param_count = P_COUNT,
-    .delivery_rate_unused = 1,
-    .init = allegro_init,
-    PCC_LOOP_OPS,
-};
+static void allegro_init(void *state, cc_context *ctx, int64_t now_us) {
+    (void)now_us;
+    allegro_init_with_hooks(state, ctx, &allegro_hooks);
+}
+
+const cc_ops cc_ops_allegro = ALLEGRO_OPS("allegro", "PCC Allegro: randomized controlled trials on a loss-sigmoid utility (thesis ch. 2-3)",
+                                           allegro_params, ALLEGRO_P_COUNT, allegro_init);

@@ -30,7 +30,7 @@
  * larger flows measure the steeper decline. A move steps a fixed fraction of the rate instead, and all
  * latency-aware flows' moves end together on the shared RTT rise, so shares would barely change. */
 int vivace_moving_entry_allowed(const vivace_state *s, int direction, int confident) {
-    if (!vivace_flag(s, P_MOVING) || !confident || direction <= 0) return 0;
+    if (!vivace_flag(s, VIVACE_P_MOVING) || !confident || direction <= 0) return 0;
     return s->consecutive + 1 >= MOVING_ENTRY_DECISIONS;
 }
 
@@ -59,7 +59,7 @@ static double moving_step_mbps(vivace_state *s, double gradient, double rate_mbp
 /* The loss rate at which the utility stops rewarding a higher rate: d/dx (x^t - c x L) = 0 at L = t x^(t-1) / c
  * (about 5% at 8-100 Mbit/s with Table 4.1's t and c, the thesis's "5% loss resistance"). */
 static double tolerated_loss(const vivace_state *s, double rate_mbps) {
-    double t = vivace_param(s, P_THROUGHPUT_EXPONENT), c = vivace_param(s, P_LOSS_COEFFICIENT);
+    double t = vivace_param(s, VIVACE_P_THROUGHPUT_EXPONENT), c = vivace_param(s, VIVACE_P_LOSS_COEFFICIENT);
     if (!(c > 0) || !(rate_mbps > 0)) return 1.0;
     return t * pcc_pow(rate_mbps, t - 1.0) / c;
 }

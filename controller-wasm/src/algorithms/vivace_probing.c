@@ -27,7 +27,7 @@ double vivace_probe_rate(const vivace_state *s, int slot) {
  * after every inconclusive round up to ε, and returns to ε_min after a decision. With a fixed ε the base rate
  * settles where its upper probe r(1+ε) meets the capacity, about C/(1+ε). */
 static void widen_epsilon(vivace_state *s) {
-    double next = s->epsilon + vivace_epsilon_min(s), hi = vivace_param(s, P_EPSILON);
+    double next = s->epsilon + vivace_epsilon_min(s), hi = vivace_param(s, VIVACE_P_EPSILON);
     s->epsilon = next < hi ? next : hi;
 }
 
@@ -55,8 +55,8 @@ static double probes_delivered_mbps(const vivace_state *s) {
 }
 
 double vivace_bounded_step_mbps(vivace_state *s, double gradient, double rate_mbps) {
-    double change_mbps = (double)confidence_amplifier(s->consecutive) * vivace_param(s, P_THETA0) * gradient;
-    double omega0 = vivace_param(s, P_OMEGA0), delta = vivace_param(s, P_OMEGA_DELTA);
+    double change_mbps = (double)confidence_amplifier(s->consecutive) * vivace_param(s, VIVACE_P_THETA0) * gradient;
+    double omega0 = vivace_param(s, VIVACE_P_OMEGA0), delta = vivace_param(s, VIVACE_P_OMEGA_DELTA);
     double boundary = omega0 + (double)s->boundary_steps * delta;
     double relative = fabs(change_mbps) / rate_mbps;
     if (relative > boundary) {
@@ -110,7 +110,7 @@ static void apply_gradient(vivace_state *s, double gradient, double gradient_var
     }
     /* epsilon_min_on_reversal: a narrow step measures a noisier gradient (γ = Δu / 2εr), which slows a climb; at
      * the equilibrium, where decisions alternate, it moves the base rate from C/(1+ε) towards C. */
-    s->epsilon = vivace_flag(s, P_EPSILON_MIN_ON_REVERSAL) && !reversed ? vivace_param(s, P_EPSILON) : vivace_epsilon_min(s);
+    s->epsilon = vivace_flag(s, VIVACE_P_EPSILON_MIN_ON_REVERSAL) && !reversed ? vivace_param(s, VIVACE_P_EPSILON) : vivace_epsilon_min(s);
     if (vivace_moving_entry_allowed(s, direction, confident)) {
         double reference_var;
         double reference_utility = vivace_probes_mean_utility(s, &reference_var);
@@ -168,7 +168,7 @@ static void on_probes_complete(vivace_state *s) {
     }
     gradient /= (double)PCC_PROBE_PAIRS;
     variance /= (double)PCC_PROBE_PAIRS * (double)PCC_PROBE_PAIRS;
-    if (s->phase == STATE_PROBING && vivace_flag(s, P_DOUBLE_CHECK) && is_abnormal(s, gradient)) {
+    if (s->phase == STATE_PROBING && vivace_flag(s, VIVACE_P_DOUBLE_CHECK) && is_abnormal(s, gradient)) {
         s->phase = STATE_DOUBLE_CHECK;
         s->first_gradient = gradient;
         s->first_gradient_var = variance;
@@ -191,7 +191,7 @@ static void on_probes_complete(vivace_state *s) {
 
 void vivace_on_probe_result(vivace_state *s, const pcc_mi_outcome *outcome) {
     const pcc_mi_result *r = outcome->result;
-    int slot = r->tag - TAG_PROBE_FIRST;
+    int slot = r->tag - VIVACE_TAG_PROBE_FIRST;
     if (slot < 0 || slot >= PCC_PROBE_SLOTS) return;
     probe_result *p = &s->probes[slot];
     p->rate_mbps = r->stats.target_rate_bps * 1e-6;

@@ -20,7 +20,7 @@
  * holds several BDPs. The delivery rate of the acknowledgements stops growing at C: capping the rate at
  * gain x the highest delivery rate seen bounds the overshoot to (gain - 1) C, at the price of the acks' lag. */
 double vivace_slow_start_rate(const vivace_state *s, double rate) {
-    double gain = vivace_param(s, P_SLOW_START_DELIVERY_GAIN);
+    double gain = vivace_param(s, VIVACE_P_SLOW_START_DELIVERY_GAIN);
     if (!(gain > 0) || !(s->delivery_max > 0) || !(s->slow_start_last_rate > 0)) return rate;
     double cap = gain * s->delivery_max;
     /* The doubling pauses, the rate never falls: the first acks' samples are small (one packet over one RTT). */
@@ -33,7 +33,7 @@ void vivace_slow_start_next(vivace_state *s, pcc_next_mi *next) {
         s->slow_start_next_rate = s->recovery_target;
     }
     next->rate_bytes_per_s = vivace_clamp_to_ceiling(s, vivace_slow_start_rate(s, s->slow_start_next_rate));
-    next->tag = TAG_SLOW_START;
+    next->tag = VIVACE_TAG_SLOW_START;
     s->slow_start_last_rate = next->rate_bytes_per_s;
     s->slow_start_next_rate = vivace_clamp_rate(s, next->rate_bytes_per_s * 2.0);
 }
@@ -45,7 +45,7 @@ void vivace_slow_start_next(vivace_state *s, pcc_next_mi *next) {
  * loss the buffer is deep and still filling: the best rate drains it. */
 static double exit_delivered(const vivace_state *s, const pcc_mi_result *r) {
     if (r->stats.packets_lost == 0) return 0.0;
-    double delivered = r->stats.throughput_bps / 8.0 * (1.0 - vivace_param(s, P_EPSILON));
+    double delivered = r->stats.throughput_bps / 8.0 * (1.0 - vivace_param(s, VIVACE_P_EPSILON));
     if (r->stats.min_rtt_us > 0 && r->stats.avg_rtt_us > r->stats.min_rtt_us) {
         delivered *= r->stats.min_rtt_us / r->stats.avg_rtt_us;
     }
@@ -54,8 +54,8 @@ static double exit_delivered(const vivace_state *s, const pcc_mi_result *r) {
 
 /* The bottleneck rate slow start's acks measured, less ε, bytes/s (0 when the gain is off or nothing measured). */
 static double delivery_pipe(const vivace_state *s) {
-    if (!(vivace_param(s, P_SLOW_START_DELIVERY_GAIN) > 0) || !(s->delivery_max > 0)) return 0.0;
-    return s->delivery_max * (1.0 - vivace_param(s, P_EPSILON)); /* vivace_enter_probing applies the bounds */
+    if (!(vivace_param(s, VIVACE_P_SLOW_START_DELIVERY_GAIN) > 0) || !(s->delivery_max > 0)) return 0.0;
+    return s->delivery_max * (1.0 - vivace_param(s, VIVACE_P_EPSILON)); /* vivace_enter_probing applies the bounds */
 }
 
 /* slow_start_drain: the exit rate is below the capacity C, but at that rate the queue slow start built drains at
@@ -66,7 +66,7 @@ static void schedule_drain(vivace_state *s) {
     s->drain_duration_us = 0;
     const cc_context *ctx = s->loop.ctx;
     double min_rtt_us = (double)ctx->rtt->min_rtt_us;
-    if (!vivace_flag(s, P_SLOW_START_DRAIN) || !(min_rtt_us > 0)) return;
+    if (!vivace_flag(s, VIVACE_P_SLOW_START_DRAIN) || !(min_rtt_us > 0)) return;
     double capacity = s->delivery_max > s->base_rate ? s->delivery_max : s->base_rate;
     double queue_bytes = (double)*ctx->bytes_in_flight - capacity * min_rtt_us * 1e-6;
     if (!(queue_bytes > 0) || !(capacity > 0)) return;

@@ -1,6 +1,6 @@
 /*
- * PCC Vivace's state and the functions its files share (internal). Vivace is split by concern: vivace.c (the
- * parameters, the MI schedule and what a finished MI means), vivace_utility.c (eq. 4.1 and its noise filters),
+ * PCC Vivace's state and the functions its files share (internal). Vivace is split by concern: vivace_params.h
+ * (the parameters), vivace.c (the MI schedule, what a finished MI means, the ops tables), vivace_utility.c (eq. 4.1 and its noise filters),
  * vivace_slow_start.c (slow start, its exit and drain), vivace_probing.c (probe rounds and the gradient step of
  * §4.4.3), vivace_moving.c (the kernel paper's moving state), vivace_timeout.c (MI timeouts, recovery, undo).
  * The PCC loop (pcc_loop.h) owns everything Vivace shares with Allegro.
@@ -11,31 +11,10 @@
 #include "../pcc_loop.h"
 #include "../pcc_rate_limits.h"
 #include "vivace.h"
+#include "vivace_params.h"
 
-enum {
-    P_EPSILON,
-    P_THETA0,
-    P_OMEGA0,
-    P_OMEGA_DELTA,
-    P_THROUGHPUT_EXPONENT,
-    P_LATENCY_COEFFICIENT,
-    P_LOSS_COEFFICIENT,
-    P_LATENCY_FILTER,
-    P_DOUBLE_CHECK,
-    P_SLOW_START_LOSS_IGNORED,
-    P_SLOW_START_LATENCY_IGNORED,
-    P_MI_TIMEOUT_RTTS,
-    P_MI_DURATION_RTTS,
-    P_EPSILON_MIN,
-    P_EPSILON_MIN_ON_REVERSAL,
-    P_MOVING,
-    P_SLOW_START_DELIVERY_GAIN,
-    P_SLOW_START_DRAIN,
-    P_COUNT
-};
-
-/* MI tags; a probe's tag is TAG_PROBE_FIRST + its slot (pcc_probe_round: 2·pair + 1 for the lower rate) */
-enum { TAG_SLOW_START, TAG_HOLD, TAG_DRAIN, TAG_MOVING, TAG_PROBE_FIRST };
+/* MI tags; a probe's tag is VIVACE_TAG_PROBE_FIRST + its slot (pcc_probe_round: 2·pair + 1 for the lower rate) */
+enum { VIVACE_TAG_SLOW_START, VIVACE_TAG_HOLD, VIVACE_TAG_DRAIN, VIVACE_TAG_MOVING, VIVACE_TAG_PROBE_FIRST };
 
 typedef enum { STATE_SLOW_START, STATE_PROBING, STATE_DOUBLE_CHECK, STATE_MOVING } vivace_phase;
 
@@ -97,9 +76,38 @@ static inline double vivace_clamp_to_ceiling(const vivace_state *s, double rate)
     return pcc_clamp_to_send_ceiling(s->loop.ctx, &s->loop.tracker, rate);
 }
 
-/* vivace.c */
+/* vivace.c: the state machine's hooks for the PCC loop */
 void vivace_enter_probing(vivace_state *s, double base_rate);
 double vivace_epsilon_min(const vivace_state *s);
+void vivace_next_mi(void *state, pcc_next_mi *next);
+double vivace_pending_rate(const void *state);
+double vivace_mi_span_us(void *state);
+double vivace_mi_timeout_rtts(const void *state);
+void vivace_on_result(void *state, const pcc_mi_outcome *outcome);
+void vivace_on_ack(void *state, const cc_ack_event *event);
+void vivace_rebound(void *state, int nothing_sent);
+void vivace_on_param_changed(void *state, size_t index);
+const char *vivace_state_name(const void *state);
+/* init for a variant: Vivace's state machine with the variant's hooks (VIVACE_HOOKS) */
+void vivace_init_with_hooks(vivace_state *s, cc_context *ctx, const pcc_hooks *hooks);
+
+/* A Vivace variant is one file: its parameter table ({VIVACE_PARAM_ROWS(...), its own rows}), a utility
+ * (double fn(void *state, const pcc_mi_result *, double *noise_var); vivace_mi_utility is the default), hooks
+ * = VIVACE_HOOKS(utility), an init calling vivace_init_with_hooks, and VIVACE_OPS (state_size may be larger
+ * than vivace_state when the variant keeps state of its own after it). */
+#define VIVACE_HOOKS(utility_fn)                                                                             \
+    {                                                                                                        \
+        .next_mi = vivace_next_mi, .pending_rate = vivace_pending_rate, .mi_span_us = vivace_mi_span_us,    \
+        .mi_timeout_rtts = vivace_mi_timeout_rtts, .timeout_from_expected_feedback = 1, .utility = utility_fn, \
+        .on_timeout = vivace_on_timeout, .on_result = vivace_on_result, .on_ack = vivace_on_ack,             \
+        .rebound = vivace_rebound, .on_param_changed = vivace_on_param_changed, .state_name = vivace_state_name, \
+    }
+#define VIVACE_OPS(ops_name, text, params_table, count, init_fn)                                             \
+    {                                                                                                        \
+        .name = ops_name, .description = text, .state_size = sizeof(vivace_state), .params = params_table,   \
+        .param_count = count, .delivery_rate_unused = 0 /* slow start reads it */, .init = init_fn,         \
+        PCC_LOOP_OPS,                                                                                        \
+    }
 
 /* vivace_utility.c: the loop's utility hook */
 double vivace_mi_utility(void *state, const pcc_mi_result *r, double *noise_var);

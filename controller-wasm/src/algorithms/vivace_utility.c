@@ -39,14 +39,14 @@ double vivace_mi_utility(void *state, const pcc_mi_result *r, double *noise_var)
     double smoothing = LOSS_SMOOTHING;
     if (loop->have_loss_average) stats.loss_rate = (1 - smoothing) * stats.loss_rate + smoothing * loop->loss_average;
     else smoothing = 0;
-    int slow_start = r->tag == TAG_SLOW_START;
+    int slow_start = r->tag == VIVACE_TAG_SLOW_START;
     vivace_utility_coefficients k = {
-        .throughput_exponent = vivace_param(s, P_THROUGHPUT_EXPONENT),
-        .latency_coefficient = vivace_param(s, P_LATENCY_COEFFICIENT),
-        .loss_coefficient = vivace_param(s, P_LOSS_COEFFICIENT),
-        .latency_filter = vivace_param(s, P_LATENCY_FILTER),
-        .loss_ignored_below = slow_start ? vivace_param(s, P_SLOW_START_LOSS_IGNORED) : 0.0,
-        .latency_ignored_below = slow_start ? vivace_param(s, P_SLOW_START_LATENCY_IGNORED) : 0.0,
+        .throughput_exponent = vivace_param(s, VIVACE_P_THROUGHPUT_EXPONENT),
+        .latency_coefficient = vivace_param(s, VIVACE_P_LATENCY_COEFFICIENT),
+        .loss_coefficient = vivace_param(s, VIVACE_P_LOSS_COEFFICIENT),
+        .latency_filter = vivace_param(s, VIVACE_P_LATENCY_FILTER),
+        .loss_ignored_below = slow_start ? vivace_param(s, VIVACE_P_SLOW_START_LOSS_IGNORED) : 0.0,
+        .latency_ignored_below = slow_start ? vivace_param(s, VIVACE_P_SLOW_START_LATENCY_IGNORED) : 0.0,
     };
     double u = vivace_utility(&stats, &k);
     double x = stats.send_rate_bps * 1e-6;

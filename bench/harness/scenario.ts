@@ -160,7 +160,7 @@ function parseSchemes(value: Json | undefined, where: string): Scheme[] {
     if (scheme === null || !scheme.ok) {
       throw new ScenarioError(`${where}[${i}]`, `unknown scheme ${JSON.stringify(name)} (known: ${SCHEME_NAMES.join(', ')})`);
     }
-    const canonical = scheme.value.name as Scheme;
+    const canonical: Scheme = scheme.value.name;
     if (!schemes.includes(canonical)) schemes.push(canonical);
   }
   return schemes;

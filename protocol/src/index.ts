@@ -22,7 +22,8 @@ export { RttEstimator } from './sender/rtt-estimator.ts';
 export { SentPacketTracker, type AckOutcome, type SentPacket, type TrackerOptions } from './sender/sent-packet-tracker.ts';
 export { CONTROLLER_PARAM_NAME, parseSessionUrl, type SessionParams, type Transport } from './session-url.ts';
 export {
-  BENCHMARKED_SCHEMES, DEFAULT_SCHEME, QUIC_CONTROLLERS, SCHEMES, SCHEME_NAMES, SCHEME_TRANSPORTS, TCP_CONTROLLERS, WASM_CONTROLLERS, controllersOn,
-  isSchemeName, isSchemeTransport, parseScheme, schemeFor, schemeInfo, schemeSpellings, schemesOn, type QuicControllerName,
-  type SchemeInfo, type SchemeName, type SchemeOn, type SchemeTransport, type TcpControllerName, type WasmControllerName,
+  BENCHMARKED_SCHEMES, DEFAULT_SCHEME, QUIC_CONTROLLERS, SCHEMES, SCHEME_NAMES, SCHEME_TRANSPORTS, TCP_CONTROLLERS,
+  WASM_CONTROLLERS, controllersOn, isSchemeName, isSchemeTransport, parseScheme, schemeFor, schemeInfo, schemeSpellings,
+  schemesOn, type QuicControllerName, type RegisteredScheme, type SchemeInfo, type SchemeName, type SchemeOn,
+  type SchemeTransport, type TcpControllerName, type WasmControllerName,
 } from './schemes.ts';

@@ -38,9 +38,10 @@ export const SCHEMES = [
   { name: 'tcp-bbr', transport: 'tcp', cc: 'bbr', description: 'the Linux kernel\'s TCP BBR over HTTPS', benchmarked: true },
 ] as const satisfies readonly SchemeInfo[];
 
-type SchemeEntry = (typeof SCHEMES)[number];
-export type SchemeName = SchemeEntry['name'];
-export type SchemeOn<T extends SchemeTransport> = Extract<SchemeEntry, { transport: T }>;
+/** One entry of SCHEMES, with its literal name, transport and cc. */
+export type RegisteredScheme = (typeof SCHEMES)[number];
+export type SchemeName = RegisteredScheme['name'];
+export type SchemeOn<T extends SchemeTransport> = Extract<RegisteredScheme, { transport: T }>;
 /** A WASM controller's name (what controller-wasm/src/registry.c registers). */
 export type WasmControllerName = SchemeOn<'datagram'>['cc'];
 export type QuicControllerName = SchemeOn<'quic-stream'>['cc'];
@@ -78,14 +79,14 @@ export function isSchemeTransport(name: string): name is SchemeTransport {
   return (SCHEME_TRANSPORTS as readonly string[]).includes(name);
 }
 
-export function schemeInfo(name: SchemeName): SchemeInfo {
+export function schemeInfo(name: SchemeName): RegisteredScheme {
   const found = SCHEMES.find((s) => s.name === name);
   if (!found) throw new RangeError(`unknown scheme ${name}`);
   return found;
 }
 
 /** The scheme running `cc` on `transport` (the session URL's and the player's `transport=…&cc=…`). */
-export function schemeFor(transport: string, cc: string): Result<SchemeInfo> {
+export function schemeFor(transport: string, cc: string): Result<RegisteredScheme> {
   if (!isSchemeTransport(transport)) return fail('invalid-field', `transport=${JSON.stringify(transport)} is not one of ${SCHEME_TRANSPORTS.join(', ')}`);
   const found = SCHEMES.find((s) => s.transport === transport && s.cc === cc);
   if (!found) return fail('invalid-field', `cc=${cc} is not a controller for transport=${transport}; use one of: ${controllersOn(transport).join(', ')}`);
@@ -96,7 +97,7 @@ export function schemeFor(transport: string, cc: string): Result<SchemeInfo> {
  * Resolves a scheme name as a user may write it: the canonical name (`tcp-cubic`, `quic-bbr`, `vivace`), or the alias
  * `<cc>@<transport>` the player's compare view accepts (`cubic@tcp`, `bbr@quic-stream`, `vivace@datagram`).
  */
-export function parseScheme(text: string): Result<SchemeInfo> {
+export function parseScheme(text: string): Result<RegisteredScheme> {
   const name = text.trim();
   if (isSchemeName(name)) return ok(schemeInfo(name));
   const at = name.indexOf('@');

@@ -3,7 +3,7 @@
 
 import {
   CONTROLLER_PARAM_NAME, DEFAULT_SCHEME, SCHEME_TRANSPORTS, controllersOn, isSchemeName, isSchemeTransport, schemeFor, schemeInfo,
-  type SchemeInfo, type SchemeName, type SchemeTransport,
+  type RegisteredScheme, type SchemeName, type SchemeTransport,
 } from '@pcc-stream/protocol';
 
 export type Transport = SchemeTransport;
@@ -80,7 +80,7 @@ function transportLabel(t: Transport): string {
 }
 
 /** The scheme of `transport=…&cc=…`, with the page's wording of what is wrong. */
-function schemeOf(transportRaw: string, ccRaw: string): SchemeInfo {
+function schemeOf(transportRaw: string, ccRaw: string): RegisteredScheme {
   if (!isSchemeTransport(transportRaw)) {
     throw new ParamError(`transport="${transportRaw}" is not supported; use one of: ${SCHEME_TRANSPORTS.join(', ')}`);
   }
@@ -93,7 +93,7 @@ function schemeOf(transportRaw: string, ccRaw: string): SchemeInfo {
 
 /** A compare entry: a canonical scheme name (`tcp-cubic`), an alias (`cubic@tcp`), or a controller on the page's
  *  transport (`cubic` with transport=tcp). */
-function compareScheme(entry: string, pageTransport: string): SchemeInfo {
+function compareScheme(entry: string, pageTransport: string): RegisteredScheme {
   if (entry.includes('@')) {
     const [cc, transport] = entry.split('@') as [string, string];
     return schemeOf(transport, cc);
@@ -103,7 +103,7 @@ function compareScheme(entry: string, pageTransport: string): SchemeInfo {
   return schemeOf(pageTransport, entry);
 }
 
-function parseOne(query: URLSearchParams, scheme: SchemeInfo, server: ServerAddress): SessionParams {
+function parseOne(query: URLSearchParams, scheme: RegisteredScheme, server: ServerAddress): SessionParams {
   const transport = scheme.transport;
   const ccRaw = scheme.cc;
   const content = query.get('content') ?? 'abr';
@@ -131,7 +131,7 @@ function parseOne(query: URLSearchParams, scheme: SchemeInfo, server: ServerAddr
   const controllerParams = parseControllerParams(query, transport);
   const paramNote = Object.entries(controllerParams).map(([k, v]) => `${k}=${v}`).join(', ');
   return {
-    scheme: scheme.name as SchemeName,
+    scheme: scheme.name,
     transport,
     cc: ccRaw,
     fixedRateBps,

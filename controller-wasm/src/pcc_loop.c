@@ -3,6 +3,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "pcc_rate_limits.h"
+
 void pcc_loop_init(pcc_loop *loop, cc_context *ctx, const pcc_hooks *hooks) {
     memset(loop, 0, sizeof *loop);
     loop->ctx = ctx;
@@ -160,6 +162,16 @@ void pcc_loop_on_param_changed(void *state, size_t index) {
     } else if (loop->hooks->on_param_changed != NULL) {
         loop->hooks->on_param_changed(loop, index);
     }
+}
+
+void pcc_loop_rebound_rates(const pcc_loop *loop, int nothing_sent, double *base_rate, double *next_rate) {
+    const cc_context *ctx = loop->ctx;
+    if (nothing_sent) {
+        *base_rate = pcc_clamp_rate(ctx, ctx->initial_rate_bytes_per_s);
+        *next_rate = *base_rate;
+    }
+    *base_rate = pcc_clamp_rate(ctx, *base_rate);
+    *next_rate = pcc_clamp_rate(ctx, *next_rate);
 }
 
 void pcc_probe_round_start(pcc_probe_round *round, cc_context *ctx) {

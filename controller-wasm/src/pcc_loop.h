@@ -110,6 +110,10 @@ void pcc_loop_new_epoch(pcc_loop *loop);
  * initial RTT), at least PCC_MI_TIMEOUT_MIN_US. */
 int64_t pcc_loop_mi_timeout_us(const pcc_loop *loop);
 
+/* For the rebound hook: brings an algorithm's base rate and next rate inside the bounds; both start from the
+ * initial rate while nothing was sent. */
+void pcc_loop_rebound_rates(const pcc_loop *loop, int nothing_sent, double *base_rate, double *next_rate);
+
 /* A new probe round: each pair's order drawn from the seeded PRNG. */
 void pcc_probe_round_start(pcc_probe_round *round, cc_context *ctx);
 /* The next slot to send, or -1 when all are out; pcc_probe_round_take also advances. */

@@ -193,12 +193,7 @@ void allegro_on_result(void *state, const pcc_mi_outcome *outcome) {
 
 void allegro_rebound(void *state, int nothing_sent) {
     allegro_state *s = state;
-    if (nothing_sent) {
-        s->base_rate = clamp_rate(s, s->loop.ctx->initial_rate_bytes_per_s);
-        s->next_rate = s->base_rate;
-    }
-    s->base_rate = clamp_rate(s, s->base_rate);
-    s->next_rate = clamp_rate(s, s->next_rate);
+    pcc_loop_rebound_rates(&s->loop, nothing_sent, &s->base_rate, &s->next_rate);
 }
 
 const char *allegro_state_name(const void *state) { return phase_names[((const allegro_state *)state)->phase]; }

@@ -127,12 +127,7 @@ void vivace_on_ack(void *state, const cc_ack_event *event) {
 
 void vivace_rebound(void *state, int nothing_sent) {
     vivace_state *s = state;
-    if (nothing_sent) {
-        s->base_rate = vivace_clamp_rate(s, s->loop.ctx->initial_rate_bytes_per_s);
-        s->slow_start_next_rate = s->base_rate;
-    }
-    s->base_rate = vivace_clamp_rate(s, s->base_rate);
-    s->slow_start_next_rate = vivace_clamp_rate(s, s->slow_start_next_rate);
+    pcc_loop_rebound_rates(&s->loop, nothing_sent, &s->base_rate, &s->slow_start_next_rate);
 }
 
 void vivace_on_param_changed(void *state, size_t index) {

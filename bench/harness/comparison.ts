@@ -2,6 +2,7 @@
 // (the link's seed is the repetition), so the difference of two schemes' runs of one repetition removes the network's
 // share of the variance. Per scenario, every PCC scheme against every tcp-* scheme, per metric: the mean paired
 // difference with its 95% interval, the paired t-test, and the exact sign-flip permutation test, which gives the verdict.
+import { TCP_CONTROLLERS, isSchemeName, schemeInfo } from '@pcc-stream/protocol';
 import { compareRuns, compareSchemes, type RunResult } from './results.ts';
 import { ALL_SCHEMES } from './scenario.ts';
 import { schemeTransport } from './schemes.ts';
@@ -39,11 +40,11 @@ const METRICS: readonly ComparedMetric[] = [
 export function isPccScheme(scheme: string): boolean {
   if (!(ALL_SCHEMES as readonly string[]).includes(scheme)) return false;
   const { transport, cc } = schemeTransport(scheme as (typeof ALL_SCHEMES)[number]);
-  return transport === 'datagram' && !(ALL_SCHEMES as readonly string[]).includes(`tcp-${cc}`);
+  return transport === 'datagram' && !(TCP_CONTROLLERS as readonly string[]).includes(cc);
 }
 
 export function isKernelTcpScheme(scheme: string): boolean {
-  return scheme.startsWith('tcp-');
+  return isSchemeName(scheme) && schemeInfo(scheme).transport === 'tcp';
 }
 
 export interface ComparisonRow {

@@ -9,8 +9,9 @@
  *  - bytes in flight, smoothed/min/latest RTT, delivery-rate samples (as Linux tcp_rate.c);
  *  - input sanitising (monotonic now, RTT fallback), output clamping to [min_rate, max_rate] and
  *    finiteness, parameters by name, the seeded PRNG, and the custom-utility hook.
- * PCC algorithms share monitor-interval bookkeeping through monitor_interval.h; no algorithm calls
- * into another.
+ * PCC algorithms share one loop (pcc_loop.h: monitor intervals, epochs, timeouts, probe order) and may
+ * reuse another PCC algorithm's state machine through its hooks (VIVACE_HOOKS, ALLEGRO_HOOKS); other
+ * algorithms do not call into one another.
  */
 #ifndef PCC_CC_ALGORITHM_H
 #define PCC_CC_ALGORITHM_H

@@ -144,6 +144,46 @@ test('bring your own: ffmpeg DASH (template, timeline, list) validates and is ha
   }
 });
 
+/** Byte range of the top-level box of `type` in an ISO BMFF file. */
+function boxRange(file: string, type: string): { first: number; last: number } {
+  const bytes = readFileSync(file);
+  for (let at = 0; at + 8 <= bytes.length;) {
+    const size = bytes.readUInt32BE(at);
+    if (bytes.toString('latin1', at + 4, at + 8) === type) return { first: at, last: at + size - 1 };
+    if (size < 8) break;
+    at += size;
+  }
+  throw new Error(`${file} has no ${type} box`);
+}
+
+test('bring your own: SegmentBase (one fragmented MP4 indexed by its sidx) validates; a truncated file does not', { timeout: 60_000 }, async () => {
+  const dir = join(work, 'byo', 'segmentbase');
+  mkdirSync(dir, { recursive: true });
+  const encoded = spawnSync('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i', `testsrc2=s=320x180:r=30:d=${byoSeconds}`,
+    '-c:v', 'libx264', '-preset', 'veryfast', '-g', '60', '-keyint_min', '60', '-sc_threshold', '0', '-b:v', '300k',
+    '-movflags', 'frag_keyframe+empty_moov+default_base_moof+global_sidx', '-f', 'mp4', 'video.mp4'], { cwd: dir, encoding: 'utf8' });
+  assert.equal(encoded.status, 0, encoded.stderr);
+  const init = boxRange(join(dir, 'video.mp4'), 'moov');
+  const sidx = boxRange(join(dir, 'video.mp4'), 'sidx');
+  writeFileSync(join(dir, 'film.mpd'), `<?xml version="1.0"?>
+<MPD xmlns="urn:mpeg:dash:schema:mpd:2011" type="static" mediaPresentationDuration="PT${byoSeconds}S" minBufferTime="PT2S" profiles="urn:mpeg:dash:profile:isoff-on-demand:2011">
+  <Period><AdaptationSet mimeType="video/mp4" codecs="avc1.64000d"><Representation id="v" bandwidth="400000"><BaseURL>video.mp4</BaseURL>
+    <SegmentBase indexRange="${sidx.first}-${sidx.last}"><Initialization range="0-${init.last}"/></SegmentBase>
+  </Representation></AdaptationSet></Period>
+</MPD>
+`);
+  await prepareMedia([scenario({ mpd: 'byo/segmentbase/film.mpd' }, runS)], mediaDir);
+  const truncated = join(work, 'byo', 'segmentbase-cut');
+  mkdirSync(truncated);
+  writeFileSync(join(truncated, 'film.mpd'), readFileSync(join(dir, 'film.mpd')));
+  const whole = readFileSync(join(dir, 'video.mp4'));
+  writeFileSync(join(truncated, 'video.mp4'), whole.subarray(0, whole.length - 5000));
+  await assert.rejects(prepareMedia([scenario({ mpd: 'byo/segmentbase-cut/film.mpd' }, runS)], mediaDir),
+    /Representation id="v": video\.mp4 is \d+ bytes but its index describes \d+ \(truncated file\)/);
+  // Too short by its own index, whatever the manifest claims.
+  await assert.rejects(prepareMedia([scenario({ mpd: 'byo/segmentbase/film.mpd' }, runS + 1)], mediaDir), /the content is 14\.0 s long/);
+});
+
 test('bring your own: broken manifests get an error naming the problem, and no run starts', { timeout: 120_000 }, async () => {
   const good = ffmpegDash(join(work, 'byo-src'), ['-use_template', '1', '-use_timeline', '0']);
   const variant = (name: string, edit: (dir: string) => void): string => {

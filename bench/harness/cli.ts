@@ -24,7 +24,7 @@ const USAGE = `usage: npm run -s bench -- (--suite NAME | --scenario FILE) --out
   --cc-param S.NAME=V   controller parameter for datagram scheme S (repeatable), e.g. vivace.epsilon_min=0.02;
                         added to every scenario's controller_params
   --emulator linkem     the link emulator (linkem; real mahimahi is not supported by this runner yet)
-  --media DIR           DASH media (default .cache/media, made by npm run media)
+  --media DIR           media root (default .cache/media): each scenario's set is generated or linked there before the first run
   --report-only         rewrite summary and plots from DIR/results.jsonl without running
   --shard i/N           run only shard i of N (1-based): whole (scenario, repetition) groups, disjoint, deterministic
   --list                print the run ids this command would run (scenario/scheme/repetition), one a line; runs nothing

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -85,6 +85,11 @@ const landed = (c: Context, relative: string) => {
   assert.ok(existsSync(path), `expected ${c.out}/${relative} under the repository root (paths are relative to where the command ran)`);
   return path;
 };
+/** One generated set (any name) with a manifest under the results folder's `dir`. */
+const manifestUnder = (c: Context, dir: string) => {
+  const sets = readdirSync(landed(c, dir)).filter((name) => existsSync(join(repoRoot, c.out, dir, name, 'manifest.mpd')));
+  assert.equal(sets.length, 1, `one set with a manifest under ${dir}: ${sets.join(', ')}`);
+};
 const usage = (output: string) => assert.match(output, /usage|options:/i); // the origin prints its options without the word
 const simJson = (output: string) => assert.ok((JSON.parse(output.trim().split('\n').pop()!) as { flows: unknown[] }).flows.length > 0);
 const paperFigure = (c: Context) => JSON.parse(readFileSync(landed(c, 'paper/fig4.9-lte.json'), 'utf8'));
@@ -113,6 +118,14 @@ const SHORT_FORMS = new Map<string, ShortForm>([
   ['npm run -s fetch -- https://127.0.0.1:4433/abr/manifest.mpd --cc vivace --cert-hash HEX --json', {
     run: (c) => `npm run -s fetch -- https://127.0.0.1:${c.wtPort}/abr/manifest.mpd --cc vivace --cert-hash ${c.certHash} --json`, check: fetched(MANIFEST_BYTES), why: 'against the origin started below: its port and certificate hash' }],
   ['npm run -s media', { run: () => 'npm run -s media -- --help', check: usage, why: 'encoding every set takes minutes (the e2e tests generate what they play)' }],
+  // player/README.md (media on demand: short clips, written where the relative --out says)
+  ['npm run -s media -- --sets abr', { run: () => 'npm run -s media -- --sets abr', why: 'as written (made before this test, so it is found complete and kept)' }],
+  ['npm run -s media -- --bitrate-mbps 5 --duration-s 300 --segment-s 2', {
+    run: (c) => `npm run -s media -- --bitrate-mbps 5 --duration-s 4 --segment-s 2 --out ${c.out}/media-cbr`, check: (_, c) => { landed(c, 'media-cbr/cbr-5000k-4s-2s/manifest.mpd'); }, why: '4 s instead of 300' }],
+  ['npm run -s media -- --bitrate-mbps 3.3 --duration-s 60 --vbr', {
+    run: (c) => `npm run -s media -- --bitrate-mbps 3.3 --duration-s 4 --vbr --out ${c.out}/media-vbr`, check: (_, c) => manifestUnder(c, 'media-vbr'), why: '4 s instead of 60' }],
+  ['npm run -s media -- --ladder --duration-s 90 --vbr --out /tmp/media', {
+    run: (c) => `npm run -s media -- --ladder --duration-s 2 --vbr --out ${c.out}/media-ladder`, check: (_, c) => manifestUnder(c, 'media-ladder'), why: '2 s instead of 90, into the results folder' }],
   ['npm run -s linkem -- --down bench/traces/TMobile-LTE-short.down --up bench/traces/TMobile-LTE-short.up --delay-ms 20', {
     run: () => 'npm run -s linkem -- --down bench/traces/TMobile-LTE-short.down --up bench/traces/TMobile-LTE-short.up --delay-ms 20', why: 'as written; the shell inside reads no input (stdin is /dev/null) and exits' }],
   ['npm run -s bench -- --suite smoke --out results/smoke', {

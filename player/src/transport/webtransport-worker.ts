@@ -32,7 +32,7 @@ interface ActiveRequest {
 
 let transport: WebTransport | null = null;
 let datagramWriter: WritableStreamDefaultWriter<Uint8Array> | null = null;
-// The receiver's ACK policy (PROTOCOL.md §4) with its default delayed-ACK time, as the Node client runs it.
+// The receiver's ACK policy (PROTOCOL.md §4.1) with its default delayed-ACK time, as the Node client runs it.
 const receiver = new DatagramReceiver();
 const ackScheduler = new AckScheduler(receiver);
 const requests = new Map<number, ActiveRequest>();

@@ -1,4 +1,4 @@
-// The receiver's ACK policy as a host runs it (PROTOCOL.md §4, "Receiver ACK policy"): after each batch of received
+// The receiver's ACK policy as a host runs it (PROTOCOL.md §4.1): after each batch of received
 // datagrams, and when the host's timer fires, it says whether to send an ACK now and when the host's one delayed-ACK
 // timer must fire next, in microseconds. Pure logic over a DatagramReceiver (which decides when an ACK is due: every
 // `ackEveryPackets`, `maxAckDelayUs` after an unacknowledged receipt, at once on reordering, duplicates or a reopened

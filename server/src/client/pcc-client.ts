@@ -56,7 +56,7 @@ const RECV_BATCH = 512;
 
 export class PccClient {
   private readonly receiver: DatagramReceiver;
-  /** The receiver's ACK policy (PROTOCOL.md §4), the same the browser worker runs. */
+  /** The receiver's ACK policy (PROTOCOL.md §4.1), the same the browser worker runs. */
   private readonly ackScheduler: AckScheduler;
   private readonly pending = new Map<number, PendingBody>();
   private nextRequestId = 1;

@@ -54,9 +54,15 @@ export function contentFor(scenario: Scenario): { content: string; abr: 'on' | '
   return { content: set.name, abr: 'off', bitrateKbps: set.renditions[0]!.videoKbps };
 }
 
+/** Content length of bring-your-own sets validated by prepareMedia in this process, by set name. */
+const byoDurationsS = new Map<string, number>();
+
 export function mediaRecord(scenario: Scenario): MediaRecord {
   const media = scenario.media;
-  if ('mpdPath' in media) return { set: byoSetName(media.mpdPath), kind: 'byo', abr: true, duration_s: requiredMediaDurationS(scenario).seconds, mpd: media.mpdPath };
+  if ('mpdPath' in media) {
+    const set = byoSetName(media.mpdPath);
+    return { set, kind: 'byo', abr: true, duration_s: byoDurationsS.get(set) ?? requiredMediaDurationS(scenario).seconds, mpd: media.mpdPath };
+  }
   const set = generatedSetFor(scenario)!;
   return {
     set: set.name, kind: set.vbr ? 'vbr' : 'cbr', abr: media.abr, ...(media.abr ? {} : { bitrate_kbps: set.renditions[0]!.videoKbps }),
@@ -95,6 +101,7 @@ export async function prepareMedia(scenarios: readonly Scenario[], mediaDir: str
   }
   for (const content of byo.values()) {
     const linked = linkByoContent(content, mediaDir);
+    byoDurationsS.set(content.name, content.durationS);
     log('media-byo', {
       set: content.name, mpd: content.mpdPath, duration_s: content.durationS, dir: linked.dir, files_linked: linked.linked,
       files_copied: linked.copied, bytes_copied: linked.copiedBytes,

@@ -51,7 +51,7 @@ for (const bitrateMbps of [5, 3.3]) {
   });
 }
 
-test('a VBR scenario: segment sizes spread like content, the mean near nominal, @bandwidth DASH-true', { timeout: 300_000 }, async (t) => {
+test('a VBR scenario: segment sizes spread like content, the mean near nominal, @bandwidth DASH-true and not below the mean', { timeout: 300_000 }, async (t) => {
   const s = scenario({ abr: false, bitrate_mbps: 3.3, vbr: true, duration_s: 30 }, 10);
   const set = generatedSetFor(s)!;
   assert.equal(set.name, 'vbr-3300k-30s-2s');
@@ -77,7 +77,9 @@ test('a VBR scenario: segment sizes spread like content, the mean near nominal, 
     return sizes.every((bytes, k) => (bits += bytes * 8) <= rateBps * (k * 2 + minBufferS));
   };
   assert.ok(inTime(bandwidth), `bandwidth ${bandwidth} does not deliver the segments in time`);
-  assert.ok(!inTime(bandwidth * 0.98), `bandwidth ${bandwidth} is not the smallest that does`);
+  assert.ok(bandwidth >= meanKbps * 1000 - 1, `bandwidth ${bandwidth} below the mean ${meanKbps} kbit/s`);
+  // Tight: the smallest rate that is both in time and not below the mean.
+  assert.ok(!inTime(bandwidth * 0.98) || bandwidth * 0.98 < meanKbps * 1000, `bandwidth ${bandwidth} is higher than it needs to be`);
 });
 
 test('the default duration outlasts every run: whole segments, run + margin, more players more margin', () => {
@@ -130,7 +132,7 @@ test('bring your own: ffmpeg DASH (template, timeline, list) validates and is ha
   for (const [name, extra] of layouts) {
     const mpd = ffmpegDash(join(work, 'byo', name), extra);
     // The path is relative to the scenario file's folder, as trace paths are.
-    const s = scenario({ mpd: `byo/${name}/stream.mpd` }, runS);
+    const s = scenario({ mpd: `byo/${name}/stream.mpd` }, runS - 2); // needs 12 s of the 14
     assert.deepEqual(s.media, { mpdPath: mpd });
     const { content, abr } = contentFor(s);
     assert.match(content, new RegExp(`^byo-${name}-[0-9a-f]{10}$`));
@@ -140,7 +142,7 @@ test('bring your own: ffmpeg DASH (template, timeline, list) validates and is ha
     assert.equal(readFileSync(join(linked, 'manifest.mpd'), 'utf8'), readFileSync(mpd, 'utf8'));
     const segment = readdirSync(join(work, 'byo', name)).find((f) => f.startsWith('chunk-stream0-'))!;
     assert.equal(statSync(join(linked, segment)).ino, statSync(join(work, 'byo', name, segment)).ino, `${name}: ${segment} is a hard link, not a copy`);
-    assert.deepEqual(mediaRecord(s), { set: content, kind: 'byo', abr: true, duration_s: runS + PLAYBACK_MARGIN_S, mpd });
+    assert.deepEqual(mediaRecord(s), { set: content, kind: 'byo', abr: true, duration_s: byoSeconds, mpd }); // the content's own length
   }
 });
 

@@ -18,7 +18,7 @@ import { vbrSourceGraph } from './vbr-source.ts';
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const defaultMediaRoot = join(repoRoot, '.cache', 'media');
 /** Bumped whenever the same parameters would encode differently, so cached sets are made again. */
-const generatorVersion = 2;
+const generatorVersion = 3;
 const labelFont = '/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf';
 /** VBR peak cap (x264 maxrate) as a multiple of the mean: streaming services cap capped-CRF/VBR encodes at 2-3x. */
 export const vbrPeakRatio = 2.5;
@@ -48,7 +48,8 @@ export interface RenditionReport {
   videoKbps: number;
   width: number;
   height: number;
-  /** @bandwidth in the manifest: nominal for CBR; for VBR the smallest DASH-true value (segment-stats.ts). */
+  /** @bandwidth in the manifest: nominal for CBR; for VBR the smallest DASH-true value (segment-stats.ts), at
+   *  least the measured mean. */
   bandwidthBps: number;
   segments: SegmentSpread;
 }
@@ -164,13 +165,18 @@ function measureAndFixManifest(dir: string, set: MediaSet): RenditionReport[] {
     const sizes = segmentSizes(dir, id);
     const expected = Math.round(set.durationS / set.segmentDurationS);
     if (sizes.length !== expected) throw new Error(`ffmpeg wrote ${sizes.length} segments for rendition ${id} of ${set.name}, expected ${expected}`);
-    const bandwidthBps = set.vbr ? dashBandwidthBps(sizes, set.segmentDurationS, minBufferS) : r.videoKbps * 1000;
+    const spread = segmentSpread(sizes, set.segmentDurationS);
+    // Never below the measured mean: with minBufferTime longer than a segment the DASH bound of short content can
+    // dip under it, and a rate below the mean would read as a lower bitrate in dash.js and in the bench's tables.
+    const bandwidthBps = set.vbr
+      ? Math.max(dashBandwidthBps(sizes, set.segmentDurationS, minBufferS), Math.ceil(spread.meanKbps * 1000))
+      : r.videoKbps * 1000;
     if (set.vbr) {
       const tag = new RegExp(`(<Representation id="${id}"[^>]*? bandwidth=")\\d+(")`);
       if (!tag.test(mpd)) throw new Error(`manifest of ${set.name} has no Representation id="${id}" with a bandwidth`);
       mpd = mpd.replace(tag, `$1${bandwidthBps}$2`);
     }
-    return { id, videoKbps: r.videoKbps, width: r.width, height: r.height, bandwidthBps, segments: segmentSpread(sizes, set.segmentDurationS) };
+    return { id, videoKbps: r.videoKbps, width: r.width, height: r.height, bandwidthBps, segments: spread };
   });
   writeFileSync(manifestPath, mpd);
   return reports;

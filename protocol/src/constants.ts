@@ -1,9 +1,12 @@
 // Protocol-wide constants (PROTOCOL.md §1).
 
-export const PROTOCOL_VERSION = 1;
+export const PROTOCOL_VERSION = 2;
 
-/** Largest datagram either side sends: fits browser→server (1211 B) and server→browser (1421 B). */
-export const MAX_DATAGRAM_BYTES = 1200;
+/**
+ * Largest datagram a receiver accepts: a UDP payload in a 1500 B IPv4 packet. QUIC's own headers keep every real
+ * DATAGRAM frame smaller; a server sends DATA as large as its connection allows (1421 B at QUIC's 1452 B MTU).
+ */
+export const MAX_DATAGRAM_BYTES = 1472;
 
 /** 2^48 − 1: the largest value of a 48-bit field, also "unknown" for sizes and "open end" for ranges. */
 export const U48_MAX = 0xffff_ffff_ffff;

@@ -1,12 +1,14 @@
-// @pcc-stream/protocol: wire format v1 (PROTOCOL.md) and the state machines both ends share.
+// @pcc-stream/protocol: wire format v2 (PROTOCOL.md) and the state machines both ends share.
 // Browser-safe: Uint8Array/DataView only, no Node APIs.
 export * from './constants.ts';
 export * from './errors.ts';
 export { RangeSet, type Interval } from './range-set.ts';
 export { readU48, writeU48, isU48 } from './wire/bytes.ts';
 export {
-  DATA_HEADER_BYTES, MAX_DATA_PAYLOAD_BYTES, decodeDataDatagram, encodeDataDatagram, writeDataHeader, type DataDatagram,
+  DATA_MAX_HEADER_BYTES, DATA_MIN_HEADER_BYTES, MAX_DATA_PAYLOAD_BYTES, dataHeaderLayout, decodeDataDatagram, encodeDataDatagram,
+  writeDataHeader, type DataDatagram, type DataHeaderLayout,
 } from './wire/data-datagram.ts';
+export { readVarint, varintBytes, writeVarint, type VarintBytes } from './wire/varint.ts';
 export {
   ACK_FIXED_BYTES, ackDatagramBytes, decodeAckDatagram, encodeAckDatagram, type AckDatagram, type PacketRange,
 } from './wire/ack-datagram.ts';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import {
-  DatagramReceiver, MAX_DATA_PAYLOAD_BYTES, RangeSet, SentPacketTracker, decodeAckDatagram, decodeDataDatagram,
+  DATA_MAX_HEADER_BYTES, DatagramReceiver, MAX_DATAGRAM_BYTES, RangeSet, SentPacketTracker, decodeAckDatagram, decodeDataDatagram,
   encodeDataDatagram, type AckDatagram,
 } from '../src/index.ts';
 import { seededRandom } from './random.ts';
@@ -176,7 +176,7 @@ test('sender and receiver deliver a body bit-exact over a lossy, reordering chan
           }
         }
         if (!range && nextOffset < body.byteLength) {
-          range = [nextOffset, Math.min(body.byteLength, nextOffset + MAX_DATA_PAYLOAD_BYTES)];
+          range = [nextOffset, Math.min(body.byteLength, nextOffset + MAX_DATAGRAM_BYTES - DATA_MAX_HEADER_BYTES)];
           nextOffset = range[1];
         }
         if (range) {
@@ -244,4 +244,18 @@ test('an RTT sample ends when the ACK arrived (receivedAtUs), while losses are j
   const early = t3.onAck(ack([[0, 0]]), 2000, 10);
   assert.ok(early.ok);
   assert.equal(early.value.rttSampleUs, 1); // clamped to the 1 µs floor
+});
+
+test('nextPacketNumberBound bounds the next allocated number, skips included (the DATA header is sized by it)', () => {
+  const tracker = new SentPacketTracker({ random: seededRandom(11), meanSkipIntervalPackets: 2 });
+  let skips = 0;
+  let previous = -1;
+  for (let i = 0; i < 1000; i++) {
+    const bound = tracker.nextPacketNumberBound;
+    const pn = tracker.allocatePacketNumber();
+    assert.ok(pn <= bound, `${pn} > ${bound}`);
+    if (pn === previous + 2) skips++;
+    previous = pn;
+  }
+  assert.ok(skips > 100, 'skips happened');
 });

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { loadControllerModule, type Controller } from '@pcc-stream/controller';
 import {
-  CLOSE_OPTIMISTIC_ACK, CLOSE_PROTOCOL_VIOLATION, DATA_HEADER_BYTES, decodeDataDatagram, encodeAckDatagram, readU48,
+  CLOSE_OPTIMISTIC_ACK, CLOSE_PROTOCOL_VIOLATION, dataHeaderLayout, decodeDataDatagram, encodeAckDatagram,
   type PacketRange,
 } from '@pcc-stream/protocol';
 import { DatagramSender } from '../src/datagram/datagram-sender.ts';
@@ -26,7 +26,11 @@ class RecordingSink {
     let at = 0;
     for (let i = 0; i < n; i++) {
       if (this.keep) this.datagrams.push(payloads.slice(at, at + lengths[i]!));
-      else this.unacked.push(readU48(new DataView(payloads.buffer, payloads.byteOffset), at + 6));
+      else {
+        const d = decodeDataDatagram(payloads.subarray(at, at + lengths[i]!));
+        assert.ok(d.ok);
+        this.unacked.push(d.value.packetNumber);
+      }
       at += lengths[i]!;
       this.bytes += lengths[i]!;
     }
@@ -137,7 +141,7 @@ test('loss → retransmission under a new number; full ACK completes the request
   const { sender, sink, events, body } = setup(1e9, 12_000);
   for (let t = 0; t < 2000; t += 100) sender.service(t);
   const first = sink.datagrams.slice();
-  assert.equal(first.length, Math.ceil(12_000 / (1200 - DATA_HEADER_BYTES)));
+  assert.equal(first.length, Math.ceil(12_000 / (1200 - dataHeaderLayout(9, 64, 12_000).bytes)));
   // Everything but the first datagram arrives.
   sender.onDatagrams([ackAll(first.slice(1))], 3000);
   for (let t = 3000; t < 6000; t += 100) sender.service(t);

@@ -113,6 +113,11 @@ export class SentPacketTracker {
     return this.nextNumber++;
   }
 
+  /** The largest number the next allocatePacketNumber() can return (it skips at most one number). */
+  get nextPacketNumberBound(): number {
+    return this.nextNumber + 1;
+  }
+
   /**
    * Records a packet as sent. Numbers must be recorded in allocation order; an allocated number that is never
    * recorded (the datagram could not be sent) is treated like a skipped one.

@@ -1,7 +1,11 @@
 // Packetization for one session: request bodies cut into DATA datagrams (PROTOCOL.md §3.1) of at most the
 // path's datagram size, written into one batch for the QUIC layer's sendDatagramBatch. Datagrams QUIC refuses
-// (its send buffer is full) are kept, numbered and byte-exact, and go first in the next batch.
-import { DATA_HEADER_BYTES, MAX_DATAGRAM_BYTES, writeDataHeader, type SentPacket } from '@pcc-stream/protocol';
+// (its send buffer is full) are kept, numbered and byte-exact, and go first in the next batch. Each header is laid
+// out for the largest packet number and offset it may carry, so a body's full datagrams are all exactly the
+// path's size.
+import {
+  DATA_MAX_HEADER_BYTES, DATA_MIN_HEADER_BYTES, MAX_DATAGRAM_BYTES, dataHeaderLayout, writeDataHeader, type SentPacket,
+} from '@pcc-stream/protocol';
 import type { Chunk, OutgoingRequest } from './outgoing-request.ts';
 
 /** What the sender needs from a QUIC session (the native Session satisfies it). */
@@ -10,7 +14,7 @@ export interface DatagramSink {
   sendDatagramBatch(payloads: Uint8Array, lengths: Uint32Array, count: number): number;
 }
 
-/** Datagrams per call into the addon: amortizes the call at high rates, ≈ 77 kB of scratch at 1200 B. */
+/** Datagrams per call into the addon: amortizes the call at high rates, ≈ 94 kB of scratch at 1472 B. */
 export const MAX_BATCH_PACKETS = 64;
 // One scratch area for the whole process: the send loop runs one session at a time and the addon copies
 // the batch before returning.
@@ -27,6 +31,8 @@ export interface BuiltPacket {
 /** Where packet numbers come from (SentPacketTracker). */
 export interface PacketNumbers {
   allocatePacketNumber(): number;
+  /** The largest number the next allocatePacketNumber() can return. */
+  readonly nextPacketNumberBound: number;
 }
 
 interface RefusedPacket extends BuiltPacket {
@@ -34,7 +40,7 @@ interface RefusedPacket extends BuiltPacket {
 }
 
 export class Packetizer {
-  readonly maxPayloadBytes: number;
+  readonly maxDatagramBytes: number;
   private readonly batch: BuiltPacket[] = [];
   private batchBytes = 0;
   /** Built, numbered datagrams the QUIC layer refused; sent first, in order. */
@@ -42,13 +48,13 @@ export class Packetizer {
 
   /** `maxDatagramBytes`: the path's limit (QUIC's); capped at the protocol's MAX_DATAGRAM_BYTES. */
   constructor(maxDatagramBytes: number) {
-    const datagramBytes = Math.min(MAX_DATAGRAM_BYTES, maxDatagramBytes);
-    if (datagramBytes <= DATA_HEADER_BYTES) throw new Error(`datagrams of ${maxDatagramBytes} B are too small`);
-    this.maxPayloadBytes = datagramBytes - DATA_HEADER_BYTES;
+    this.maxDatagramBytes = Math.min(MAX_DATAGRAM_BYTES, maxDatagramBytes);
+    if (this.maxDatagramBytes < DATA_MAX_HEADER_BYTES + 1) throw new Error(`datagrams of ${maxDatagramBytes} B are too small`);
   }
 
-  get maxDatagramBytes(): number {
-    return this.maxPayloadBytes + DATA_HEADER_BYTES;
+  /** The most payload a datagram carries (with the smallest header). */
+  get maxPayloadBytes(): number {
+    return this.maxDatagramBytes - DATA_MIN_HEADER_BYTES;
   }
 
   /** Datagrams in the current batch. */
@@ -83,18 +89,19 @@ export class Packetizer {
    * (the session's tracker); null, and no number taken, when the request has nothing to send.
    */
   addNext(request: OutgoingRequest, numbers: PacketNumbers): BuiltPacket | null {
-    const chunk = request.nextChunk(this.maxPayloadBytes);
+    // DATA offsets are relative to the body start (PROTOCOL.md §3.1), so they stay below bodyLength.
+    const layout = dataHeaderLayout(request.requestId, numbers.nextPacketNumberBound, Math.max(0, request.bodyLength - 1));
+    const chunk = request.nextChunk(this.maxDatagramBytes - layout.bytes);
     if (!chunk) return null;
     const packetNumber = numbers.allocatePacketNumber();
     const at = this.batchBytes;
-    // DATA offsets are relative to the body start (PROTOCOL.md §3.1).
-    writeDataHeader(scratch, at, request.requestId, packetNumber, chunk.offset - request.bodyOffset);
-    scratch.set(request.body.read(chunk.offset, chunk.length), at + DATA_HEADER_BYTES);
+    writeDataHeader(scratch, at, layout, request.requestId, packetNumber, chunk.offset - request.bodyOffset);
+    scratch.set(request.body.read(chunk.offset, chunk.length), at + layout.bytes);
     return this.push({
       request,
       chunk,
       packet: {
-        packetNumber, sentTimeUs: 0, bytes: DATA_HEADER_BYTES + chunk.length, requestId: request.requestId,
+        packetNumber, sentTimeUs: 0, bytes: layout.bytes + chunk.length, requestId: request.requestId,
         offset: chunk.offset, length: chunk.length, retransmission: chunk.retransmission,
       },
     });

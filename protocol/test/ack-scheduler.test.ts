@@ -1,7 +1,10 @@
 // The receiver's ACK policy as both hosts run it (AckScheduler): the policy's own decisions and due times, in µs.
 // The hosts' millisecond timers are not involved: the test plays the timer by calling onTimer() at chosen times.
 import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
 import {
   AckScheduler, DatagramReceiver, MAX_ACK_DELAY_US, decodeAckDatagram, encodeDataDatagram, timerDelayMs, type AckDatagram,
 } from '../src/index.ts';
@@ -114,4 +117,22 @@ test('reordering and window updates are acknowledged at once; the default delay 
   assert.deepEqual(decodeAck(gap.ack).ranges, [{ smallest: 2, largest: 2 }, { smallest: 0, largest: 0 }]);
   assert.equal(rx.ackDueAtUs(), null);
   assert.equal(new AckScheduler(new DatagramReceiver()).onReceived(0).armTimerAtUs, null, 'nothing received, nothing due');
+});
+
+test('no host keeps its own ACK timer: outside protocol/src nothing asks the receiver when an ACK is due', () => {
+  const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+  const offenders: string[] = [];
+  const visit = (dir: string): void => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) {
+        if (!['node_modules', 'dist', 'build', 'wasm-dist', 'target', 'test'].includes(entry.name) && !entry.name.startsWith('.')) visit(path);
+      } else if (/\.(ts|mjs|js)$/.test(entry.name) && !path.startsWith(join(repoRoot, 'protocol', 'src'))) {
+        // Direct use of DatagramReceiver's timing (ackDueAtUs, poll) is a second ACK policy in the making.
+        if (/\.ackDueAtUs\(|[Rr]eceiver(\(\))?\.poll\(/.test(readFileSync(path, 'utf8'))) offenders.push(path.slice(repoRoot.length + 1));
+      }
+    }
+  };
+  visit(repoRoot);
+  assert.deepEqual(offenders, [], 'run protocol\'s AckScheduler instead');
 });

@@ -38,3 +38,20 @@ test('set selection rejects unknown names', () => {
   assert.deepEqual(selectSets('fixed').map((s) => s.name), ['fixed-4000k', 'fixed-8000k', 'fixed-15000k', 'fixed-30000k']);
   assert.throws(() => selectSets('abr,../x'), /unknown media set/);
 });
+
+test('a VBR ladder: each rung lands near its nominal mean from one two-pass encode, sizes vary, no pass logs left', { timeout: 180_000 }, async () => {
+  const set: MediaSet = { name: 'tiny-vbr', renditions: [{ videoKbps: 300, width: 256, height: 144 }, { videoKbps: 2000, width: 512, height: 288 }], durationS: 10, segmentDurationS: 2, vbr: true };
+  const { outcome, record } = await generateSet(root, set);
+  assert.equal(outcome, 'generated');
+  const dir = join(root, set.name);
+  for (const [id, kbps] of [[0, 300], [1, 2000]] as const) {
+    const sizes = readdirSync(dir).filter((f) => f.startsWith(`seg-${id}-`)).map((f) => statSync(join(dir, f)).size);
+    assert.equal(sizes.length, 5);
+    const measuredKbps = (sizes.reduce((a, b) => a + b, 0) * 8) / set.durationS / 1000;
+    assert.ok(Math.abs(measuredKbps - kbps) / kbps < 0.1, `rung ${id}: ${measuredKbps.toFixed(0)} kbit/s, nominal ${kbps}`);
+    const report = record.measured.renditions[id]!;
+    assert.equal(report.segments.maxBytes, Math.max(...sizes));
+    assert.ok(report.segments.cv > 0.05, `rung ${id}: CV ${report.segments.cv}`);
+  }
+  assert.deepEqual(readdirSync(dir).filter((f) => f.includes('2pass')), []);
+});

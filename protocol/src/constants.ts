@@ -1,6 +1,6 @@
 // Protocol-wide constants (PROTOCOL.md §1).
 
-export const PROTOCOL_VERSION = 2;
+export const PROTOCOL_VERSION = 3;
 
 /**
  * Largest datagram a receiver accepts: a UDP payload in a 1500 B IPv4 packet. QUIC's own headers keep every real

@@ -1,4 +1,4 @@
-// @pcc-stream/protocol: wire format v2 (PROTOCOL.md) and the state machines both ends share.
+// @pcc-stream/protocol: wire format v3 (PROTOCOL.md) and the state machines both ends share.
 // Browser-safe: Uint8Array/DataView only, no Node APIs.
 export * from './constants.ts';
 export * from './errors.ts';
@@ -29,3 +29,9 @@ export {
   schemesOn, type QuicControllerName, type RegisteredScheme, type SchemeInfo, type SchemeName, type SchemeOn,
   type SchemeTransport, type TcpControllerName, type WasmControllerName,
 } from './schemes.ts';
+export {
+  CMCD_QUERY_KEY, MAX_CMCD_CHARS, cmcdFromRequestPath, cmcdQueryArgument, parseCmcd, resolveNextObjectPath, type CmcdState,
+} from './cmcd.ts';
+export {
+  CMSD_DYNAMIC_HEADER, CMSD_SERVER_ID, CMSD_STATIC_HEADER, decodeCmsdDynamic, encodeCmsdDynamic, encodeCmsdStatic, type CmsdDynamic,
+} from './cmsd.ts';

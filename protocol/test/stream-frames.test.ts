@@ -11,6 +11,7 @@ const frames: StreamFrame[] = [
   { type: 'request', requestId: 3, path: '/a', windowBytes: 5, range: { start: 2 ** 40 } },
   { type: 'response', requestId: 1, status: 200, delivery: DELIVERY_DATAGRAMS, totalSize: 5000, bodyOffset: 0, bodyLength: 5000, contentType: 'application/dash+xml', reason: '' },
   { type: 'response', requestId: 2, status: 416, delivery: DELIVERY_STREAM, totalSize: U48_MAX, bodyOffset: 0, bodyLength: 0, contentType: '', reason: 'range not satisfiable' },
+  { type: 'response', requestId: 3, status: 206, delivery: DELIVERY_DATAGRAMS, totalSize: 900, bodyOffset: 100, bodyLength: 200, contentType: 'video/mp4', reason: '', cmsdStatic: 'sf=d', cmsdDynamic: '"pcc-origin";etp=41000;rtt=12' },
   { type: 'done', requestId: 9, bytesSent: 2 ** 35, retransmittedBytes: 1234, packetsSent: 99, packetsLost: 3, durationUs: 1e9 },
   { type: 'cancel', requestId: 77 },
 ];
@@ -111,4 +112,25 @@ test('random byte streams never make the reader throw', () => {
       if (!r.ok || r.value === null) break;
     }
   }
+});
+
+test('RESPONSE v3 layout: CMSD-Static and CMSD-Dynamic after the content type, reason last (PROTOCOL.md §2.2)', () => {
+  const bytes = encodeStreamFrame({
+    type: 'response', requestId: 1, status: 200, delivery: DELIVERY_DATAGRAMS, totalSize: 4, bodyOffset: 0, bodyLength: 4,
+    contentType: 'a/b', reason: 'r', cmsdStatic: 'sf=d', cmsdDynamic: '"o";etp=5',
+  });
+  const hex = Buffer.from(bytes).toString('hex');
+  // type, length 45: fixed 26 B (id, status, delivery, sizes, ctype length 3), "a/b", 4 "sf=d", 9 "\"o\";etp=5", "r"
+  assert.equal(hex, '11002d' + '00000001' + '00c8' + '00' + '000000000004' + '000000000000' + '000000000004' + '03'
+    + Buffer.from('a/b').toString('hex') + '04' + Buffer.from('sf=d').toString('hex') + '09' + Buffer.from('"o";etp=5').toString('hex')
+    + Buffer.from('r').toString('hex'));
+  assert.throws(() => encodeStreamFrame({
+    type: 'response', requestId: 1, status: 200, delivery: DELIVERY_DATAGRAMS, totalSize: 0, bodyOffset: 0, bodyLength: 0,
+    contentType: '', reason: '', cmsdDynamic: 'x'.repeat(256),
+  }), /CMSD/);
+  const hostile = Uint8Array.from([0x11, 0, 29, ...new Uint8Array(25), 0, 1, 0x07, 0]);
+  const r = new StreamFrameReader();
+  r.push(hostile);
+  const decoded = r.next();
+  assert.ok(!decoded.ok && decoded.error.code === 'invalid-field', 'a control character in CMSD is refused');
 });

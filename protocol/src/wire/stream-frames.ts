@@ -36,6 +36,9 @@ export interface ResponseFrame {
   bodyLength: number;
   contentType: string;
   reason: string;
+  /** CTA-5006 `CMSD-Static` / `CMSD-Dynamic` values for this response (≤ 255 B each, printable ASCII); absent = none. */
+  cmsdStatic?: string;
+  cmsdDynamic?: string;
 }
 
 export interface DoneFrame {
@@ -63,6 +66,11 @@ function frame(type: number, payload: Uint8Array): Uint8Array {
   viewOf(out).setUint16(1, payload.byteLength);
   out.set(payload, FRAME_PREFIX_BYTES);
   return out;
+}
+
+/** CMSD strings travel as HTTP header values would: printable ASCII, one length byte each. */
+function isCmsdText(s: string): boolean {
+  return s.length <= 255 && /^[\x20-\x7e]*$/.test(s);
 }
 
 const REQUEST_FIXED_BYTES = 22;
@@ -93,10 +101,13 @@ export function encodeStreamFrame(f: StreamFrame): Uint8Array {
     case 'response': {
       const ctype = encodeUtf8(f.contentType);
       const reason = encodeUtf8(f.reason);
+      const cmsdStatic = encodeUtf8(f.cmsdStatic ?? '');
+      const cmsdDynamic = encodeUtf8(f.cmsdDynamic ?? '');
       if (ctype.byteLength > MAX_CONTENT_TYPE_BYTES || reason.byteLength > MAX_REASON_BYTES) throw new RangeError('RESPONSE strings too long');
+      if (!isCmsdText(f.cmsdStatic ?? '') || !isCmsdText(f.cmsdDynamic ?? '')) throw new RangeError('RESPONSE CMSD must be printable ASCII, ≤ 255 B');
       if (!isU32(f.requestId) || !Number.isInteger(f.status) || f.status < 100 || f.status > 999) throw new RangeError('RESPONSE field out of range');
       if (!isU48(f.totalSize) || !isU48(f.bodyOffset) || !isU48(f.bodyLength)) throw new RangeError('RESPONSE size out of range');
-      const p = new Uint8Array(RESPONSE_FIXED_BYTES + ctype.byteLength + reason.byteLength);
+      const p = new Uint8Array(RESPONSE_FIXED_BYTES + ctype.byteLength + 2 + cmsdStatic.byteLength + cmsdDynamic.byteLength + reason.byteLength);
       const v = viewOf(p);
       v.setUint32(0, f.requestId);
       v.setUint16(4, f.status);
@@ -105,8 +116,15 @@ export function encodeStreamFrame(f: StreamFrame): Uint8Array {
       writeU48(v, 13, f.bodyOffset);
       writeU48(v, 19, f.bodyLength);
       v.setUint8(25, ctype.byteLength);
-      p.set(ctype, RESPONSE_FIXED_BYTES);
-      p.set(reason, RESPONSE_FIXED_BYTES + ctype.byteLength);
+      let at = RESPONSE_FIXED_BYTES;
+      p.set(ctype, at);
+      at += ctype.byteLength;
+      for (const cmsd of [cmsdStatic, cmsdDynamic]) {
+        v.setUint8(at, cmsd.byteLength);
+        p.set(cmsd, at + 1);
+        at += 1 + cmsd.byteLength;
+      }
+      p.set(reason, at);
       return frame(FRAME_TYPE_RESPONSE, p);
     }
     case 'done': {
@@ -156,13 +174,25 @@ function decodePayload(type: number, p: Uint8Array): Result<StreamFrame> {
       const ctypeLength = v.getUint8(25);
       if (p.byteLength < RESPONSE_FIXED_BYTES + ctypeLength) return fail('truncated', 'RESPONSE content type truncated');
       const contentType = decodeUtf8(p.subarray(RESPONSE_FIXED_BYTES, RESPONSE_FIXED_BYTES + ctypeLength));
-      const reason = decodeUtf8(p.subarray(RESPONSE_FIXED_BYTES + ctypeLength));
+      let at = RESPONSE_FIXED_BYTES + ctypeLength;
+      const cmsd: string[] = [];
+      for (let k = 0; k < 2; k++) {
+        if (p.byteLength < at + 1) return fail('truncated', 'RESPONSE CMSD length missing');
+        const length = v.getUint8(at);
+        if (p.byteLength < at + 1 + length) return fail('truncated', 'RESPONSE CMSD truncated');
+        const text = decodeUtf8(p.subarray(at + 1, at + 1 + length));
+        if (text === null || !isCmsdText(text)) return fail('invalid-field', 'RESPONSE CMSD is not printable ASCII');
+        cmsd.push(text);
+        at += 1 + length;
+      }
+      const reason = decodeUtf8(p.subarray(at));
       if (contentType === null || reason === null) return fail('invalid-field', 'RESPONSE strings are not valid UTF-8');
       const status = v.getUint16(4);
       if (status < 100 || status > 999) return fail('invalid-field', `RESPONSE status ${status} invalid`);
       return ok({
         type: 'response', requestId: v.getUint32(0), status, delivery: delivery as Delivery,
         totalSize: readU48(v, 7), bodyOffset: readU48(v, 13), bodyLength: readU48(v, 19), contentType, reason,
+        ...(cmsd[0] ? { cmsdStatic: cmsd[0] } : {}), ...(cmsd[1] ? { cmsdDynamic: cmsd[1] } : {}),
       });
     }
     case FRAME_TYPE_DONE: {

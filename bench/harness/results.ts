@@ -44,6 +44,8 @@ export interface RunResult {
   link_utilization: number | null;
   queue_delay_p95_ms: number | null;
   capacity_mbps: number | null;
+  /** IP bytes the bottleneck delivered per application byte received (wire-overhead.ts); absent in older lines. */
+  wire_bytes_per_media_byte?: number | null;
   /** Files of this run (relative to the output dir): per-second series, server telemetry, link log. */
   artifacts: Record<string, string>;
   /** Controller parameter overrides sent with the scheme's sessions ({}: the library's defaults). */

@@ -13,6 +13,7 @@ import { mediaRecord, prepareMedia } from './media.ts';
 import { runBrowser, type OriginPorts } from './run-browser.ts';
 import { controllerParamsFor } from './schemes.ts';
 import { ensureBulkObject, runBulk } from './run-bulk.ts';
+import { wireBytesPerMediaByte } from './wire-overhead.ts';
 import type { Scenario, Scheme } from './scenario.ts';
 
 export interface RunPlanItem {
@@ -73,15 +74,18 @@ async function runOne(item: RunPlanItem, options: RunnerOptions): Promise<RunRes
     origin = await startOriginProcess({ ...ports, mediaDir: options.mediaDir, staticDir: options.playerDir, logDir: join(runDir, 'telemetry') });
     let players: RunResult['players'] = [];
     let goodputMbps: number;
+    let deliveredBytes: number;
     let series: Array<Record<string, number>> = [];
     if (scenario.mode === 'bulk') {
       const fetched = await runBulk(shell, ports, origin.certHashHex, scheme, scenario);
       goodputMbps = fetched.goodput_mbps;
+      deliveredBytes = fetched.bytes;
       writeFileSync(join(runDir, 'fetch.json'), JSON.stringify(fetched, null, 2));
     } else {
       const output = await runBrowser(shell, ports, scheme, scenario, runDir);
       players = output.players;
       goodputMbps = (output.bytesReceived * 8) / scenario.durationS / 1e6;
+      deliveredBytes = output.bytesReceived;
       series = output.series;
     }
     await origin.stop();
@@ -113,6 +117,7 @@ async function runOne(item: RunPlanItem, options: RunnerOptions): Promise<RunRes
       link_utilization: capacityBytes > 0 ? summary.down.departedBytes / capacityBytes : null,
       queue_delay_p95_ms: summary.down.queueDelayMs.p95,
       capacity_mbps: capacityMbps,
+      wire_bytes_per_media_byte: wireBytesPerMediaByte(summary.down.departedBytes, deliveredBytes),
       artifacts,
     };
   } catch (error) {

@@ -19,9 +19,10 @@ export interface SummaryRow {
   goodput_mbps: MeanCi;
   link_utilization: MeanCi;
   queue_delay_p95_ms: MeanCi;
+  wire_bytes_per_media_byte: MeanCi;
 }
 
-const METRICS = ['buffering_ratio', 'stall_count', 'stall_time_s', 'startup_delay_s', 'avg_bitrate_mbps', 'switch_count', 'goodput_mbps', 'link_utilization', 'queue_delay_p95_ms'] as const;
+const METRICS = ['buffering_ratio', 'stall_count', 'stall_time_s', 'startup_delay_s', 'avg_bitrate_mbps', 'switch_count', 'goodput_mbps', 'link_utilization', 'queue_delay_p95_ms', 'wire_bytes_per_media_byte'] as const;
 type Metric = (typeof METRICS)[number];
 
 export function summarize(results: readonly RunResult[]): SummaryRow[] {
@@ -52,6 +53,7 @@ export function summarize(results: readonly RunResult[]): SummaryRow[] {
       goodput_mbps: pick('goodput_mbps'),
       link_utilization: pick('link_utilization'),
       queue_delay_p95_ms: pick('queue_delay_p95_ms'),
+      wire_bytes_per_media_byte: pick('wire_bytes_per_media_byte'),
     });
   }
   return rows.sort((a, b) => (a.scenario < b.scenario ? -1 : a.scenario > b.scenario ? 1 : 0) || compareSchemes(a.scheme, b.scheme));
@@ -81,11 +83,11 @@ export function summaryMarkdown(rows: readonly SummaryRow[], comparisons: readon
   const scenarios = [...new Set(rows.map((r) => r.scenario))];
   for (const scenario of scenarios) {
     out.push(`### ${scenario}`, '');
-    out.push('| scheme | runs (failed) | buffering ratio % | stalls | stall time s | startup s | avg bitrate Mbit/s | switches | goodput Mbit/s | utilization % | p95 queueing delay ms |');
-    out.push('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
+    out.push('| scheme | runs (failed) | buffering ratio % | stalls | stall time s | startup s | avg bitrate Mbit/s | switches | goodput Mbit/s | utilization % | p95 queueing delay ms | wire B per media B |');
+    out.push('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
     for (const r of rows.filter((row) => row.scenario === scenario)) {
       out.push(
-        `| ${r.scheme}${r.controller_params === '' ? '' : ` (${r.controller_params})`} | ${r.runs_ok} (${r.runs_failed}) | ${cell(r.buffering_ratio, 2, 100)} | ${cell(r.stall_count, 1)} | ${cell(r.stall_time_s, 2)} | ${cell(r.startup_delay_s, 2)} | ${cell(r.avg_bitrate_mbps, 2)} | ${cell(r.switch_count, 1)} | ${cell(r.goodput_mbps, 2)} | ${cell(r.link_utilization, 1, 100)} | ${cell(r.queue_delay_p95_ms, 1)} |`,
+        `| ${r.scheme}${r.controller_params === '' ? '' : ` (${r.controller_params})`} | ${r.runs_ok} (${r.runs_failed}) | ${cell(r.buffering_ratio, 2, 100)} | ${cell(r.stall_count, 1)} | ${cell(r.stall_time_s, 2)} | ${cell(r.startup_delay_s, 2)} | ${cell(r.avg_bitrate_mbps, 2)} | ${cell(r.switch_count, 1)} | ${cell(r.goodput_mbps, 2)} | ${cell(r.link_utilization, 1, 100)} | ${cell(r.queue_delay_p95_ms, 1)} | ${cell(r.wire_bytes_per_media_byte, 3)} |`,
       );
     }
     out.push('');

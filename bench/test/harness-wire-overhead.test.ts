@@ -1,0 +1,27 @@
+// Bytes on the wire per byte delivered: linkem's departed downlink IP bytes over the application bytes received,
+// in results.jsonl per run and in the summary table.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { runId, type RunResult } from '../harness/results.ts';
+import { summarize, summaryMarkdown } from '../harness/summary.ts';
+import { wireBytesPerMediaByte } from '../harness/wire-overhead.ts';
+
+test('wire bytes per media byte: departed IP bytes over delivered bytes; nothing delivered is no figure', () => {
+  // A vivace bulk run through linkem (100 Mbit/s, 30 ms): 241 710 774 B departed, 225 527 964 B fetched.
+  assert.equal(wireBytesPerMediaByte(241_710_774, 225_527_964)!.toFixed(4), '1.0718');
+  assert.equal(wireBytesPerMediaByte(1000, 0), null);
+  assert.equal(wireBytesPerMediaByte(Number.NaN, 10), null);
+});
+
+test('the summary averages it per scheme and shows it in the table; runs without it (older lines) are left out', () => {
+  const run = (repetition: number, wire: number | undefined): RunResult => ({
+    run_id: runId('bulk', 'vivace', repetition), scenario: 'bulk', scheme: 'vivace', repetition, seed: repetition, status: 'ok',
+    started_at: '2026-11-25T00:00:00Z', wall_s: 30, duration_s: 30, players: [], buffering_ratio: null, stall_count: null,
+    stall_time_s: null, startup_delay_s: null, avg_bitrate_mbps: null, switch_count: null, goodput_mbps: 80, link_utilization: 0.9,
+    queue_delay_p95_ms: 5, capacity_mbps: 100, artifacts: {}, ...(wire === undefined ? {} : { wire_bytes_per_media_byte: wire }),
+  });
+  const [row] = summarize([run(1, 1.05), run(2, 1.07), run(3, undefined)]);
+  assert.equal(row!.wire_bytes_per_media_byte.n, 2);
+  assert.ok(Math.abs(row!.wire_bytes_per_media_byte.mean - 1.06) < 1e-12);
+  assert.match(summaryMarkdown([row!]), /wire B per media B \|[\s\S]*\| 1\.060 ± \d+\.\d{3} \|/);
+});

@@ -104,7 +104,8 @@ export class Origin {
         });
       }
       if (options.httpsPort !== null) {
-        https = await HttpsOrigin.start({ host: options.host, port: options.httpsPort, certPem, keyPem, media, corsOrigin: options.corsOrigin });
+        https = await HttpsOrigin.start({ host: options.host, port: options.httpsPort, certPem, keyPem, media, corsOrigin: options.corsOrigin,
+          cmsdMaxBitrateKbps: options.limits.cmsdMaxBitrateKbps ?? null });
       }
     } catch (err) {
       quicServer.close();
@@ -137,8 +138,9 @@ export class Origin {
       rss_bytes: process.memoryUsage().rss, heap_used_bytes: process.memoryUsage().heapUsed,
       send_loop_turns: this.sendLoop.turns, send_loop_sleeps: this.sendLoop.sleeps,
       session_list: [...this.sessions.values()].map((s) => ({
-        id: s.quic.id, transport: s.transport.transport, open_requests: s.openRequests, ...s.transport.stats(),
+        id: s.quic.id, transport: s.transport.transport, open_requests: s.openRequests, cmcd_rejected: s.cmcdRejected, ...s.transport.stats(),
       })),
+      https_connections: this.https?.connectionStates() ?? [],
     };
   }
 

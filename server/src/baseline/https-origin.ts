@@ -5,11 +5,16 @@ import { createReadStream } from 'node:fs';
 import { createServer, type Server } from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
+import {
+  CMSD_DYNAMIC_HEADER, CMSD_STATIC_HEADER, cmcdFromRequestPath, encodeCmsdDynamic, encodeCmsdStatic,
+} from '@pcc-stream/protocol';
 import { getTcpCongestion, setTcpCongestion } from '@pcc-stream/quic';
+import { nowUs } from '../clock.ts';
 import { errorMessage, log } from '../log.ts';
 import { MemoryBodySource } from '../media/body-source.ts';
 import { parseHttpRange, type MediaStore } from '../media/media-store.ts';
 import { listen, ListeningServer } from '../http/listening-server.ts';
+import { PlayerStateRecord, type PlayerStateFields } from '../telemetry/player-state.ts';
 
 export interface HttpsOriginOptions {
   host: string;
@@ -18,6 +23,14 @@ export interface HttpsOriginOptions {
   keyPem: string;
   media: MediaStore;
   corsOrigin: string;
+  /** CMSD `mb` (kbit/s) on every response when set (PROTOCOL.md §2.7). */
+  cmsdMaxBitrateKbps?: number | null;
+}
+
+/** Per TCP connection: the player's latest CMCD (PROTOCOL.md §2.6) and how many requests were refused for it. */
+interface ConnectionState {
+  player: PlayerStateRecord;
+  cmcdRejected: number;
 }
 
 const TCP_ALGORITHM = /^[a-z0-9_]{1,15}$/;
@@ -29,23 +42,34 @@ function socketFd(socket: Socket): number | null {
 }
 
 export class HttpsOrigin extends ListeningServer {
-  private constructor(server: Server) {
+  private constructor(server: Server, private readonly connections: Map<string, ConnectionState>) {
     super(server);
+  }
+
+  /** /status: each open connection's latest CMCD (`cmcd_*` fields) and CMCD refusals. */
+  connectionStates(): Array<{ peer: string; cmcd_rejected: number } & PlayerStateFields> {
+    const now = nowUs();
+    return [...this.connections].map(([peer, c]) => ({ peer, cmcd_rejected: c.cmcdRejected, ...c.player.fields(now) }));
   }
 
   static async start(options: HttpsOriginOptions): Promise<HttpsOrigin> {
     // TLS sockets hide the TCP socket: remember each connection's fd by its peer address.
     const fds = new Map<string, number>();
+    const connections = new Map<string, ConnectionState>();
     const server = createServer({ cert: options.certPem, key: options.keyPem, keepAlive: true });
     server.on('connection', (socket: Socket) => {
       const key = `${socket.remoteAddress}:${socket.remotePort}`;
       const fd = socketFd(socket);
       if (fd !== null) fds.set(key, fd);
-      socket.once('close', () => fds.delete(key));
+      connections.set(key, { player: new PlayerStateRecord(), cmcdRejected: 0 });
+      socket.once('close', () => {
+        fds.delete(key);
+        connections.delete(key);
+      });
     });
     server.on('request', (req: IncomingMessage, res: ServerResponse) => {
-      const fd = fds.get(`${req.socket.remoteAddress}:${req.socket.remotePort}`) ?? null;
-      serve(req, res, options, fd).catch((err) => {
+      const key = `${req.socket.remoteAddress}:${req.socket.remotePort}`;
+      serve(req, res, options, fds.get(key) ?? null, connections.get(key) ?? null).catch((err) => {
         log('error', 'https.failed', { error: errorMessage(err) });
         if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' }).end(`internal error: ${errorMessage(err)}\n`);
         else res.destroy();
@@ -55,7 +79,7 @@ export class HttpsOrigin extends ListeningServer {
       /* scanners and aborted handshakes are not worth a log line each */
     });
     await listen(server, options.host, options.port);
-    return new HttpsOrigin(server);
+    return new HttpsOrigin(server, connections);
   }
 }
 
@@ -63,9 +87,12 @@ function fail(res: ServerResponse, status: number, message: string, headers: Rec
   res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', ...headers }).end(message + '\n');
 }
 
-async function serve(req: IncomingMessage, res: ServerResponse, options: HttpsOriginOptions, fd: number | null): Promise<void> {
+async function serve(
+  req: IncomingMessage, res: ServerResponse, options: HttpsOriginOptions, fd: number | null, connection: ConnectionState | null,
+): Promise<void> {
   res.setHeader('access-control-allow-origin', options.corsOrigin);
-  res.setHeader('access-control-expose-headers', 'content-length, content-range, x-tcp-congestion');
+  // dash.js reads CMSD through XHR's getAllResponseHeaders, which shows a cross-origin page only exposed headers.
+  res.setHeader('access-control-expose-headers', `content-length, content-range, x-tcp-congestion, ${CMSD_STATIC_HEADER}, ${CMSD_DYNAMIC_HEADER}`);
   // The page is on another origin: without this its Resource Timing entries hide the response timings, which
   // dash.js's throughput estimate for its own (TCP) loader relies on (player: useResourceTimingApi).
   res.setHeader('timing-allow-origin', options.corsOrigin);
@@ -75,6 +102,17 @@ async function serve(req: IncomingMessage, res: ServerResponse, options: HttpsOr
   }
   if (req.method !== 'GET' && req.method !== 'HEAD') return fail(res, 405, 'method not allowed');
   const url = new URL(req.url ?? '/', 'https://origin');
+  // CMCD in the query (PROTOCOL.md §2.6): a malformed one refuses this request only, never the connection.
+  const cmcd = cmcdFromRequestPath(req.url ?? '/');
+  if (!cmcd.ok) {
+    if (connection) connection.cmcdRejected++;
+    log('warn', 'cmcd.rejected', { peer: `${req.socket.remoteAddress}:${req.socket.remotePort}`, path: (req.url ?? '').slice(0, 256), reason: cmcd.error.message });
+    return fail(res, 400, cmcd.error.message);
+  }
+  if (cmcd.value) connection?.player.set(cmcd.value, nowUs());
+  // The kernel's delivery-rate estimate (TCP_INFO) is out of this process's reach: CMSD-Dynamic carries only mb.
+  res.setHeader(CMSD_STATIC_HEADER, encodeCmsdStatic());
+  res.setHeader(CMSD_DYNAMIC_HEADER, encodeCmsdDynamic({ mbKbps: options.cmsdMaxBitrateKbps ?? undefined }));
   const cc = url.searchParams.get('cc');
   if (cc !== null) {
     if (!TCP_ALGORITHM.test(cc)) return fail(res, 400, `cc=${cc} is not a TCP congestion control name`);

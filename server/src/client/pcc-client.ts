@@ -41,6 +41,9 @@ export interface FetchResult {
   /** Body bytes received. */
   bytes: number;
   body?: Uint8Array;
+  /** The response's CTA-5006 CMSD-Static / CMSD-Dynamic values (PROTOCOL.md §2.7), when the server sent them. */
+  cmsdStatic?: string;
+  cmsdDynamic?: string;
   /** The server's DONE statistics (datagram transport). */
   done: DoneFrame | null;
   aborted: boolean;
@@ -214,6 +217,7 @@ export class PccClient {
       Object.assign(result, {
         status: response.status, reason: response.reason, contentType: response.contentType, totalSize: response.totalSize,
         bodyOffset: response.bodyOffset, bodyLength: response.bodyLength,
+        ...(response.cmsdStatic ? { cmsdStatic: response.cmsdStatic } : {}), ...(response.cmsdDynamic ? { cmsdDynamic: response.cmsdDynamic } : {}),
       });
       if (response.status >= 300) return result;
       if (options.signal?.aborted) onAbort();

@@ -1,7 +1,7 @@
 // Datagram delivery for one session: the per-session controller, the sender registered with the
 // process-wide send loop, the ACK receive loop and per-MI telemetry.
 import type { Controller } from '@pcc-stream/controller';
-import { DELIVERY_DATAGRAMS, type RequestFrame } from '@pcc-stream/protocol';
+import { DELIVERY_DATAGRAMS, type CmcdState, type CmsdDynamic, type RequestFrame } from '@pcc-stream/protocol';
 import type { Session, TimedDatagrams } from '@pcc-stream/quic';
 import { nowUs, usFromMonotonicNs } from '../clock.ts';
 import { cryptoRandom } from '../crypto-random.ts';
@@ -13,7 +13,7 @@ import type { OpenedBody } from '../media/media-store.ts';
 import { MiTelemetry } from '../telemetry/mi-telemetry.ts';
 import type { RequestStream } from './request-stream.ts';
 import { serveTelemetryFeed } from './telemetry-feed.ts';
-import type { TransportHandler } from './transport-handler.ts';
+import type { ResponseCmsd, TransportHandler } from './transport-handler.ts';
 
 const TELEMETRY_SAMPLE_INTERVAL_US = 1000;
 const RECV_BATCH = 256;
@@ -82,11 +82,29 @@ export class DatagramTransport implements TransportHandler, SendLoopMember {
     }, now);
   }
 
-  async serveBody(request: RequestFrame, stream: RequestStream, opened: OpenedBody): Promise<'complete' | 'cancelled'> {
+  /**
+   * CMSD `etp` is the controller's pacing rate: its estimate of what the path carries, which a download time
+   * stretched by request gaps and ramps is not (issue 18 item 6); `rtt` the sender's smoothed RTT.
+   */
+  deliveryEstimate(): Pick<CmsdDynamic, 'etpKbps' | 'rttMs'> {
+    const rtt = this.sender.tracker.rtt;
+    if (!Number.isFinite(rtt.minUs)) return {};
+    return { etpKbps: (this.controller.pacingRateBytesPerSec() * 8) / 1000, rttMs: rtt.smoothedUs / 1000 };
+  }
+
+  /**
+   * The player's state from CMCD (PROTOCOL.md §2.6): recorded for /status and every telemetry line. The controller's
+   * application-state event (issue 18 item 2) takes it from here once the Controller wrapper has it.
+   */
+  onPlayerState(state: CmcdState, nowUs: number): void {
+    this.telemetry.player.set(state, nowUs);
+  }
+
+  async serveBody(request: RequestFrame, stream: RequestStream, opened: OpenedBody, cmsd: ResponseCmsd): Promise<'complete' | 'cancelled'> {
     const id = request.requestId;
     const responded = await stream.write({
       type: 'response', requestId: id, status: opened.status, delivery: DELIVERY_DATAGRAMS, totalSize: opened.totalSize,
-      bodyOffset: opened.bodyOffset, bodyLength: opened.bodyLength, contentType: opened.contentType, reason: '',
+      bodyOffset: opened.bodyOffset, bodyLength: opened.bodyLength, contentType: opened.contentType, reason: '', ...cmsd,
     });
     if (!responded || this.closed) {
       opened.body.close();
@@ -156,6 +174,7 @@ export class DatagramTransport implements TransportHandler, SendLoopMember {
       active_requests: this.sender.activeRequests,
       tracked_packets: this.sender.tracker.trackedPackets,
       bytes_in_flight: this.sender.tracker.bytesInFlight,
+      ...this.telemetry.player.fields(nowUs()),
     };
   }
 }

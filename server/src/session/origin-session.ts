@@ -1,8 +1,10 @@
 // One WebTransport session at the origin: accepts request streams, enforces per-session limits and the idle
 // timeout, resolves paths in the media store and hands bodies to the session's transport.
 import {
-  CLOSE_IDLE_TIMEOUT, CLOSE_PROTOCOL_VIOLATION, DELIVERY_STREAM, TELEMETRY_PATH, type RequestFrame,
+  CLOSE_IDLE_TIMEOUT, CLOSE_PROTOCOL_VIOLATION, DELIVERY_STREAM, TELEMETRY_PATH, cmcdFromRequestPath, encodeCmsdDynamic,
+  encodeCmsdStatic, type RequestFrame,
 } from '@pcc-stream/protocol';
+import { nowUs } from '../clock.ts';
 import type { Session } from '@pcc-stream/quic';
 import { errorMessage, log } from '../log.ts';
 import type { MediaStore } from '../media/media-store.ts';
@@ -16,6 +18,8 @@ export interface SessionLimits {
   idleTimeoutMs: number;
   /** A stream must deliver its REQUEST frame within this time. */
   requestTimeoutMs: number;
+  /** CMSD `mb` (kbit/s) sent with every response when set: the bitrate the origin wants players to stay under. */
+  cmsdMaxBitrateKbps?: number | null;
 }
 
 export class OriginSession {
@@ -24,6 +28,8 @@ export class OriginSession {
   private readonly idleTimer: NodeJS.Timeout;
   private closed = false;
   requestsServed = 0;
+  /** Requests refused for a malformed CMCD (PROTOCOL.md §2.6). */
+  cmcdRejected = 0;
 
   constructor(
     readonly quic: Session,
@@ -104,6 +110,14 @@ export class OriginSession {
     if (this.activeRequestIds.size >= this.limits.maxRequestsPerSession) {
       return this.respondError(stream, id, 429, `more than ${this.limits.maxRequestsPerSession} concurrent requests in this session`);
     }
+    // CMCD is checked before anything is opened: a malformed one refuses this request only (PROTOCOL.md §2.6).
+    const cmcd = cmcdFromRequestPath(request.path);
+    if (!cmcd.ok) {
+      this.cmcdRejected++;
+      log('warn', 'cmcd.rejected', { session: this.quic.id, request: id, path: request.path.slice(0, 256), reason: cmcd.error.message });
+      return this.respondError(stream, id, 400, cmcd.error.message);
+    }
+    if (cmcd.value) this.transport.onPlayerState(cmcd.value, nowUs());
     this.activeRequestIds.add(id);
     const startedMs = Date.now();
     try {
@@ -120,7 +134,10 @@ export class OriginSession {
         opened.body.close();
         return;
       }
-      const outcome = await this.transport.serveBody(request, stream, opened);
+      const outcome = await this.transport.serveBody(request, stream, opened, {
+        cmsdStatic: encodeCmsdStatic(),
+        cmsdDynamic: encodeCmsdDynamic({ ...this.transport.deliveryEstimate(), mbKbps: this.limits.cmsdMaxBitrateKbps ?? undefined }),
+      });
       this.requestsServed++;
       log('debug', 'request.done', {
         session: this.quic.id, request: id, path: request.path, status: opened.status, bytes: opened.bodyLength, outcome,

@@ -1,13 +1,13 @@
 // QUIC-stream delivery for one session (the quinn CUBIC/BBR/NewReno baseline): the body follows the
 // RESPONSE frame on the request's own stream; congestion control is quinn's, chosen per connection.
-import { DELIVERY_STREAM, type RequestFrame } from '@pcc-stream/protocol';
+import { DELIVERY_STREAM, type CmcdState, type CmsdDynamic, type RequestFrame } from '@pcc-stream/protocol';
 import type { QuicCongestion, Session } from '@pcc-stream/quic';
 import { nowUs } from '../clock.ts';
 import type { OpenedBody } from '../media/media-store.ts';
 import { MiTelemetry } from '../telemetry/mi-telemetry.ts';
 import type { RequestStream } from './request-stream.ts';
 import { serveTelemetryFeed } from './telemetry-feed.ts';
-import type { TransportHandler } from './transport-handler.ts';
+import type { ResponseCmsd, TransportHandler } from './transport-handler.ts';
 
 const WRITE_CHUNK_BYTES = 256 * 1024;
 const STATS_INTERVAL_MS = 100;
@@ -46,12 +46,28 @@ export class StreamTransport implements TransportHandler {
     });
   }
 
-  async serveBody(request: RequestFrame, stream: RequestStream, opened: OpenedBody): Promise<'complete' | 'cancelled'> {
+  /** quinn's own estimate: a congestion window per smoothed RTT (CMSD `etp`), and that RTT. */
+  deliveryEstimate(): Pick<CmsdDynamic, 'etpKbps' | 'rttMs'> {
+    let s;
+    try {
+      s = this.quic.stats();
+    } catch {
+      return {};
+    }
+    if (!(s.rttUs > 0)) return {};
+    return { etpKbps: (s.cwndBytes * 8 * 1000) / s.rttUs, rttMs: s.rttUs / 1000 };
+  }
+
+  onPlayerState(state: CmcdState, nowUs: number): void {
+    this.telemetry.player.set(state, nowUs);
+  }
+
+  async serveBody(request: RequestFrame, stream: RequestStream, opened: OpenedBody, cmsd: ResponseCmsd): Promise<'complete' | 'cancelled'> {
     try {
       const ok = await stream.write({
         type: 'response', requestId: request.requestId, status: opened.status, delivery: DELIVERY_STREAM,
         totalSize: opened.totalSize, bodyOffset: opened.bodyOffset, bodyLength: opened.bodyLength,
-        contentType: opened.contentType, reason: '',
+        contentType: opened.contentType, reason: '', ...cmsd,
       });
       if (!ok) return 'cancelled';
       let cancelled = false;
@@ -88,6 +104,6 @@ export class StreamTransport implements TransportHandler {
   }
 
   stats(): Record<string, number | string> {
-    return { algorithm: this.algorithm, sent_bytes: this.sentBytes };
+    return { algorithm: this.algorithm, sent_bytes: this.sentBytes, ...this.telemetry.player.fields(nowUs()) };
   }
 }

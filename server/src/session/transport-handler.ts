@@ -1,15 +1,25 @@
 // What a session's transport (datagrams paced by our controller, or QUIC streams under quinn's CC)
 // provides to the session: serving one opened body and the telemetry feed.
-import type { RequestFrame } from '@pcc-stream/protocol';
+import type { CmcdState, CmsdDynamic, RequestFrame } from '@pcc-stream/protocol';
 import type { OpenedBody } from '../media/media-store.ts';
 import type { RequestStream } from './request-stream.ts';
+
+/** The CTA-5006 strings a RESPONSE frame carries (PROTOCOL.md §2.2). */
+export interface ResponseCmsd {
+  cmsdStatic: string;
+  cmsdDynamic: string;
+}
 
 export interface TransportHandler {
   readonly transport: 'datagram' | 'quic-stream';
   /** Algorithm in charge, for logs. */
   readonly algorithm: string;
   /** Sends the RESPONSE frame and the body; resolves when the request completed or was cancelled. */
-  serveBody(request: RequestFrame, stream: RequestStream, opened: OpenedBody): Promise<'complete' | 'cancelled'>;
+  serveBody(request: RequestFrame, stream: RequestStream, opened: OpenedBody, cmsd: ResponseCmsd): Promise<'complete' | 'cancelled'>;
+  /** The transport's view of the delivery for CMSD-Dynamic (PROTOCOL.md §2.7): etp and rtt once it has an RTT sample. */
+  deliveryEstimate(): Pick<CmsdDynamic, 'etpKbps' | 'rttMs'>;
+  /** The player's latest valid CMCD (PROTOCOL.md §2.6): kept for /status and telemetry, and told to the controller. */
+  onPlayerState(state: CmcdState, nowUs: number): void;
   /** Subscribes the stream to this session's telemetry lines until the client cancels. */
   serveTelemetry(request: RequestFrame, stream: RequestStream): Promise<void>;
   /** Frees everything (session over). */

@@ -3,6 +3,8 @@
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { join } from 'node:path';
 import type { ControllerTelemetry } from '@pcc-stream/controller';
+import { nowUs } from '../clock.ts';
+import { PlayerStateRecord } from './player-state.ts';
 
 export interface SenderCounters {
   sentBytes: number;
@@ -21,6 +23,8 @@ export class MiTelemetry {
   private readonly file: WriteStream | null;
   private readonly subscribers = new Set<(line: string) => void>();
   linesWritten = 0;
+  /** The player's latest CMCD; every line carries it as `cmcd_*` fields (PROTOCOL.md §2.5, §2.6). */
+  readonly player = new PlayerStateRecord();
 
   constructor(readonly sessionId: number, algorithm: string, logDir: string | null, private readonly startUs: number) {
     this.file = logDir ? createWriteStream(join(logDir, `${new Date().toISOString().replace(/[:.]/g, '-')}-session-${sessionId}-${algorithm}.jsonl`), { flags: 'a' }) : null;
@@ -57,11 +61,11 @@ export class MiTelemetry {
       sent_datagram_bytes: counters.sentDatagramBytes,
       retransmitted_bytes: counters.retransmittedBytes,
       packets_lost: counters.packetsLost,
-    });
+    }, nowUs);
   }
 
-  emit(record: TelemetryRecord): void {
-    const line = JSON.stringify(record) + '\n';
+  emit(record: TelemetryRecord, atUs = nowUs()): void {
+    const line = JSON.stringify({ ...record, ...this.player.fields(atUs) }) + '\n';
     this.linesWritten++;
     this.file?.write(line);
     for (const s of this.subscribers) s(line);

@@ -1,0 +1,111 @@
+// CMCD in, CMSD out at the origin (PROTOCOL.md §2.6, §2.7): a hostile CMCD refuses that one request with a clear
+// error and leaves the session and a concurrent one untouched; valid CMCD shows in /status and the telemetry;
+// every response carries CMSD (etp/rtt from the controller or quinn, mb when configured), over HTTPS as headers.
+import assert from 'node:assert/strict';
+import { request as httpsRequest } from 'node:https';
+import { after, before, test } from 'node:test';
+import { cmcdQueryArgument, decodeCmsdDynamic } from '@pcc-stream/protocol';
+import { PccClient } from '../src/client/pcc-client.ts';
+import { makeMedia, sha256, startOrigin, type MediaFixture, type RunningOrigin } from './helpers.ts';
+
+const MB_KBPS = 6000;
+let media: MediaFixture;
+let origin: RunningOrigin;
+
+before(async () => {
+  media = makeMedia({ 'v/seg-1.m4s': 3_000_000, 'v/seg-2.m4s': 200_000 });
+  origin = await startOrigin(media.dir, ['--cc', 'fixed', '--cmsd-max-bitrate-kbps', String(MB_KBPS)]);
+});
+
+after(async () => {
+  await origin?.stop();
+  media?.cleanup();
+});
+
+const hostile: Array<[string, RegExp]> = [
+  ['CMCD=bl%3D-5', /CMCD bl=-5 is negative/],
+  ['CMCD=bl%3D1%2Cbl%3D2', /CMCD key bl appears twice/],
+  ['CMCD=nor%3D%22..%252F..%252F..%252Fetc%252Fpasswd%22', /CMCD nor .* leaves the media root/],
+  ['CMCD=mtp%3D1e9', /CMCD mtp/],
+  [`CMCD=sid%3D%22${'x'.repeat(200)}%22`, /CMCD sid is longer than 64/],
+];
+
+test('a hostile CMCD gets status 400 naming the problem; the same and another session keep working', async () => {
+  const victim = await PccClient.connect(origin.origin, { certSha256Hex: origin.certHash, cc: 'fixed', params: { rate_bps: 50e6 } });
+  const attacker = await PccClient.connect(origin.origin, { certSha256Hex: origin.certHash, cc: 'fixed', params: { rate_bps: 50e6 } });
+  try {
+    const big = victim.fetch('/v/seg-1.m4s');
+    for (const [query, message] of hostile) {
+      const r = await attacker.fetch(`/v/seg-2.m4s?${query}`);
+      assert.equal(r.status, 400, query);
+      assert.match(r.reason, message);
+      assert.equal(r.bytes, 0);
+    }
+    const after = await attacker.fetch(`/v/seg-2.m4s?${cmcdQueryArgument({ bl: 4000, br: 800 })}`);
+    assert.equal(after.status, 200, 'the attacker\'s own session still serves a valid request');
+    const got = await big;
+    assert.equal(got.status, 200);
+    assert.equal(got.bytes, 3_000_000, 'the concurrent session\'s transfer completed intact');
+    if (got.body) assert.equal(sha256(got.body), media.files.get('v/seg-1.m4s')!.sha256);
+    const status = await origin.status();
+    const rows = status.session_list;
+    const attackerRow = rows.find((s) => s.cmcd_rejected === hostile.length);
+    assert.ok(attackerRow, `a session counts ${hostile.length} CMCD refusals: ${JSON.stringify(rows)}`);
+    assert.equal(attackerRow.cmcd_bl_ms, 4000, 'the refusals left the last valid state in place');
+    assert.equal(rows.filter((s) => s.cmcd_rejected !== 0).length, 1, 'only the attacker has refusals');
+    assert.match(origin.output(), /"cmcd.rejected"/);
+  } finally {
+    victim.close();
+    attacker.close();
+  }
+});
+
+test('valid CMCD is the session\'s player state; CMSD carries etp, rtt and the configured mb', async () => {
+  const client = await PccClient.connect(origin.origin, { certSha256Hex: origin.certHash, cc: 'fixed', params: { rate_bps: 40e6 } });
+  try {
+    const first = await client.fetch(`/v/seg-2.m4s?${cmcdQueryArgument({ bl: 1200, br: 800, d: 2000, dl: 1100, mtp: 25000, rtp: 12000, su: true, nor: 'seg-1.m4s' })}`);
+    assert.equal(first.status, 200);
+    assert.equal(first.cmsdStatic, 'sf=d');
+    const second = await client.fetch(`/v/seg-1.m4s?${cmcdQueryArgument({ bl: 3400, br: 800, bs: true })}`);
+    assert.equal(second.status, 200);
+    const cmsd = decodeCmsdDynamic(second.cmsdDynamic ?? '');
+    assert.ok(cmsd.ok, second.cmsdDynamic);
+    // cc=fixed paces at rate_bps: the controller's rate is the etp (kbit/s).
+    assert.equal(cmsd.value.etpKbps, 40_000);
+    assert.ok(cmsd.value.rttMs !== undefined && cmsd.value.rttMs >= 0 && cmsd.value.rttMs < 1000, `rtt ${cmsd.value.rttMs}`);
+    assert.equal(cmsd.value.mbKbps, MB_KBPS);
+    const row = (await origin.status()).session_list.find((s) => s.cmcd_bl_ms === 3400);
+    assert.ok(row, 'the latest CMCD is in /status');
+    assert.equal(row.cmcd_bs, 1);
+    assert.equal(row.cmcd_su, 0);
+    assert.equal(row.cmcd_updates, 2);
+  } finally {
+    client.close();
+  }
+});
+
+function httpsGet(path: string): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
+  return new Promise((resolve, reject) => {
+    // The origin's self-signed certificate: this Node request checks nothing else about it (loopback only).
+    const req = httpsRequest({ host: '127.0.0.1', port: origin.httpsPort, path, rejectUnauthorized: false }, (res) => {
+      let body = '';
+      res.on('data', (c: Buffer) => { if (body.length < 4096) body += c.toString('latin1'); });
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+test('HTTPS baseline: CMCD in the query is read or refused the same way; CMSD headers are sent and exposed', async () => {
+  const good = await httpsGet(`/v/seg-2.m4s?cc=cubic&${cmcdQueryArgument({ bl: 5100, br: 800 })}`);
+  assert.equal(good.status, 200);
+  assert.equal(good.headers['cmsd-static'], 'sf=d');
+  assert.equal(good.headers['cmsd-dynamic'], `"pcc-origin";mb=${MB_KBPS}`);
+  assert.match(String(good.headers['access-control-expose-headers']), /CMSD-Static, CMSD-Dynamic/);
+  const bad = await httpsGet('/v/seg-2.m4s?CMCD=bl%3D%22x%22');
+  assert.equal(bad.status, 400);
+  assert.match(bad.body, /CMCD bl must be an integer, got a string/);
+  const status = await origin.status() as unknown as { https_connections: Array<Record<string, number | string>> };
+  assert.ok(Array.isArray(status.https_connections));
+});

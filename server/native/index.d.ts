@@ -129,8 +129,10 @@ export class Session {
   /** count datagrams packed back to back in payloads (datagram i is lengths[i] bytes); one copy and
    * one native call per batch. Returns how many were queued, in order (stops at the first that does
    * not fit). Throws before sending anything if a length exceeds maxDatagramSize() or the lengths
-   * overrun payloads. */
-  sendDatagramBatch(payloads: Uint8Array, lengths: Uint32Array, count: number): number;
+   * overrun payloads (or queuedAtNs is shorter than count). queuedAtNs[i], when given, is set for each
+   * queued datagram to the time quinn took it, ns of CLOCK_MONOTONIC (recvDatagramsTimed's clock): a send
+   * time that excludes whatever delayed the JavaScript caller. */
+  sendDatagramBatch(payloads: Uint8Array, lengths: Uint32Array, count: number, queuedAtNs?: Float64Array): number;
   /** Resolves with 1..max datagrams once at least one is available; [] after close. */
   recvDatagrams(max: number): Promise<Buffer[]>;
   /** Same, with the batch's receive time: RTTs and ack delays measured without the event loop's wait. */

@@ -150,11 +150,25 @@ impl Session {
     /// Queue `count` datagrams packed back to back in `payloads` (datagram i is `lengths[i]` bytes).
     /// Returns how many were queued, in order, stopping at the first that does not fit the send
     /// buffer. Lengths are validated up front, so a bad batch throws before anything is sent.
+    /// `queuedAtNs`, if given (≥ count entries), receives for each queued datagram the CLOCK_MONOTONIC
+    /// time (ns) quinn took it: the send time as close to the wire as this side can see, on the same
+    /// clock as `recvDatagramsTimed`, so whatever delayed the JavaScript caller is not part of it.
     #[napi(catch_unwind)]
-    pub fn send_datagram_batch(&self, payloads: &[u8], lengths: &[u32], count: u32) -> napi::Result<u32> {
+    pub fn send_datagram_batch(
+        &self,
+        payloads: &[u8],
+        lengths: &[u32],
+        count: u32,
+        queued_at_ns: Option<&mut [f64]>,
+    ) -> napi::Result<u32> {
         let count = count as usize;
         if count > lengths.len() {
             return Err(invalid_arg(format!("count {count} exceeds lengths.length {}", lengths.len())));
+        }
+        if let Some(stamps) = &queued_at_ns {
+            if stamps.len() < count {
+                return Err(invalid_arg(format!("queuedAtNs holds {} entries, fewer than count {count}", stamps.len())));
+            }
         }
         let lengths = &lengths[..count];
         let max_size = self.inner.max_datagram_size();
@@ -176,6 +190,7 @@ impl Session {
         self.ensure_open()?;
         // One copy for the whole batch; each datagram is a reference-counted slice of it.
         let packed = Bytes::copy_from_slice(&payloads[..total]);
+        let mut stamps = queued_at_ns;
         let mut offset = 0;
         let mut queued = 0u32;
         for &len in lengths {
@@ -186,6 +201,9 @@ impl Session {
                 // Report what was queued; the next call surfaces the error (e.g. closed).
                 Err(_) if queued > 0 => break,
                 Err(error) => return Err(error),
+            }
+            if let Some(stamps) = stamps.as_deref_mut() {
+                stamps[queued as usize] = monotonic_ns();
             }
             offset = end;
             queued += 1;

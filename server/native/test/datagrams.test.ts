@@ -200,3 +200,32 @@ test('recvDatagramsTimed stamps a batch when it arrives, not when JavaScript get
     pair.close();
   }
 });
+
+test('sendDatagramBatch stamps each queued datagram with the time quinn took it (CLOCK_MONOTONIC, hrtime\'s clock)', async () => {
+  const pair = await openPair({ server: { datagramSendBufferBytes: 16 * 1024 } });
+  try {
+    const session = pair.serverSession;
+    const max = session.maxDatagramSize();
+    const count = 32;
+    const payloads = Buffer.alloc(count * max, 0x5a);
+    const lengths = new Uint32Array(count).fill(max);
+    const stamps = new Float64Array(count).fill(-1);
+    // The JS thread is busy before the call: the stamps must not include that time.
+    const busyUntil = process.hrtime.bigint() + 20_000_000n;
+    while (process.hrtime.bigint() < busyUntil);
+    const before = Number(process.hrtime.bigint());
+    const queued = session.sendDatagramBatch(payloads, lengths, count, stamps);
+    const after = Number(process.hrtime.bigint());
+    assert.ok(queued > 0 && queued < count, `the 16 KiB buffer takes part of the batch (took ${queued})`);
+    for (let i = 0; i < queued; i++) {
+      assert.ok(stamps[i]! >= before && stamps[i]! <= after, `stamp ${i} within the call`);
+      if (i > 0) assert.ok(stamps[i]! >= stamps[i - 1]!, 'stamps do not go back');
+    }
+    assert.ok(stamps.subarray(queued).every((s) => s === -1), 'refused datagrams get no stamp');
+    const first = await pair.clientSession.recvDatagramsTimed(1);
+    assert.ok(first.receivedAtNs >= stamps[0]!, 'received after it was handed over');
+    assert.throws(() => session.sendDatagramBatch(payloads, lengths, count, new Float64Array(count - 1)), /queuedAtNs holds 31 entries/);
+  } finally {
+    pair.close();
+  }
+});

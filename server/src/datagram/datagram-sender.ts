@@ -9,6 +9,7 @@
 //   controller-ticker.ts    controller ticks and app-limited signals
 import type { Controller } from '@pcc-stream/controller';
 import { SentPacketTracker, type SentPacket } from '@pcc-stream/protocol';
+import { nowUs as processNowUs, usFromMonotonicNs } from '../clock.ts';
 import { AckGuard } from './ack-guard.ts';
 import { BUSY_SERVICE_INTERVAL_US, ControllerTicker } from './controller-ticker.ts';
 import { FlightLimit } from './flight-limit.ts';
@@ -45,6 +46,8 @@ export class DatagramSender {
   private readonly ackGuard: AckGuard;
   private readonly ticker: ControllerTicker;
   private lastLimit: Limit = 'none';
+  /** Send time of the newest packet (µs): a turn's later controller events are not dated before it. */
+  private lastSentUs = 0;
   private backpressured = false;
   private closed = false;
   readonly startUs: number;
@@ -57,6 +60,9 @@ export class DatagramSender {
   backpressureEvents = 0;
   /** Largest burst (bytes handed to QUIC in one service() call). */
   maxBurstBytes = 0;
+  /** How much later than its turn began QUIC took each datagram (µs; JS work and event-loop stalls in between). */
+  handoverLagSumUs = 0;
+  handoverLagMaxUs = 0;
 
   constructor(
     private readonly controller: Controller,
@@ -155,7 +161,7 @@ export class DatagramSender {
     this.lastLimit = limitedBy;
 
     const hasData = this.hasDataToSend();
-    this.ticker.afterTurn(hasData, nowUs);
+    this.ticker.afterTurn(hasData, Math.max(nowUs, this.lastSentUs));
     this.hooks.onProgress(nowUs);
 
     let wakeUs = this.tracker.nextTimeoutUs() ?? Infinity;
@@ -203,14 +209,28 @@ export class DatagramSender {
     }
   }
 
-  /** Records the accepted prefix as sent and refunds the tokens of the refused rest; returns the bytes sent. */
+  /**
+   * Records the accepted prefix as sent and refunds the tokens of the refused rest; returns the bytes sent. A packet's
+   * send time is when QUIC took it (the addon's stamp, the clock of the ACK arrival stamps), so time the turn spent
+   * before the hand-over (building the batch, a stalled event loop) does not read as RTT; `nowUs` for a sink that
+   * stamps nothing.
+   */
   private settleBatch(accepted: number, nowUs: number): number {
     let sentBytes = 0;
-    this.packetizer.settle(accepted, (b) => {
+    let stampsNowUs = NaN;
+    this.packetizer.settle(accepted, (b, queuedAtNs) => {
       const size = b.packet.bytes;
-      b.packet.sentTimeUs = nowUs;
+      let sentUs = nowUs;
+      if (!Number.isNaN(queuedAtNs)) {
+        if (Number.isNaN(stampsNowUs)) stampsNowUs = processNowUs();
+        sentUs = Math.max(nowUs, usFromMonotonicNs(queuedAtNs, stampsNowUs));
+        this.handoverLagSumUs += sentUs - nowUs;
+        if (sentUs - nowUs > this.handoverLagMaxUs) this.handoverLagMaxUs = sentUs - nowUs;
+      }
+      this.lastSentUs = sentUs;
+      b.packet.sentTimeUs = sentUs;
       this.tracker.onPacketSent(b.packet);
-      this.controller.packetSent(b.packet.packetNumber, size, nowUs);
+      this.controller.packetSent(b.packet.packetNumber, size, sentUs);
       b.request.onSent(b.chunk);
       this.sentBytes += b.chunk.length;
       this.sentDatagramBytes += size;

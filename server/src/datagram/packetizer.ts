@@ -10,8 +10,11 @@ import type { Chunk, OutgoingRequest } from './outgoing-request.ts';
 
 /** What the sender needs from a QUIC session (the native Session satisfies it). */
 export interface DatagramSink {
-  /** Sends the first `count` datagrams (lengths in `lengths`, back to back in `payloads`); returns how many it took. */
-  sendDatagramBatch(payloads: Uint8Array, lengths: Uint32Array, count: number): number;
+  /**
+   * Sends the first `count` datagrams (lengths in `lengths`, back to back in `payloads`); returns how many it took.
+   * A sink that can sets `queuedAtNs[i]` to when datagram i was handed to QUIC (ns of CLOCK_MONOTONIC).
+   */
+  sendDatagramBatch(payloads: Uint8Array, lengths: Uint32Array, count: number, queuedAtNs?: Float64Array): number;
 }
 
 /** Datagrams per call into the addon: amortizes the call at high rates, ≈ 94 kB of scratch at 1472 B. */
@@ -20,6 +23,7 @@ export const MAX_BATCH_PACKETS = 64;
 // the batch before returning.
 const scratch = new Uint8Array(MAX_BATCH_PACKETS * MAX_DATAGRAM_BYTES);
 const scratchLengths = new Uint32Array(MAX_BATCH_PACKETS);
+const scratchQueuedAtNs = new Float64Array(MAX_BATCH_PACKETS);
 
 export interface BuiltPacket {
   /** What the tracker records once it is sent (its send time is set then). */
@@ -116,20 +120,22 @@ export class Packetizer {
 
   /** Hands the batch to QUIC; returns how many datagrams (a prefix) it accepted. */
   send(sink: DatagramSink): number {
-    return sink.sendDatagramBatch(scratch.subarray(0, this.batchBytes), scratchLengths, this.batch.length);
+    scratchQueuedAtNs.fill(NaN, 0, this.batch.length);
+    return sink.sendDatagramBatch(scratch.subarray(0, this.batchBytes), scratchLengths, this.batch.length, scratchQueuedAtNs);
   }
 
   /**
-   * Settles the batch after QUIC accepted its first `accepted` datagrams: `onSent` for each of those in order,
-   * `onRefused` for each of the rest, which are kept (copied out of the scratch area) for the next batch.
+   * Settles the batch after QUIC accepted its first `accepted` datagrams: `onSent` for each of those in order, with
+   * the sink's hand-over stamp (ns, NaN when it gave none), `onRefused` for each of the rest, which are kept (copied
+   * out of the scratch area) for the next batch.
    */
-  settle(accepted: number, onSent: (built: BuiltPacket) => void, onRefused: (built: BuiltPacket) => void): void {
+  settle(accepted: number, onSent: (built: BuiltPacket, queuedAtNs: number) => void, onRefused: (built: BuiltPacket) => void): void {
     let at = 0;
     for (let i = 0; i < this.batch.length; i++) {
       const b = this.batch[i]!;
       const size = b.packet.bytes;
       if (i < accepted) {
-        onSent(b);
+        onSent(b, scratchQueuedAtNs[i]!);
       } else {
         onRefused(b);
         this.backlog.push({ ...b, bytes: scratch.slice(at, at + size) });

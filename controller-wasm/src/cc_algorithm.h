@@ -58,6 +58,14 @@ typedef struct cc_loss_event {
     const cc_rtt_view *rtt;
 } cc_loss_event;
 
+/* The application's latest state (cc_on_app_state), as the framework keeps it. Negative: unknown. */
+typedef struct cc_app_view {
+    int64_t updated_us;                  /* when it was reported; 0 before any report */
+    double buffer_ms;                    /* the player's buffer level when reported */
+    double bitrate_bps;                  /* encoded bitrate of the current object */
+    int64_t deadline_us;                 /* from updated_us until the current object is due */
+} cc_app_view;
+
 /* Services the framework offers an algorithm instance. Valid for the instance's whole life. */
 typedef struct cc_context {
     const double *params;                /* the algorithm's own parameter values, in cc_ops.params order */
@@ -67,6 +75,7 @@ typedef struct cc_context {
     uint32_t mss_bytes;
     const cc_rtt_view *rtt;
     const uint64_t *bytes_in_flight;     /* the framework's count, current at every call */
+    const cc_app_view *app;              /* the application's state, current at every call */
     uint64_t (*random_u64)(struct cc_context *ctx);   /* seeded, deterministic */
     double (*random_unit)(struct cc_context *ctx);    /* uniform in [0, 1) */
     /* Custom utility if the user installed one (else NULL): PCC algorithms call it instead of their own. */
@@ -96,7 +105,8 @@ typedef struct cc_ops {
     double (*cwnd_bytes)(const void *state);
     void (*get_telemetry)(const void *state, cc_telemetry *out);  /* fill state + algorithm fields */
     void (*on_param_changed)(void *state, size_t index);          /* optional */
-    void (*on_app_limited)(void *state, int64_t now_us);          /* optional: the sender ran out of data */
+    /* optional: cc_on_app_state (the application's state is also in cc_context.app, for every algorithm) */
+    void (*on_app_state)(void *state, const cc_app_state *app, int64_t now_us);
 } cc_ops;
 
 /* Before any RTT sample, timers assume RFC 9002's initial RTT (§6.2.2: kInitialRtt = 333 ms). */

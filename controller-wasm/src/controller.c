@@ -45,6 +45,7 @@ struct cc_controller {
     int64_t delivered_time_us;
     int64_t first_sent_time_us;
     uint64_t app_limited_until_bytes; /* 0 = not app-limited */
+    cc_app_view app;                  /* cc_on_app_state */
     /* Counters for telemetry. */
     uint64_t packets_sent;
     uint64_t packets_acked;
@@ -172,6 +173,8 @@ cc_controller *cc_create_with_ops(const cc_ops *ops, uint64_t seed, int64_t now_
     cc->ctx.params = cc->algorithm_values;
     cc->ctx.rtt = &cc->rtt;
     cc->ctx.bytes_in_flight = &cc->bytes_in_flight;
+    cc->app = (cc_app_view){.updated_us = 0, .buffer_ms = CC_APP_UNKNOWN, .bitrate_bps = CC_APP_UNKNOWN, .deadline_us = CC_APP_UNKNOWN};
+    cc->ctx.app = &cc->app;
     cc->ctx.random_u64 = context_random_u64;
     cc->ctx.random_unit = context_random_unit;
     cc->ctx.framework = cc;
@@ -328,12 +331,26 @@ void cc_on_loss(cc_controller *cc, uint64_t pn, int64_t now_us) {
     report_loss(cc, packet, now_us);
 }
 
-void cc_on_app_limited(cc_controller *cc, int64_t now_us) {
+/* A video field as the view keeps it: any negative number is "unknown" (CC_APP_UNKNOWN). */
+static double app_field(double value) { return value < 0 ? CC_APP_UNKNOWN : value; }
+
+void cc_on_app_state(cc_controller *cc, const cc_app_state *state, int64_t now_us) {
     if (cc == NULL) return;
-    advance_clock(cc, now_us);
-    uint64_t mark = cc->delivered_bytes + cc->bytes_in_flight;
-    cc->app_limited_until_bytes = mark > 0 ? mark : 1;
-    if (cc->ops->on_app_limited != NULL) cc->ops->on_app_limited(cc->state, cc->now_us);
+    now_us = advance_clock(cc, now_us);
+    if (state == NULL || (state->app_limited != 0 && state->app_limited != 1) || !isfinite(state->buffer_ms) ||
+        !isfinite(state->bitrate_bps)) {
+        cc->events_ignored++;
+        return;
+    }
+    if (state->app_limited) {
+        uint64_t mark = cc->delivered_bytes + cc->bytes_in_flight;
+        cc->app_limited_until_bytes = mark > 0 ? mark : 1;
+    }
+    cc->app.updated_us = now_us;
+    cc->app.buffer_ms = app_field(state->buffer_ms);
+    cc->app.bitrate_bps = app_field(state->bitrate_bps);
+    cc->app.deadline_us = state->deadline_us < 0 ? CC_APP_UNKNOWN : state->deadline_us;
+    if (cc->ops->on_app_state != NULL) cc->ops->on_app_state(cc->state, state, now_us);
 }
 
 void cc_on_tick(cc_controller *cc, int64_t now_us) {

@@ -50,6 +50,14 @@ static int mi_due(const pcc_loop *loop, int64_t now_us) {
            open->packets_sent >= (uint32_t)PCC_MI_MIN_PACKETS;
 }
 
+/* An MI the sender could not fill validated nothing: the algorithm's rates come down to what the path delivered
+ * lately (validated_rate.h), after it has taken the MI's result (Vivace sets such MIs aside). */
+static void limit_to_validated(pcc_loop *loop) {
+    double ceiling = cc_app_limited_rate_ceiling(&loop->validated, loop->ctx, loop->now_us, CC_RATE_OVER_VALIDATED);
+    double start_ceiling = cc_app_limited_rate_ceiling(&loop->validated, loop->ctx, loop->now_us, CC_START_OVER_VALIDATED);
+    if (ceiling > 0 && loop->hooks->limit_rate != NULL) loop->hooks->limit_rate(loop, ceiling, start_ceiling);
+}
+
 static void handle_result(pcc_loop *loop, const pcc_mi_result *r) {
     loop->mi_completed++;
     int current = r->epoch == loop->epoch;
@@ -78,6 +86,7 @@ static void handle_result(pcc_loop *loop, const pcc_mi_result *r) {
     loop->last_stats = result.stats;
     loop->last_utility = outcome.utility;
     if (current) loop->hooks->on_result(loop, &outcome);
+    if (r->app_limited) limit_to_validated(loop);
 }
 
 /* Hands every finished MI to the algorithm, in send order. */
@@ -89,6 +98,7 @@ static void drain_results(pcc_loop *loop) {
 void pcc_loop_on_packet_sent(void *state, const cc_sent_packet *packet) {
     pcc_loop *loop = state;
     int64_t now_us = packet->sent_time_us;
+    loop->now_us = now_us;
     if (loop->restart_mi || mi_due(loop, now_us)) {
         pcc_mi_close(&loop->tracker, now_us); /* first, so its achieved rate counts for the send ceiling */
         pcc_mi_expire(&loop->tracker, now_us, pcc_loop_mi_timeout_us(loop));
@@ -108,25 +118,29 @@ void pcc_loop_on_packet_sent(void *state, const cc_sent_packet *packet) {
 
 void pcc_loop_on_ack(void *state, const cc_ack_event *event) {
     pcc_loop *loop = state;
+    loop->now_us = event->now_us;
+    cc_validated_rate_on_ack(&loop->validated, event);
     if (loop->hooks->on_ack != NULL) loop->hooks->on_ack(loop, event);
     if (pcc_mi_on_ack(&loop->tracker, event->packet, event->rtt_us)) drain_results(loop);
 }
 
 void pcc_loop_on_loss(void *state, const cc_loss_event *event) {
     pcc_loop *loop = state;
+    loop->now_us = event->now_us;
     if (pcc_mi_on_loss(&loop->tracker, event->packet)) drain_results(loop);
 }
 
 void pcc_loop_on_tick(void *state, int64_t now_us) {
     pcc_loop *loop = state;
+    loop->now_us = now_us;
     pcc_mi_expire(&loop->tracker, now_us, pcc_loop_mi_timeout_us(loop));
     drain_results(loop);
 }
 
-void pcc_loop_on_app_limited(void *state, int64_t now_us) {
-    (void)now_us;
+void pcc_loop_on_app_state(void *state, const cc_app_state *app, int64_t now_us) {
     pcc_loop *loop = state;
-    pcc_mi_mark_app_limited(&loop->tracker);
+    loop->now_us = now_us;
+    if (app->app_limited) pcc_mi_mark_app_limited(&loop->tracker);
 }
 
 double pcc_loop_pacing_rate(const void *state) {

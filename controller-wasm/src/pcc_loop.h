@@ -18,6 +18,7 @@
 
 #include "cc_algorithm.h"
 #include "monitor_interval.h"
+#include "validated_rate.h"
 
 /* MI floors (§3.2.2): an MI lasts at least the time to send this many MSS at its rate, and this long, so it
  * always holds enough packets and pacer ticks to measure even at loopback RTTs and low rates. */
@@ -73,6 +74,9 @@ typedef struct pcc_hooks {
     void (*on_param_changed)(void *state, size_t index);
     /* Telemetry state name. */
     const char *(*state_name)(const void *state);
+    /* The sender could not fill an MI (it was app-limited): the rates the algorithm holds must not exceed
+     * ceiling_rate, those of a start-up doubling start_ceiling_rate (validated_rate.h); it decides again there. */
+    void (*limit_rate)(void *state, double ceiling_rate, double start_ceiling_rate);
 } pcc_hooks;
 
 /* The random order of a round's probe pairs (§3.2.3): slot = 2·pair + lower (0: the higher rate r(1+ε),
@@ -93,6 +97,9 @@ typedef struct pcc_loop {
     /* recent average loss rate over MIs, weighted by PCC_LOSS_AVERAGE_WEIGHT */
     int have_loss_average;
     double loss_average;
+    /* the delivery rate validated lately, and the latest event's time (for the app-limited rule) */
+    cc_validated_rate validated;
+    int64_t now_us;
     /* telemetry */
     double gradient;                 /* the algorithm's last utility gradient, if it has one */
     double last_utility;
@@ -129,7 +136,7 @@ void pcc_loop_on_packet_sent(void *state, const cc_sent_packet *packet);
 void pcc_loop_on_ack(void *state, const cc_ack_event *event);
 void pcc_loop_on_loss(void *state, const cc_loss_event *event);
 void pcc_loop_on_tick(void *state, int64_t now_us);
-void pcc_loop_on_app_limited(void *state, int64_t now_us);
+void pcc_loop_on_app_state(void *state, const cc_app_state *app, int64_t now_us);
 double pcc_loop_pacing_rate(const void *state);
 double pcc_loop_cwnd(const void *state);
 void pcc_loop_telemetry(const void *state, cc_telemetry *out);
@@ -137,7 +144,7 @@ void pcc_loop_on_param_changed(void *state, size_t index);
 
 #define PCC_LOOP_OPS                                                                                          \
     .accepts_custom_utility = 1, .on_packet_sent = pcc_loop_on_packet_sent, .on_ack = pcc_loop_on_ack,        \
-    .on_loss = pcc_loop_on_loss, .on_tick = pcc_loop_on_tick, .on_app_limited = pcc_loop_on_app_limited,      \
+    .on_loss = pcc_loop_on_loss, .on_tick = pcc_loop_on_tick, .on_app_state = pcc_loop_on_app_state,      \
     .pacing_rate_bytes_per_s = pcc_loop_pacing_rate, .cwnd_bytes = pcc_loop_cwnd,                            \
     .get_telemetry = pcc_loop_telemetry, .on_param_changed = pcc_loop_on_param_changed
 

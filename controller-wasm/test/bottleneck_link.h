@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "app_state.h"
 #include "pcc/cc.h"
 
 #define LINK_RING 65536
@@ -37,6 +38,12 @@ typedef struct bottleneck_link {
     uint32_t packet_bytes;
     int64_t tick_interval_us;
     double app_rate_bytes_per_s;    /* > 0: the application offers at most this much (bytes/s) */
+    /* > 0: the application offers app_segment_bytes every app_segment_period_us (video segments, sent at the
+     * controller's pace) and nothing in between; the sender says when it runs out (cc_on_app_state). */
+    int64_t app_segment_period_us;
+    double app_segment_bytes;
+    double app_backlog_bytes;
+    int64_t app_next_segment_us;
     /* > 0: each group of 4 acks reaches the sender up to this much late (deterministic, order kept): a
      * receiver that acknowledges in batches, a busy event loop. Timing noise only, never a queue. */
     int64_t ack_lateness_us;
@@ -133,10 +140,14 @@ static inline void link_send_one(bottleneck_link *link)
         link_ring_push(&link->acks, ack);
     }
     double rate = cc_pacing_rate_bytes_per_s(link->cc);
+    if (link->app_segment_period_us > 0) {
+        link->app_backlog_bytes -= bytes;
+        if (link->app_backlog_bytes <= 0) mark_app_limited(link->cc, link->now_us);
+    }
     if (link->app_rate_bytes_per_s > 0 && link->app_rate_bytes_per_s < rate) {
         /* The application, not the controller, sets the pace: say so (tcp_rate.c app-limited mark). */
         rate = link->app_rate_bytes_per_s;
-        cc_on_app_limited(link->cc, link->now_us);
+        mark_app_limited(link->cc, link->now_us);
     }
     int64_t gap_us = (int64_t)((double)bytes * 1e6 / rate);
     link->next_send_us = link->now_us + (gap_us > 0 ? gap_us : 1);
@@ -146,8 +157,16 @@ static inline void link_send_one(bottleneck_link *link)
 static inline void link_run(bottleneck_link *link, int64_t until_us)
 {
     while (link->now_us < until_us) {
-        int can_send = (double)cc_bytes_in_flight(link->cc) + link->packet_bytes <= cc_cwnd_bytes(link->cc);
+        int segments = link->app_segment_period_us > 0;
+        if (segments && link->app_next_segment_us <= link->now_us) {
+            link->app_backlog_bytes = link->app_backlog_bytes > 0 ? link->app_backlog_bytes + link->app_segment_bytes
+                                                                  : link->app_segment_bytes;
+            link->app_next_segment_us = link->now_us + link->app_segment_period_us;
+        }
+        int can_send = (double)cc_bytes_in_flight(link->cc) + link->packet_bytes <= cc_cwnd_bytes(link->cc) &&
+                       (!segments || link->app_backlog_bytes > 0);
         int64_t next = until_us;
+        if (segments && link->app_next_segment_us < next) next = link->app_next_segment_us;
         link_event *ack = link_ring_front(&link->acks);
         link_event *loss = link_ring_front(&link->losses);
         if (ack && ack->time_us < next) next = ack->time_us;

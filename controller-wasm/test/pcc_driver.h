@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "app_state.h"
 #include "pcc/cc.h"
 
 #define DRIVER_RING (1u << 18)
@@ -81,7 +82,7 @@ static inline void driver_run(driver *d, int64_t until_us) {
             if (d->app_on_us > 0 && d->app_off_us > 0) {
                 int64_t phase_us = d->now_us % (d->app_on_us + d->app_off_us);
                 if (phase_us >= d->app_on_us) {
-                    cc_on_app_limited(d->cc, d->now_us);
+                    mark_app_limited(d->cc, d->now_us);
                     d->next_send_us = d->now_us - phase_us + d->app_on_us + d->app_off_us;
                     continue;
                 }

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cc_algorithm.h"
+#include "app_state.h"
 #include "check.h"
 #include "pcc/cc.h"
 
@@ -14,7 +15,8 @@ static const cc_param_desc recorder_params[] = {
 
 typedef struct recorder {
     cc_context *ctx;
-    int sent, acked, lost, ticks, param_changes, common_changes;
+    int sent, acked, lost, ticks, param_changes, common_changes, app_states;
+    cc_app_state last_app;
     cc_ack_event last_ack;
     cc_sent_packet last_ack_packet;
     uint64_t last_lost_pn;
@@ -55,6 +57,12 @@ static void rec_tick(void *state, int64_t now_us) {
     r->ticks++;
     r->last_now_us = now_us;
 }
+static void rec_app_state(void *state, const cc_app_state *app, int64_t now_us) {
+    recorder *r = state;
+    r->app_states++;
+    r->last_app = *app;
+    r->last_now_us = now_us;
+}
 static double rec_rate(const void *state) { return ((const recorder *)state)->rate_to_return; }
 static double rec_cwnd(const void *state) { return ((const recorder *)state)->cwnd_to_return; }
 static void rec_param(void *state, size_t index) {
@@ -73,7 +81,7 @@ static const cc_ops recorder_ops = {
     .params = recorder_params, .param_count = 1, .accepts_custom_utility = 1,
     .init = rec_init, .on_packet_sent = rec_sent, .on_ack = rec_ack, .on_loss = rec_loss, .on_tick = rec_tick,
     .pacing_rate_bytes_per_s = rec_rate, .cwnd_bytes = rec_cwnd, .get_telemetry = rec_telemetry,
-    .on_param_changed = rec_param,
+    .on_param_changed = rec_param, .on_app_state = rec_app_state,
 };
 
 static void test_registry(void) {
@@ -98,7 +106,8 @@ static void test_registry(void) {
     cc_on_ack(NULL, 1, 0, 0, 0);
     cc_on_loss(NULL, 1, 0);
     cc_on_tick(NULL, 0);
-    cc_on_app_limited(NULL, 0);
+    mark_app_limited(NULL, 0);
+    cc_on_app_state(NULL, NULL, 0);
     CHECK(cc_pacing_rate_bytes_per_s(NULL) == 0 && cc_cwnd_bytes(NULL) == 0 && cc_bytes_in_flight(NULL) == 0);
     CHECK(cc_param_count(NULL) == 0 && cc_param_at(NULL, 0) == NULL && cc_algorithm(NULL) == NULL);
     CHECK(cc_param_set(NULL, "mss_bytes", 1200) == CC_ERR_UNKNOWN);
@@ -250,7 +259,7 @@ static void test_delivery_rate(void) {
     CHECK(r->last_ack.delivered_bytes == 90 * 1000);
     CHECK(!r->last_ack.delivery_rate_app_limited);
     /* App-limited marks samples until what is in flight now is delivered. */
-    cc_on_app_limited(cc, 100000);
+    mark_app_limited(cc, 100000);
     cc_on_packet_sent(cc, 100, 1000, 100000);
     for (uint64_t pn = 90; pn <= 100; pn++) cc_on_ack(cc, pn, 0, 0, 110000 + (int64_t)pn);
     CHECK(r->last_ack.delivery_rate_app_limited);
@@ -311,11 +320,51 @@ static void test_ledger_growth_and_gaps(void) {
     cc_destroy(cc);
 }
 
+/* One application-state event: the framework keeps the latest state for every algorithm (cc_context.app), with
+ * negative numbers as "unknown", refuses what is not a number, and marks delivery samples app-limited only when
+ * the sender said it ran out of data. */
+static void test_app_state(void) {
+    cc_controller *cc = cc_create_with_ops(&recorder_ops, 7, 0);
+    recorder *r = the_recorder;
+    const cc_app_view *app = r->ctx->app;
+    CHECK(app->updated_us == 0 && app->buffer_ms < 0 && app->bitrate_bps < 0 && app->deadline_us < 0);
+    cc_app_state video = {.app_limited = 0, .buffer_ms = 4500, .bitrate_bps = 3e6, .deadline_us = 2000000};
+    cc_on_app_state(cc, &video, 50000);
+    CHECK(r->app_states == 1 && r->last_app.buffer_ms == 4500 && r->last_now_us == 50000);
+    CHECK(app->updated_us == 50000 && app->buffer_ms == 4500 && app->bitrate_bps == 3e6 && app->deadline_us == 2000000);
+    /* video fields alone do not mark anything app-limited */
+    for (uint64_t pn = 0; pn < 20; pn++) cc_on_packet_sent(cc, pn, 1000, 60000 + (int64_t)pn * 1000);
+    cc_on_ack(cc, 0, 0, 0, 90000);
+    CHECK(!r->last_ack.delivery_rate_app_limited);
+    /* any negative number is "unknown"; the whole state is replaced */
+    cc_app_state partly = {.app_limited = 1, .buffer_ms = -7, .bitrate_bps = 2.5e6, .deadline_us = -1};
+    cc_on_app_state(cc, &partly, 91000);
+    CHECK(app->buffer_ms == CC_APP_UNKNOWN && app->bitrate_bps == 2.5e6 && app->deadline_us == CC_APP_UNKNOWN);
+    cc_on_packet_sent(cc, 20, 1000, 92000);
+    cc_on_ack(cc, 20, 0, 0, 120000);
+    CHECK(r->last_ack.delivery_rate_app_limited);
+    /* refused: not a number, app_limited not 0/1, no state; nothing changes and the event is counted */
+    cc_telemetry t;
+    cc_get_telemetry(cc, &t);
+    uint64_t ignored = t.events_ignored;
+    cc_app_state bad = {.app_limited = 0, .buffer_ms = 0.0 / 0.0, .bitrate_bps = 1e6, .deadline_us = 0};
+    cc_on_app_state(cc, &bad, 130000);
+    bad = (cc_app_state){.app_limited = 2, .buffer_ms = 100, .bitrate_bps = 1e6, .deadline_us = 0};
+    cc_on_app_state(cc, &bad, 130000);
+    bad = (cc_app_state){.app_limited = 0, .buffer_ms = 100, .bitrate_bps = 1.0 / 0.0, .deadline_us = 0};
+    cc_on_app_state(cc, &bad, 130000);
+    cc_on_app_state(cc, NULL, 130000);
+    cc_get_telemetry(cc, &t);
+    CHECK(t.events_ignored == ignored + 4 && r->app_states == 2 && app->bitrate_bps == 2.5e6 && app->updated_us == 91000);
+    cc_destroy(cc);
+}
+
 int main(void) {
     test_registry();
     test_fixed_and_params();
     test_events_and_rtt();
     test_delivery_rate();
     test_ledger_growth_and_gaps();
+    test_app_state();
     return check_summary("test_framework");
 }

@@ -221,7 +221,7 @@ static void test_app_limited_train_is_inconclusive(void)
         wait_for_probe(&f);
         double probe_rate = telemetry(&f).mi_rate_bps / 8.0;
         int64_t spacing_us = flagged ? (int64_t)(MSS * 1e6 / probe_rate) : (int64_t)(2 * MSS * 1e6 / probe_rate);
-        if (flagged) cc_on_app_limited(f.cc, f.now_us);
+        if (flagged) mark_app_limited(f.cc, f.now_us);
         uint64_t first = f.next_pn;
         for (int i = 0; i < 5; i++) cc_on_packet_sent(f.cc, f.next_pn++, MSS, f.now_us + i * spacing_us);
         for (int i = 0; i < 5; i++) {

@@ -102,7 +102,7 @@ static void fuzz_algorithm(const char *name, uint64_t seed) {
         } else if (kind < 97) {
             cc_on_tick(cc, now);
         } else if (kind < 98) {
-            cc_on_app_limited(cc, now);
+            mark_app_limited(cc, now);
         } else {
             /* parameters: random names from the list, random (sometimes invalid) values */
             size_t count = cc_param_count(cc);

@@ -1,8 +1,11 @@
 // A controller living in WASM memory. Events are written straight into its event buffer (6 doubles each)
 // and applied by one WASM call per batch: flush(), any getter, or a full buffer. See wasm/event_batch.h.
-import type { AlgorithmName, Controller, ControllerTelemetry, MiStats, ParamDesc } from './types.ts';
+import type { AlgorithmName, AppState, Controller, ControllerTelemetry, MiStats, ParamDesc } from './types.ts';
 import { CcStatus, EVENT_FIELDS, EventType, TelemetryField as T, type Pointer, type PccRawModule } from './raw-module.ts';
 import type { ModuleRuntime, ParamTable } from './module-runtime.ts';
+
+/** CC_APP_UNKNOWN: a video field the application did not give. */
+const UNKNOWN = -1;
 
 export class WasmController implements Controller {
   readonly algorithm: AlgorithmName;
@@ -71,10 +74,14 @@ export class WasmController implements Controller {
     heap[i + 5] = nowUs;
   }
 
-  appLimited(nowUs: number): void {
+  appState(state: AppState, nowUs: number): void {
     const heap = this.#slot();
     const i = this.#eventBase + this.#queued++ * EVENT_FIELDS;
-    heap[i] = EventType.appLimited;
+    heap[i] = EventType.appState;
+    heap[i + 1] = state.appLimited ? 1 : 0;
+    heap[i + 2] = state.bufferMs ?? UNKNOWN;
+    heap[i + 3] = state.bitrateBps ?? UNKNOWN;
+    heap[i + 4] = state.deadlineUs ?? UNKNOWN;
     heap[i + 5] = nowUs;
   }
 

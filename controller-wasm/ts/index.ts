@@ -1,6 +1,7 @@
 // @pcc-stream/controller: the rate-controller library compiled to WebAssembly, for Node and the browser.
 export type {
   AlgorithmName,
+  AppState,
   Controller,
   ControllerModule,
   ControllerTelemetry,

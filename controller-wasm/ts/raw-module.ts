@@ -52,11 +52,12 @@ export interface PccModuleOptions {
 export type PccModuleFactory = (options?: PccModuleOptions) => Promise<PccRawModule>;
 
 /** Must equal PCCW_ABI_VERSION in wasm/event_batch.h. */
-export const ABI_VERSION = 1;
+export const ABI_VERSION = 2;
 
-/** One event = 6 doubles: [type, pn, bytes, rtt_us, recv_time_us, now_us] (wasm/event_batch.h). */
+/** One event = 6 doubles: [type, pn, bytes, rtt_us, recv_time_us, now_us]; an app-state event
+ *  [type, app_limited, buffer_ms, bitrate_bps, deadline_us, now_us] (wasm/event_batch.h). */
 export const EVENT_FIELDS = 6;
-export const EventType = { sent: 1, ack: 2, loss: 3, tick: 4, appLimited: 5 } as const;
+export const EventType = { sent: 1, ack: 2, loss: 3, tick: 4, appState: 5 } as const;
 
 /** Index of each telemetry double (enum pccw_telemetry_field in controller_exports.c). */
 export const TelemetryField = {

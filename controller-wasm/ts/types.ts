@@ -31,6 +31,20 @@ export interface MiStats {
   rttSamples: number;
 }
 
+/** The application's state, one event (cc_on_app_state in include/pcc/cc.h). An omitted or negative video field
+ *  is unknown, and every event replaces the whole state. */
+export interface AppState {
+  /** The sender has just run out of data: the delivery samples until what is in flight is acknowledged, and the
+   *  monitor interval being sent, are app-limited. false: no such news. */
+  appLimited: boolean;
+  /** The player's buffer level, ms (CMCD `bl`). */
+  bufferMs?: number;
+  /** Encoded bitrate of the object being delivered, bits/s (CMCD `br` is kbit/s: times 1000). */
+  bitrateBps?: number;
+  /** Time from nowUs until the object must have arrived, µs (CMCD `dl` is ms: times 1000); 0 when already due. */
+  deadlineUs?: number;
+}
+
 export interface ControllerTelemetry {
   algorithm: string;
   state: string;
@@ -85,8 +99,9 @@ export interface Controller {
   ack(pn: number, rttUs: number, recvTimeUs: number, nowUs: number): void;
   loss(pn: number, nowUs: number): void;
   tick(nowUs: number): void;
-  /** The sender ran out of data (cc_on_app_limited). */
-  appLimited(nowUs: number): void;
+  /** What the application tells the controller (cc_on_app_state): whether the sender just ran out of data, and
+   *  the player's state where known. Refused at the boundary (eventsRefused) when a field is not a finite number. */
+  appState(state: AppState, nowUs: number): void;
   /** Applies queued events (one WASM call). The getters below flush first. */
   flush(): void;
   pacingRateBytesPerSec(): number;

@@ -64,9 +64,20 @@ int pccw_apply_event(cc_controller *cc, const double event[PCCW_EVENT_FIELDS]) {
     case PCCW_EVENT_TICK:
         cc_on_tick(cc, now_us);
         return 1;
-    case PCCW_EVENT_APP_LIMITED:
-        cc_on_app_limited(cc, now_us);
+    case PCCW_EVENT_APP_STATE: {
+        /* app_limited exactly 0 or 1; the video fields any finite number (negative: unknown) */
+        double limited = event[PCCW_FIELD_APP_LIMITED];
+        double buffer_ms = event[PCCW_FIELD_BUFFER_MS], bitrate_bps = event[PCCW_FIELD_BITRATE_BPS];
+        int64_t deadline_us;
+        if (!(limited == 0.0 || limited == 1.0) || !(buffer_ms >= -PCCW_MAX_EXACT_INTEGER && buffer_ms <= PCCW_MAX_EXACT_INTEGER) ||
+            !(bitrate_bps >= -PCCW_MAX_EXACT_INTEGER && bitrate_bps <= PCCW_MAX_EXACT_INTEGER) ||
+            !pccw_time_to_i64(event[PCCW_FIELD_DEADLINE_US], &deadline_us)) {
+            return 0;
+        }
+        cc_app_state state = {.app_limited = limited == 1.0, .buffer_ms = buffer_ms, .bitrate_bps = bitrate_bps, .deadline_us = deadline_us};
+        cc_on_app_state(cc, &state, now_us);
         return 1;
+    }
     default:
         return 0;
     }

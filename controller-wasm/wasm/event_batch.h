@@ -1,7 +1,8 @@
 /*
  * Batched controller events: the layout JavaScript writes into WASM memory and the code that applies it.
  *
- * One event is PCCW_EVENT_FIELDS doubles: [type, pn, bytes, rtt_us, recv_time_us, now_us]. Doubles (exact
+ * One event is PCCW_EVENT_FIELDS doubles: [type, pn, bytes, rtt_us, recv_time_us, now_us] (an app-state event:
+ * [type, app_limited, buffer_ms, bitrate_bps, deadline_us, now_us]). Doubles (exact
  * integers up to 2^53) cross the JS/WASM boundary without BigInt; here they become the library's integer
  * types. Times (now, rtt, recv time) are floored to whole microseconds; packet numbers and sizes must be
  * exact integers. A value that is not finite or out of range is refused rather than converted (a NaN or
@@ -16,7 +17,7 @@
 #include "pcc/cc.h"
 
 /* Bump when the event or telemetry layout changes; the TypeScript wrapper checks it at load. */
-#define PCCW_ABI_VERSION 1
+#define PCCW_ABI_VERSION 2
 
 #define PCCW_EVENT_FIELDS 6
 
@@ -25,7 +26,7 @@ enum pccw_event_type {
     PCCW_EVENT_ACK = 2,          /* pn, rtt_us, recv_time_us, now_us */
     PCCW_EVENT_LOSS = 3,         /* pn, now_us */
     PCCW_EVENT_TICK = 4,         /* now_us */
-    PCCW_EVENT_APP_LIMITED = 5   /* now_us */
+    PCCW_EVENT_APP_STATE = 5     /* app_limited (0/1), buffer_ms, bitrate_bps, deadline_us (< 0: unknown), now_us */
 };
 
 enum pccw_event_field {
@@ -34,7 +35,12 @@ enum pccw_event_field {
     PCCW_FIELD_BYTES = 2,
     PCCW_FIELD_RTT_US = 3,
     PCCW_FIELD_RECV_TIME_US = 4,
-    PCCW_FIELD_NOW_US = 5
+    PCCW_FIELD_NOW_US = 5,
+    /* an app-state event (cc_on_app_state) puts its fields in the slots of the others */
+    PCCW_FIELD_APP_LIMITED = PCCW_FIELD_PN,
+    PCCW_FIELD_BUFFER_MS = PCCW_FIELD_BYTES,
+    PCCW_FIELD_BITRATE_BPS = PCCW_FIELD_RTT_US,
+    PCCW_FIELD_DEADLINE_US = PCCW_FIELD_RECV_TIME_US
 };
 
 /* Applies one event to `cc`. Returns 1 when applied, 0 when refused (unknown type or a field that is

@@ -1,11 +1,18 @@
 // What the controller hears of time and idleness. The controller is the unit's boundary: a recorder stands in.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import type { AppState } from '@pcc-stream/controller';
 import { ControllerTicker, TICK_MIN_INTERVAL_US } from '../src/datagram/controller-ticker.ts';
 
 function recorder() {
   const calls: string[] = [];
-  return { calls, controller: { tick: (t: number) => void calls.push(`tick ${t}`), appLimited: (t: number) => void calls.push(`app-limited ${t}`) } };
+  return {
+    calls,
+    controller: {
+      tick: (t: number) => void calls.push(`tick ${t}`),
+      appState: (s: AppState, t: number) => void calls.push(`${s.appLimited ? 'app-limited' : 'app-state'} ${t}${s.bufferMs === undefined ? '' : ' with video state'}`),
+    },
+  };
 }
 
 test('ticks at most once per TICK_MIN_INTERVAL_US', () => {

@@ -24,7 +24,7 @@
 extern "C" {
 #endif
 
-#define CC_API_VERSION 1
+#define CC_API_VERSION 2
 
 /* Returned by cc_cwnd_bytes() for pure rate-based algorithms: "no window" but still finite. */
 #define CC_CWND_UNLIMITED_BYTES 1e15
@@ -114,9 +114,26 @@ void cc_on_packet_sent(cc_controller *cc, uint64_t pn, uint32_t bytes, int64_t n
  * or 0 when unknown. */
 void cc_on_ack(cc_controller *cc, uint64_t pn, int64_t rtt_us, int64_t recv_time_us, int64_t now_us);
 void cc_on_loss(cc_controller *cc, uint64_t pn, int64_t now_us);
-/* The sender ran out of data to send (tcp_rate.c's app-limited mark): delivery-rate samples taken until
- * everything now in flight is acknowledged are flagged app-limited. Optional. */
-void cc_on_app_limited(cc_controller *cc, int64_t now_us);
+/* What the application tells the controller, in one event (optional; tcp_congestion_ops' spirit: the sender
+ * reports, each algorithm takes what it uses). Every call carries the whole state: a field marked unknown
+ * forgets the value given before. Algorithms that do not serve video read only app_limited.
+ *  - app_limited: 1 when the sender has just run out of data (tcp_rate.c's app-limited mark): delivery-rate
+ *    samples taken until everything now in flight is acknowledged are flagged app-limited, and the monitor
+ *    interval being sent is one the sender could not fill. 0: no such news (the video fields only).
+ *  - buffer_ms: the player's buffer level (CMCD bl), milliseconds.
+ *  - bitrate_bps: the encoded bitrate of the object being delivered (CMCD br), bits per second.
+ *  - deadline_us: how long from now_us until the object must have arrived (CMCD dl, relative like it);
+ *    0 when it is already due.
+ * A negative number (CC_APP_UNKNOWN) marks a video field unknown; NaN or infinity in a field, or app_limited
+ * other than 0 or 1, refuses the event (counted in events_ignored, nothing changes). */
+#define CC_APP_UNKNOWN (-1)
+typedef struct cc_app_state {
+    int app_limited;
+    double buffer_ms;
+    double bitrate_bps;
+    int64_t deadline_us;
+} cc_app_state;
+void cc_on_app_state(cc_controller *cc, const cc_app_state *state, int64_t now_us);
 /* Timers (MI timeout, probe timers, BBR's probe_rtt...): call at least once per few ms while sending. */
 void cc_on_tick(cc_controller *cc, int64_t now_us);
 

@@ -196,6 +196,21 @@ void allegro_rebound(void *state, int nothing_sent) {
     pcc_loop_rebound_rates(&s->loop, nothing_sent, &s->base_rate, &s->next_rate);
 }
 
+/* An MI the sender could not fill (pcc_loop.c, validated_rate.h): starting doubles on from the ceiling at most;
+ * otherwise a rate above it is not kept but decided again there. */
+void allegro_limit_rate(void *state, double ceiling_rate, double start_ceiling_rate) {
+    allegro_state *s = state;
+    if (s->phase == PHASE_STARTING) {
+        if (s->next_rate > start_ceiling_rate) {
+            s->next_rate = start_ceiling_rate;
+            pcc_loop_new_epoch(&s->loop);
+        }
+        return;
+    }
+    double held = s->phase == PHASE_ADJUSTING && s->next_rate > s->base_rate ? s->next_rate : s->base_rate;
+    if (held > ceiling_rate) enter_decision(s, s->base_rate < ceiling_rate ? s->base_rate : ceiling_rate, epsilon_min(s));
+}
+
 const char *allegro_state_name(const void *state) { return phase_names[((const allegro_state *)state)->phase]; }
 
 static const pcc_hooks allegro_hooks = ALLEGRO_HOOKS(allegro_mi_utility);

@@ -65,6 +65,7 @@ double allegro_mi_timeout_rtts(const void *state);
 void allegro_on_result(void *state, const pcc_mi_outcome *outcome);
 void allegro_rebound(void *state, int nothing_sent);
 const char *allegro_state_name(const void *state);
+void allegro_limit_rate(void *state, double ceiling_rate, double start_ceiling_rate);
 void allegro_init_with_hooks(allegro_state *s, cc_context *ctx, const pcc_hooks *hooks);
 
 #define ALLEGRO_HOOKS(utility_fn)                                                                            \
@@ -72,11 +73,13 @@ void allegro_init_with_hooks(allegro_state *s, cc_context *ctx, const pcc_hooks 
         .next_mi = allegro_next_mi, .pending_rate = allegro_pending_rate, .mi_span_us = allegro_mi_span_us, \
         .mi_timeout_rtts = allegro_mi_timeout_rtts, .timeout_from_expected_feedback = 0, .utility = utility_fn, \
         .on_result = allegro_on_result, .rebound = allegro_rebound, .state_name = allegro_state_name,        \
+        .limit_rate = allegro_limit_rate,                                                                    \
     }
 #define ALLEGRO_OPS(ops_name, text, params_table, count, init_fn)                                            \
     {                                                                                                        \
         .name = ops_name, .description = text, .state_size = sizeof(allegro_state), .params = params_table,  \
-        .param_count = count, .delivery_rate_unused = 1, .init = init_fn, PCC_LOOP_OPS,                      \
+        .param_count = count, .delivery_rate_unused = 0 /* the app-limited rule reads it */, .init = init_fn, \
+        PCC_LOOP_OPS,                                                                                        \
     }
 
 #endif /* PCC_ALLEGRO_H */

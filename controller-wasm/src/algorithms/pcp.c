@@ -32,6 +32,7 @@
 
 #include "../cc_algorithm.h"
 #include "../portable_math.h"
+#include "../validated_rate.h"
 
 enum pcp_param {
     PCP_PARAM_PROBE_PACKETS,
@@ -126,6 +127,7 @@ typedef enum pcp_phase { PCP_STARTUP, PCP_PROBING, PCP_HOLDING, PCP_BACKOFF } pc
 typedef struct pcp_state {
     cc_context *ctx;
     double base_rate_bytes_per_s;
+    cc_validated_rate validated;   /* delivery rates measured lately: the app-limited rule (validated_rate.h) */
     double increment_bytes_per_s;      /* next probe's request */
     double first_increment_bytes_per_s; /* the first probe's request (history or initial rate) */
     double failed_rate_bytes_per_s;    /* lowest total rate that failed; 0 = none (binary search bound) */
@@ -333,7 +335,13 @@ static void pcp_finish_probe(pcp_state *s, int64_t now_us)
 {
     pcp_probe *p = &s->probe;
     if (pcp_train_was_app_limited(s)) {
-        /* Inconclusive: no verdict, no change; try again a round trip later. */
+        /* Inconclusive: no verdict; try again a round trip later. A sender that ran out of data keeps no base
+         * rate beyond what it validated (validated_rate.h, the rule the PCC loop applies to its MIs). */
+        double ceiling = p->app_limited ? cc_app_limited_rate_ceiling(&s->validated, s->ctx, now_us, CC_RATE_OVER_VALIDATED) : 0.0;
+        if (ceiling > 0 && s->base_rate_bytes_per_s > ceiling) {
+            s->base_rate_bytes_per_s = ceiling;
+            pcp_clamp_base(s);
+        }
         p->active = 0;
         p->sending = 0;
         pcp_schedule_next_probe(s, now_us);
@@ -643,6 +651,7 @@ static void pcp_on_ack(void *state, const cc_ack_event *event)
 {
     pcp_state *s = state;
     int64_t now_us = event->now_us;
+    cc_validated_rate_on_ack(&s->validated, event);
     s->unanswered_since_us = 0;
     s->silence_cut_us = 0;
     int from_receiver = event->recv_time_us > 0;
@@ -790,7 +799,7 @@ const cc_ops cc_ops_pcp = {
     .params = pcp_params,
     .param_count = PCP_PARAM_COUNT,
     .accepts_custom_utility = 0,
-    .delivery_rate_unused = 1,
+    .delivery_rate_unused = 0,   /* the app-limited rule reads it */
     .init = pcp_init,
     .release = 0,
     .on_packet_sent = pcp_on_packet_sent,

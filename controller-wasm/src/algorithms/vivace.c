@@ -140,6 +140,20 @@ void vivace_on_param_changed(void *state, size_t index) {
     }
 }
 
+/* An MI the sender could not fill (pcc_loop.c, validated_rate.h): slow start doubles on from the ceiling at most;
+ * otherwise a rate above it is not kept but probed again there. */
+void vivace_limit_rate(void *state, double ceiling_rate, double start_ceiling_rate) {
+    vivace_state *s = state;
+    if (s->phase == STATE_SLOW_START) {
+        if (s->slow_start_next_rate > start_ceiling_rate) {
+            s->slow_start_next_rate = start_ceiling_rate;
+            pcc_loop_new_epoch(&s->loop);
+        }
+        return;
+    }
+    if (s->base_rate > ceiling_rate) vivace_enter_probing(s, ceiling_rate);
+}
+
 const char *vivace_state_name(const void *state) { return phase_names[((const vivace_state *)state)->phase]; }
 
 static const pcc_hooks vivace_hooks = VIVACE_HOOKS(vivace_mi_utility);

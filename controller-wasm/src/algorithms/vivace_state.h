@@ -88,6 +88,7 @@ void vivace_on_ack(void *state, const cc_ack_event *event);
 void vivace_rebound(void *state, int nothing_sent);
 void vivace_on_param_changed(void *state, size_t index);
 const char *vivace_state_name(const void *state);
+void vivace_limit_rate(void *state, double ceiling_rate, double start_ceiling_rate);
 /* init for a variant: Vivace's state machine with the variant's hooks (VIVACE_HOOKS) */
 void vivace_init_with_hooks(vivace_state *s, cc_context *ctx, const pcc_hooks *hooks);
 
@@ -101,6 +102,7 @@ void vivace_init_with_hooks(vivace_state *s, cc_context *ctx, const pcc_hooks *h
         .mi_timeout_rtts = vivace_mi_timeout_rtts, .timeout_from_expected_feedback = 1, .utility = utility_fn, \
         .on_timeout = vivace_on_timeout, .on_result = vivace_on_result, .on_ack = vivace_on_ack,             \
         .rebound = vivace_rebound, .on_param_changed = vivace_on_param_changed, .state_name = vivace_state_name, \
+        .limit_rate = vivace_limit_rate,                                                                     \
     }
 #define VIVACE_OPS(ops_name, text, params_table, count, init_fn)                                             \
     {                                                                                                        \

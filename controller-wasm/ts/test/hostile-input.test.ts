@@ -31,7 +31,10 @@ function hostileScript(algorithm: AlgorithmName, seed: number, length: number): 
     else if (r < 0.7) lines.push({ kind: 'ack', pn: pn(), rttUs: rtt(), recvTimeUs: pick([0, nowUs, -nowUs, Number.NaN]), nowUs: time() });
     else if (r < 0.85) lines.push({ kind: 'loss', pn: pn(), nowUs: time() });
     else if (r < 0.97) lines.push({ kind: 'tick', nowUs: time() });
-    else lines.push({ kind: 'app_limited', nowUs: time() });
+    else {
+      const video = (): number => pick([-1, 0, 2500, 1e6, -0.5, 1e300, Number.NaN, Number.POSITIVE_INFINITY]);
+      lines.push({ kind: 'app_state', appLimited: random() < 0.5, bufferMs: video(), bitrateBps: video(), deadlineUs: pick([-1, 0, 2e6, 1.5, 2 ** 60, Number.NaN]), nowUs: time() });
+    }
   }
   return lines;
 }

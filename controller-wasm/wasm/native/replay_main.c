@@ -11,7 +11,8 @@
  *   ack PN RTT_US RECV_TIME_US NOW_US
  *   loss PN NOW_US
  *   tick NOW_US
- *   app_limited NOW_US
+ *   app_state APP_LIMITED BUFFER_MS BITRATE_BPS DEADLINE_US NOW_US   cc_on_app_state (negative: unknown)
+ *   app_limited NOW_US                    short for app_state 1 -1 -1 -1 NOW_US
  * Output per command: {"line":N,"pacingRateBytesPerSec":..,"cwndBytes":..,"bytesInFlight":..,"telemetry":{..}}
  * with telemetry keys named as in ts/types.ts ControllerTelemetry; numbers printed with 17 significant digits.
  *
@@ -104,7 +105,7 @@ static int run(FILE *in) {
 
         struct { const char *name; int type; int fields; } const events[] = {
             {"sent", PCCW_EVENT_SENT, 3}, {"ack", PCCW_EVENT_ACK, 4}, {"loss", PCCW_EVENT_LOSS, 2},
-            {"tick", PCCW_EVENT_TICK, 1}, {"app_limited", PCCW_EVENT_APP_LIMITED, 1},
+            {"tick", PCCW_EVENT_TICK, 1}, {"app_state", PCCW_EVENT_APP_STATE, 5}, {"app_limited", PCCW_EVENT_APP_STATE, 1},
         };
         if (strcmp(command, "create") == 0) {
             uint64_t seed;
@@ -146,6 +147,15 @@ static int run(FILE *in) {
                 event[PCCW_FIELD_PN] = v[0];
                 event[PCCW_FIELD_NOW_US] = v[1];
                 break;
+            case PCCW_EVENT_APP_STATE: {
+                int full = events[i].fields == 5; /* app_state; else the app_limited short form */
+                event[PCCW_FIELD_APP_LIMITED] = full ? v[0] : 1.0;
+                event[PCCW_FIELD_BUFFER_MS] = full ? v[1] : CC_APP_UNKNOWN;
+                event[PCCW_FIELD_BITRATE_BPS] = full ? v[2] : CC_APP_UNKNOWN;
+                event[PCCW_FIELD_DEADLINE_US] = full ? v[3] : CC_APP_UNKNOWN;
+                event[PCCW_FIELD_NOW_US] = full ? v[4] : v[0];
+                break;
+            }
             default:
                 event[PCCW_FIELD_NOW_US] = v[0];
                 break;

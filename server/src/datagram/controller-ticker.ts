@@ -11,7 +11,7 @@ export class ControllerTicker {
   private lastTickUs = 0;
   private appLimitedSignalled = true;
 
-  constructor(private readonly controller: Pick<Controller, 'tick' | 'appLimited'>) {}
+  constructor(private readonly controller: Pick<Controller, 'tick' | 'appState'>) {}
 
   tick(nowUs: number): void {
     if (nowUs - this.lastTickUs < TICK_MIN_INTERVAL_US) return;
@@ -22,7 +22,8 @@ export class ControllerTicker {
   /** After a send turn: tells the controller when the sender has just run out of data. */
   afterTurn(hasData: boolean, nowUs: number): void {
     if (!hasData && !this.appLimitedSignalled) {
-      this.controller.appLimited(nowUs);
+      // The sender knows only that it ran out of data; the player's state (CMCD) is not known here.
+      this.controller.appState({ appLimited: true }, nowUs);
       this.appLimitedSignalled = true;
     } else if (hasData) {
       this.appLimitedSignalled = false;

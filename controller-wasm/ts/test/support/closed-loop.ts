@@ -115,6 +115,6 @@ function injectOddEvent(random: () => number, emit: (l: ScriptLine) => void, now
     case 6: emit({ kind: 'loss', pn: Number.POSITIVE_INFINITY, nowUs }); break; // refused
     case 7: emit({ kind: 'sent', pn: nextPn + 2_000_000, bytes: 1.5, nowUs }); break; // refused: fractional bytes
     case 8: emit({ kind: 'ack', pn: someAcked, rttUs: -5, recvTimeUs: -1, nowUs }); break; // negative RTT
-    default: emit({ kind: 'app_limited', nowUs }); break;
+    default: emit({ kind: 'app_state', appLimited: true, bufferMs: -1, bitrateBps: -1, deadlineUs: -1, nowUs }); break;
   }
 }

@@ -13,7 +13,7 @@ export type ScriptLine =
   | { kind: 'ack'; pn: number; rttUs: number; recvTimeUs: number; nowUs: number }
   | { kind: 'loss'; pn: number; nowUs: number }
   | { kind: 'tick'; nowUs: number }
-  | { kind: 'app_limited'; nowUs: number };
+  | { kind: 'app_state'; appLimited: boolean; bufferMs: number; bitrateBps: number; deadlineUs: number; nowUs: number };
 
 /** What both sides print/return after a script line. */
 export interface ReplayOutput {
@@ -34,7 +34,7 @@ export function formatScript(lines: ScriptLine[]): string {
         case 'ack': return `ack ${l.pn} ${l.rttUs} ${l.recvTimeUs} ${l.nowUs}`;
         case 'loss': return `loss ${l.pn} ${l.nowUs}`;
         case 'tick': return `tick ${l.nowUs}`;
-        case 'app_limited': return `app_limited ${l.nowUs}`;
+        case 'app_state': return `app_state ${l.appLimited ? 1 : 0} ${l.bufferMs} ${l.bitrateBps} ${l.deadlineUs} ${l.nowUs}`;
       }
     })
     .join('\n') + '\n';
@@ -57,7 +57,9 @@ export function applyLine(controller: Controller, l: ScriptLine): void {
     case 'ack': controller.ack(l.pn, l.rttUs, l.recvTimeUs, l.nowUs); break;
     case 'loss': controller.loss(l.pn, l.nowUs); break;
     case 'tick': controller.tick(l.nowUs); break;
-    case 'app_limited': controller.appLimited(l.nowUs); break;
+    case 'app_state':
+      controller.appState({ appLimited: l.appLimited, bufferMs: l.bufferMs, bitrateBps: l.bitrateBps, deadlineUs: l.deadlineUs }, l.nowUs);
+      break;
   }
 }
 

@@ -21,6 +21,7 @@ window.pccPlayer = {
   metrics: (index = 0) => sessions[index]?.report() ?? null,
   allMetrics: () => sessions.map((s) => s.report()),
   errors: () => pageErrors.slice(),
+  cmsd: (index = 0) => sessions[index]?.cmsdReport() ?? null,
 };
 
 window.addEventListener('unhandledrejection', (ev) => showPageError(`Unexpected error: ${String(ev.reason)}`));

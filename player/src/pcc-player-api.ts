@@ -1,5 +1,5 @@
 // window.pccPlayer: the page's metrics API for the benchmark harness, the e2e tests and users' consoles.
-import type { SessionReport } from './session/playback-session.ts';
+import type { CmsdReport, SessionReport } from './session/playback-session.ts';
 
 export interface PccPlayerApi {
   /** Metrics of session `index` (0 unless comparing), or null when that session does not exist. */
@@ -8,6 +8,8 @@ export interface PccPlayerApi {
   allMetrics(): SessionReport[];
   /** Messages shown in the page's error banner (bad parameters, unreachable origin, failed sessions). */
   errors(): string[];
+  /** Session `index`'s CMSD as handed to dash.js and its throughput samples after the etp blend, or null. */
+  cmsd(index?: number): CmsdReport | null;
 }
 
 declare global {

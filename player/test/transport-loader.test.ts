@@ -98,3 +98,23 @@ test('a timeout ends the request with status 0 after ontimeout', async () => {
   assert.deepEqual(r.events, ['timeout', 'loadend']);
   assert.equal(r.res.status, 0);
 });
+
+test('the CMCD query reaches the transport and CMSD comes back as the lower-case headers dash.js\'s CmsdModel reads', async () => {
+  const cmsdDynamic = '"pcc-origin";etp=41000;rtt=12';
+  const fetcher = new MemoryFetcher(async () => ({ status: 200, statusText: 'OK', contentType: 'video/mp4', body: bytes(10), cmsdStatic: 'sf=d', cmsdDynamic }));
+  const seen: string[] = [];
+  const loader = createTransportLoader(fetcher, { onCmsd: (_url, value) => seen.push(value) })();
+  const r = request('https://h/abr/seg-1.m4s?CMCD=bl%3D8000%2Cbr%3D800');
+  loader.load(r.req as never, r.res as never);
+  await r.ended;
+  assert.equal(fetcher.calls[0]!.path, '/abr/seg-1.m4s?CMCD=bl%3D8000%2Cbr%3D800');
+  const headers = r.res.headers as Record<string, string>;
+  assert.equal(headers['cmsd-dynamic'], cmsdDynamic);
+  assert.equal(headers['cmsd-static'], 'sf=d');
+  assert.deepEqual(seen, [cmsdDynamic]);
+  const plain = new MemoryFetcher(async () => ({ status: 200, statusText: 'OK', contentType: 'video/mp4', body: bytes(10) }));
+  const r2 = request('https://h/abr/seg-2.m4s');
+  createTransportLoader(plain)().load(r2.req as never, r2.res as never);
+  await r2.ended;
+  assert.ok(!('cmsd-dynamic' in (r2.res.headers as Record<string, string>)), 'no CMSD header without CMSD');
+});

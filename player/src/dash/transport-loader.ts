@@ -30,6 +30,8 @@ interface LoaderResponse {
 
 export interface LoaderHooks {
   onBytes?: (bytes: number) => void;
+  /** The CMSD-Dynamic value handed to dash.js with a response (for the page's record of what the ABR was told). */
+  onCmsd?: (url: string, cmsdDynamic: string) => void;
   onError?: (url: string, message: string) => void;
 }
 
@@ -94,7 +96,14 @@ export function createTransportLoader(fetcher: MediaFetcher, hooks: LoaderHooks 
           res.url = req.url;
           res.status = response.status;
           res.statusText = response.statusText;
+          // dash.js's HTTPLoader gives res.headers to its CmsdModel (streaming.cmsd.enabled), which looks for the
+          // lower-case names XHR's getAllResponseHeaders produces: the RESPONSE frame's CMSD goes in under them.
           res.headers = { 'content-type': response.contentType, 'content-length': String(response.body.byteLength) };
+          if (response.cmsdStatic) res.headers['cmsd-static'] = response.cmsdStatic;
+          if (response.cmsdDynamic) {
+            res.headers['cmsd-dynamic'] = response.cmsdDynamic;
+            hooks.onCmsd?.(req.url, response.cmsdDynamic);
+          }
           if (response.status >= 200 && response.status < 300) {
             hooks.onBytes?.(response.body.byteLength);
             res.data = decodeBody(response.body, req.responseType);

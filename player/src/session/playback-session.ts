@@ -10,6 +10,28 @@ import { fetchCertHash, originEndpoints, withControllerQuery } from './origin-en
 
 const connectTimeoutMs = 10_000;
 const startupWatchdogMs = 30_000;
+/**
+ * dash.js blends each throughput sample with the origin's CMSD `etp` as sample·(1 − w) + etp·w. Half and half: the
+ * controller's rate is not stretched by request gaps and ramps the way a 2 s segment's download time is (issue 18
+ * item 6), but a controller's rate can run ahead of the path while it is app-limited, which the download time shows.
+ */
+export const CMSD_ETP_WEIGHT_RATIO = 0.5;
+/** How many recent CMSD values and throughput samples the page keeps for window.pccPlayer.cmsd(). */
+const CMSD_RECORD_LENGTH = 200;
+
+/** What the page handed dash.js as CMSD and what dash.js's throughput model stored (window.pccPlayer.cmsd()). */
+export interface CmsdReport {
+  etpWeightRatio: number;
+  /** CMSD-Dynamic values the WebTransport loader put in dash.js's response headers, newest last. */
+  handed: Array<{ path: string; cmsdDynamic: string }>;
+  /**
+   * dash.js's THROUGHPUT_MEASUREMENT_STORED samples: `valueKbps` as stored (after the etp blend), `rawKbps` the
+   * download's own 8·bytes/time, and the etp the blend implies ((value − raw·(1 − w)) / w; null when equal).
+   */
+  samples: Array<{ valueKbps: number; rawKbps: number; impliedEtpKbps: number | null }>;
+  /** dash.js's own parsed CMSD (HTTPRequest.cmsd) of the latest video request, as its CmsdModel returned it. */
+  lastVideoRequestCmsd: unknown;
+}
 
 export interface SessionReport extends MetricsSnapshot {
   label: string;
@@ -22,6 +44,11 @@ export interface SessionReport extends MetricsSnapshot {
   /** Highest video bitrate the manifest offers. */
   topBitrateKbps: number;
   errors: string[];
+}
+
+function keepLast<T>(list: T[], item: T): void {
+  list.push(item);
+  if (list.length > CMSD_RECORD_LENGTH) list.splice(0, list.length - CMSD_RECORD_LENGTH);
 }
 
 function errorText(err: unknown): string {
@@ -48,6 +75,8 @@ export class PlaybackSession {
   private watchdog: ReturnType<typeof setTimeout> | null = null;
   private topKbps = 0;
   private firstSegmentKbps: number | null = null;
+  private readonly cmsdHanded: CmsdReport['handed'] = [];
+  private readonly throughputSamples: CmsdReport['samples'] = [];
 
   constructor(params: SessionParams, pane: SessionPane, onFatal: (message: string) => void) {
     this.params = params;
@@ -88,6 +117,7 @@ export class PlaybackSession {
       // Must precede initialize(): dash.js instantiates its loaders then.
       player.extend('XHRLoader', createTransportLoader(this.fetcher, {
         onError: (url, message) => this.note(`request ${new URL(url).pathname} failed: ${message}`),
+        onCmsd: (url, cmsdDynamic) => keepLast(this.cmsdHanded, { path: new URL(url).pathname, cmsdDynamic }),
       }), false);
     } else {
       const cc = this.params.cc;
@@ -110,9 +140,23 @@ export class PlaybackSession {
           ...(this.params.pinnedBitrateKbps !== null ? { initialBitrate: { video: this.params.pinnedBitrateKbps } } : {}),
         },
         retryAttempts: { MPD: 3, MediaSegment: 3, InitializationSegment: 3 },
+        // CTA-5004 in query mode: the `CMCD` argument rides in the request path over WebTransport and HTTPS alike,
+        // and adds no CORS preflight to dash.js's cross-origin XHRs (PROTOCOL.md §2.6).
+        cmcd: { enabled: true, mode: 'query', version: 1 },
+        // CTA-5006: dash.js parses the CMSD headers (from our loader or the HTTPS origin) and blends etp into its
+        // throughput samples; mb caps the renditions when the origin sends one (PROTOCOL.md §2.7).
+        cmsd: { enabled: true, abr: { applyMb: true, etpWeightRatio: CMSD_ETP_WEIGHT_RATIO } },
       },
     }) as unknown as Parameters<MediaPlayerClass['updateSettings']>[0]);
     const events = MediaPlayer.events;
+    player.on(events.THROUGHPUT_MEASUREMENT_STORED, (e: { throughputValues?: { value?: number; downloadedBytes?: number; downloadTimeInMs?: number } }) => {
+      const t = e.throughputValues;
+      if (!t || typeof t.value !== 'number' || !t.downloadedBytes || !t.downloadTimeInMs) return;
+      const rawKbps = Math.round((8 * t.downloadedBytes) / t.downloadTimeInMs);
+      const w = CMSD_ETP_WEIGHT_RATIO;
+      const impliedEtpKbps = Math.abs(t.value - rawKbps) < 1e-6 ? null : (t.value - rawKbps * (1 - w)) / w;
+      keepLast(this.throughputSamples, { valueKbps: t.value, rawKbps, impliedEtpKbps });
+    }, this);
     player.on(events.ERROR, (e: { error?: { code?: number; message?: string } }) => {
       const message = `dash.js error ${e.error?.code ?? ''}: ${e.error?.message ?? 'unknown'}`;
       if (!this.metrics.hasStarted) this.fail(`Playback could not start. ${message}. Is the origin running and serving ${this.params.content}?`);
@@ -245,6 +289,20 @@ export class PlaybackSession {
       datagramsDropped: this.counters ? snap.datagramsDropped : null,
       positionS: video.currentTime,
     });
+  }
+
+  cmsdReport(): CmsdReport {
+    let lastVideoRequestCmsd: unknown = null;
+    try {
+      const request = this.player?.getDashMetrics().getCurrentHttpRequest('video') as { cmsd?: unknown } | null | undefined;
+      lastVideoRequestCmsd = request?.cmsd ?? null;
+    } catch {
+      /* no metrics before the first request */
+    }
+    return {
+      etpWeightRatio: CMSD_ETP_WEIGHT_RATIO, handed: this.cmsdHanded.slice(), samples: this.throughputSamples.slice(),
+      lastVideoRequestCmsd: JSON.parse(JSON.stringify(lastVideoRequestCmsd ?? null)) as unknown,
+    };
   }
 
   report(): SessionReport {

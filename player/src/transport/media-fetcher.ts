@@ -12,6 +12,9 @@ export interface MediaResponse {
   statusText: string;
   contentType: string;
   body: ArrayBuffer;
+  /** CTA-5006 CMSD values the origin sent with the response (PROTOCOL.md §2.7); absent or '' when none. */
+  cmsdStatic?: string;
+  cmsdDynamic?: string;
 }
 
 export type ProgressCallback = (loadedBytes: number, totalBytes: number) => void;

@@ -174,7 +174,10 @@ function finish(r: ActiveRequest): void {
   requests.delete(r.id);
   receiver.close(r.id);
   const body = r.body.buffer as ArrayBuffer;
-  post({ type: 'response', id: r.id, status: r.response.status, statusText: r.response.reason, contentType: r.response.contentType, body }, [body]);
+  post({
+    type: 'response', id: r.id, status: r.response.status, statusText: r.response.reason, contentType: r.response.contentType, body,
+    cmsdStatic: r.response.cmsdStatic ?? '', cmsdDynamic: r.response.cmsdDynamic ?? '',
+  }, [body]);
 }
 
 function failRequest(r: ActiveRequest, message: string): void {

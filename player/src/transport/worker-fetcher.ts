@@ -35,7 +35,10 @@ export class WorkerFetcher implements MediaFetcher {
         case 'response': {
           const p = this.pending.get(msg.id);
           this.pending.delete(msg.id);
-          p?.resolve({ status: msg.status, statusText: msg.statusText, contentType: msg.contentType, body: msg.body });
+          p?.resolve({
+            status: msg.status, statusText: msg.statusText, contentType: msg.contentType, body: msg.body,
+            cmsdStatic: msg.cmsdStatic, cmsdDynamic: msg.cmsdDynamic,
+          });
           break;
         }
         case 'failed': {

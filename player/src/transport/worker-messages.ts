@@ -41,7 +41,7 @@ export type FromWorker =
   | { type: 'ready' }
   | { type: 'fatal'; message: string }
   | { type: 'progress'; id: number; loaded: number; total: number }
-  | { type: 'response'; id: number; status: number; statusText: string; contentType: string; body: ArrayBuffer }
+  | { type: 'response'; id: number; status: number; statusText: string; contentType: string; body: ArrayBuffer; cmsdStatic: string; cmsdDynamic: string }
   | { type: 'failed'; id: number; message: string }
   | { type: 'telemetry'; point: TelemetryPoint }
   | { type: 'counters'; counters: TransportCounters }

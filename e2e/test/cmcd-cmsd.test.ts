@@ -1,0 +1,121 @@
+// CMCD in and CMSD out, end to end in Chromium (issue 18 items 1 and 6): dash.js's own CMCD reaches the origin over
+// WebTransport datagrams and over HTTPS/TCP (the origin sees `bl` change during playback), and the origin's CMSD
+// `etp` reaches dash.js's CmsdModel and is blended into the throughput samples its ABR uses. Fails if dash.js stops
+// sending `bl` or stops reading `etp`.
+import assert from 'node:assert/strict';
+import { createHash, X509Certificate } from 'node:crypto';
+import { connect } from 'node:tls';
+import { after, before, test } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import type { CmsdReport } from '@pcc-stream/player';
+import { decodeCmsdDynamic } from '@pcc-stream/protocol';
+import { startOriginProcess, type OriginProcess } from '@pcc-stream/server/process';
+import { launchChromium } from '../src/chromium.ts';
+import { mediaDir, playerDist, preparePlayerAndMedia } from '../src/player-fixture.ts';
+
+const playS = 20;
+const statusPollMs = 1000;
+
+let origin: OriginProcess;
+let browser: Browser;
+
+/** SHA-256 of the origin's HTTPS public key (base64), so Chromium trusts exactly that certificate and nothing else. */
+function spkiHashOf(host: string, port: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    // Only reads the certificate the origin presents; its key is then the one Chromium is told to trust.
+    const socket = connect({ host, port, rejectUnauthorized: false }, () => {
+      const der = socket.getPeerCertificate(true).raw;
+      socket.end();
+      const spki = new X509Certificate(der).publicKey.export({ type: 'spki', format: 'der' });
+      resolve(createHash('sha256').update(spki).digest('base64'));
+    });
+    socket.on('error', reject);
+  });
+}
+
+before(async () => {
+  preparePlayerAndMedia();
+  origin = await startOriginProcess({ mediaDir, staticDir: playerDist, cc: 'vivace' });
+  const spki = await spkiHashOf(origin.host, origin.httpsPort);
+  browser = await launchChromium({ extraArgs: [`--ignore-certificate-errors-spki-list=${spki}`] });
+});
+
+after(async () => {
+  await browser?.close();
+  await origin?.stop();
+});
+
+type Row = Record<string, number | string>;
+interface Status { session_list: Row[]; https_connections: Row[] }
+
+async function status(): Promise<Status> {
+  return (await (await fetch(`${origin.httpBase}/status`)).json()) as Status;
+}
+
+/** Plays for `seconds` while collecting every `bl` the origin recorded for the page's session or connections. */
+async function playAndWatchBl(page: Page, seconds: number, rows: (s: Status) => Row[]): Promise<number[]> {
+  await page.waitForFunction(() => (window.pccPlayer.metrics()?.startupDelayS ?? null) !== null || window.pccPlayer.errors().length > 0, undefined, { timeout: 30_000 });
+  assert.deepEqual(await page.evaluate(() => window.pccPlayer.errors()), []);
+  const seen: number[] = [];
+  const end = Date.now() + seconds * 1000;
+  while (Date.now() < end) {
+    await page.waitForTimeout(statusPollMs);
+    for (const row of rows(await status())) if (typeof row.cmcd_bl_ms === 'number') seen.push(row.cmcd_bl_ms);
+  }
+  return seen;
+}
+
+async function openPage(query: string): Promise<{ page: Page; close: () => Promise<void> }> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  await page.goto(`${origin.httpBase}/?${query}&port=${origin.webTransportPort}&httpsPort=${origin.httpsPort}`);
+  return { page, close: () => context.close() };
+}
+
+function etpOf(cmsdDynamic: string): number | null {
+  const d = decodeCmsdDynamic(cmsdDynamic);
+  return d.ok && d.value.etpKbps !== undefined ? d.value.etpKbps : null;
+}
+
+test('WebTransport datagrams: the origin sees dash.js\'s CMCD bl; dash.js reads the origin\'s CMSD etp and blends it', { timeout: 120_000 }, async () => {
+  const { page, close } = await openPage('cc=vivace');
+  try {
+    const bl = await playAndWatchBl(page, playS, (s) => s.session_list.filter((r) => r.transport === 'datagram'));
+    assert.ok(bl.length >= playS / 2, `the origin's /status showed CMCD bl only ${bl.length} times in ${playS} s`);
+    assert.ok(new Set(bl).size >= 3, `bl never changed during playback: ${[...new Set(bl)].join(', ')}`);
+    assert.ok(Math.max(...bl) >= 4000, `the buffer never passed 4 s by CMCD: max bl ${Math.max(...bl)} ms`);
+
+    const report = await page.evaluate(() => window.pccPlayer.cmsd()) as CmsdReport;
+    const handedEtp = report.handed.map((h) => etpOf(h.cmsdDynamic)).filter((e): e is number => e !== null);
+    assert.ok(handedEtp.length >= 5, `the loader handed dash.js only ${handedEtp.length} CMSD etp values`);
+    assert.ok(handedEtp.every((e) => e > 0), 'etp values are positive rates');
+    // dash.js's own CmsdModel parsed the header our loader set (HTTPRequest.cmsd of the latest video request).
+    const parsed = report.lastVideoRequestCmsd as { dynamic?: { etp?: number }; static?: { sf?: string } } | null;
+    assert.ok(parsed?.dynamic?.etp !== undefined && parsed.dynamic.etp > 0, `dash.js recorded no etp: ${JSON.stringify(parsed)}`);
+    assert.equal(parsed.static?.sf, 'd');
+    // And its throughput model used it: stored samples are raw·(1 − w) + etp·w for an etp the origin sent.
+    const blended = report.samples.filter((s) => s.impliedEtpKbps !== null);
+    process.stderr.write(`${JSON.stringify({ component: 'e2e', transport: 'datagram', bl_samples: bl.length, bl_distinct: new Set(bl).size, bl_max_ms: Math.max(...bl), etp_handed: handedEtp.length, etp_last_kbps: handedEtp.at(-1), throughput_samples: report.samples.length, blended: blended.length })}\n`);
+    const matching = blended.filter((s) => handedEtp.some((e) => Math.abs(e - s.impliedEtpKbps!) <= 1));
+    assert.ok(matching.length >= 3, `only ${matching.length} of ${report.samples.length} throughput samples carry a received etp `
+      + `(w ${report.etpWeightRatio}; samples ${JSON.stringify(report.samples.slice(-5))}; etp ${handedEtp.slice(-5).join(', ')})`);
+  } finally {
+    await close();
+  }
+});
+
+test('HTTPS/TCP: the origin sees dash.js\'s CMCD bl; dash.js reads the exposed CMSD headers (no certificate errors ignored)', { timeout: 120_000 }, async () => {
+  const { page, close } = await openPage('transport=tcp&cc=cubic');
+  try {
+    const bl = await playAndWatchBl(page, playS, (s) => s.https_connections);
+    assert.ok(bl.length >= playS / 2, `the origin's /status showed CMCD bl for HTTPS only ${bl.length} times in ${playS} s`);
+    assert.ok(new Set(bl).size >= 3, `bl never changed during playback: ${[...new Set(bl)].join(', ')}`);
+    const report = await page.evaluate(() => window.pccPlayer.cmsd()) as CmsdReport;
+    const parsed = report.lastVideoRequestCmsd as { static?: { sf?: string } } | null;
+    assert.equal(parsed?.static?.sf, 'd', `dash.js did not see the exposed CMSD-Static header: ${JSON.stringify(parsed)}`);
+    const m = await page.evaluate(() => window.pccPlayer.metrics());
+    assert.ok(m && m.playbackPositionS >= playS - 5, `playback advanced only ${m?.playbackPositionS} s`);
+  } finally {
+    await close();
+  }
+});

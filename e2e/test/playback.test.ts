@@ -89,6 +89,13 @@ test('vivace over WebTransport datagrams plays 30 s without stalls and reaches t
     assert.ok(m.datagramsReceived > 1000, `only ${m.datagramsReceived} datagrams received`);
     assert.ok(m.bytesReceived > 5e6, `only ${m.bytesReceived} bytes received`);
     assert.ok(m.series.length >= playS, 'per-second series is too short');
+    // DATA datagrams are as large as QUIC allows (1421 B at its 1452 B MTU, above the 1200 B of protocol v1):
+    // the origin's figures for this session, whose body Chromium received and played.
+    const status = (await (await fetch(`${origin.httpBase}/status`)).json()) as { session_list: Array<Record<string, number | string>> };
+    const session = status.session_list.filter((s) => s.transport === 'datagram').sort((a, b) => Number(b.packets_sent) - Number(a.packets_sent))[0];
+    assert.ok(session, 'the origin lists the datagram session');
+    const bodyBytesPerPacket = Number(session.sent_bytes) / Number(session.packets_sent);
+    assert.ok(bodyBytesPerPacket > 1300, `${bodyBytesPerPacket.toFixed(0)} body bytes per DATA datagram: datagrams not path-sized`);
   } finally {
     await close();
   }

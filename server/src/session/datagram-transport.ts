@@ -11,6 +11,7 @@ import type { SendLoop, SendLoopMember } from '../datagram/send-loop.ts';
 import { errorMessage, log } from '../log.ts';
 import type { OpenedBody } from '../media/media-store.ts';
 import { MiTelemetry } from '../telemetry/mi-telemetry.ts';
+import { videoStateFromCmcd } from '../telemetry/player-state.ts';
 import type { RequestStream } from './request-stream.ts';
 import { serveTelemetryFeed } from './telemetry-feed.ts';
 import type { ResponseCmsd, TransportHandler } from './transport-handler.ts';
@@ -93,11 +94,12 @@ export class DatagramTransport implements TransportHandler, SendLoopMember {
   }
 
   /**
-   * The player's state from CMCD (PROTOCOL.md §2.6): recorded for /status and every telemetry line. The controller's
-   * application-state event (issue 18 item 2) takes it from here once the Controller wrapper has it.
+   * The player's state from CMCD (PROTOCOL.md §2.6): recorded for /status and every telemetry line, and told to the
+   * controller through its application-state event (buffer, bitrate, deadline; issue 18 item 2).
    */
   onPlayerState(state: CmcdState, nowUs: number): void {
     this.telemetry.player.set(state, nowUs);
+    this.sender.onPlayerState(videoStateFromCmcd(state), nowUs);
   }
 
   async serveBody(request: RequestFrame, stream: RequestStream, opened: OpenedBody, cmsd: ResponseCmsd): Promise<'complete' | 'cancelled'> {

@@ -1,5 +1,15 @@
 // The player's latest CMCD (PROTOCOL.md §2.6) as flat fields, one naming for the per-MI telemetry lines and /status.
+import type { AppState } from '@pcc-stream/controller';
 import type { CmcdState } from '@pcc-stream/protocol';
+
+/** The controller's video fields (cc_app_state) from CMCD: `bl` ms, `br` kbit/s → bit/s, `dl` ms → µs. */
+export function videoStateFromCmcd(state: CmcdState): Omit<AppState, 'appLimited'> {
+  return {
+    ...(state.bufferLengthMs !== undefined ? { bufferMs: state.bufferLengthMs } : {}),
+    ...(state.encodedBitrateKbps !== undefined ? { bitrateBps: state.encodedBitrateKbps * 1000 } : {}),
+    ...(state.deadlineMs !== undefined ? { deadlineUs: state.deadlineMs * 1000 } : {}),
+  };
+}
 
 export type PlayerStateFields = Record<string, number | string>;
 

@@ -81,6 +81,9 @@ typedef struct cc_context {
     /* Custom utility if the user installed one (else NULL): PCC algorithms call it instead of their own. */
     cc_utility_fn custom_utility;
     void *custom_utility_data;
+    /* Observer of finished MIs (cc_set_mi_observer), or NULL. */
+    cc_mi_observer_fn mi_observer;
+    void *mi_observer_data;
     void *framework;                     /* opaque, for the framework's own use */
 } cc_context;
 

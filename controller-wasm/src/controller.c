@@ -410,3 +410,10 @@ int cc_set_utility(cc_controller *cc, cc_utility_fn fn, void *user_data) {
     cc->ctx.custom_utility_data = fn != NULL ? user_data : NULL;
     return CC_OK;
 }
+
+int cc_set_mi_observer(cc_controller *cc, cc_mi_observer_fn fn, void *user_data) {
+    if (cc == NULL || !cc->ops->accepts_custom_utility) return CC_ERR_INVALID; /* the PCC family has MIs */
+    cc->ctx.mi_observer = fn;
+    cc->ctx.mi_observer_data = fn != NULL ? user_data : NULL;
+    return CC_OK;
+}

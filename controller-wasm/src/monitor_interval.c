@@ -227,6 +227,10 @@ int pcc_mi_pop_result(pcc_mi_tracker *tracker, double min_rtt_us, pcc_mi_result 
     out->id = mi->id;
     out->timed_out = !complete;
     out->app_limited = mi->app_limited;
+    out->first_pn = mi->first_pn;
+    out->last_pn = mi->last_pn;
+    out->start_time_us = mi->start_time_us;
+    out->end_time_us = mi->end_time_us;
     tracker->head = (tracker->head + 1) % PCC_MI_CAPACITY;
     tracker->count--;
     return 1;

@@ -73,6 +73,8 @@ typedef struct pcc_mi_result {
     int timed_out;                /* fate of some packets unknown when it was finished */
     int app_limited;              /* the sender ran out of data while it was open (pcc_mi_mark_app_limited) */
     double rtt_gradient_stderr;   /* standard error of the regression slope (0 with < 3 samples) */
+    uint64_t first_pn, last_pn;   /* for cc_set_mi_observer */
+    int64_t start_time_us, end_time_us;
 } pcc_mi_result;
 
 void pcc_mi_tracker_init(pcc_mi_tracker *tracker);

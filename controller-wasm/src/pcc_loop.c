@@ -50,6 +50,15 @@ static int mi_due(const pcc_loop *loop, int64_t now_us) {
            open->packets_sent >= (uint32_t)PCC_MI_MIN_PACKETS;
 }
 
+static void report_mi(const pcc_loop *loop, const pcc_mi_result *r, const cc_mi_stats *stats, double utility) {
+    const cc_context *ctx = loop->ctx;
+    if (ctx->mi_observer == NULL) return;
+    cc_mi_report report = {.stats = *stats, .utility = utility, .id = r->id, .first_pn = r->first_pn, .last_pn = r->last_pn,
+                           .start_time_us = r->start_time_us, .end_time_us = r->end_time_us, .timed_out = r->timed_out,
+                           .app_limited = r->app_limited};
+    ctx->mi_observer(&report, ctx->mi_observer_data);
+}
+
 /* An MI the sender could not fill validated nothing: the algorithm's rates come down to what the path delivered
  * lately (validated_rate.h), after it has taken the MI's result (Vivace sets such MIs aside). */
 static void limit_to_validated(pcc_loop *loop) {
@@ -63,6 +72,7 @@ static void handle_result(pcc_loop *loop, const pcc_mi_result *r) {
     int current = r->epoch == loop->epoch;
     if (r->timed_out && loop->hooks->on_timeout != NULL) {
         loop->last_stats = r->stats;
+        report_mi(loop, r, &r->stats, 0.0);
         if (current) loop->hooks->on_timeout(loop, r);
         return;
     }
@@ -85,6 +95,7 @@ static void handle_result(pcc_loop *loop, const pcc_mi_result *r) {
     }
     loop->last_stats = result.stats;
     loop->last_utility = outcome.utility;
+    report_mi(loop, &result, &result.stats, outcome.utility);
     if (current) loop->hooks->on_result(loop, &outcome);
     if (r->app_limited) limit_to_validated(loop);
 }

@@ -16,6 +16,7 @@ import { MediaStore } from './media/media-store.ts';
 import { DatagramTransport } from './session/datagram-transport.ts';
 import { OriginSession, type SessionLimits } from './session/origin-session.ts';
 import { StreamTransport } from './session/stream-transport.ts';
+import { RecordingController } from './telemetry/controller-recording.ts';
 import type { TransportHandler } from './session/transport-handler.ts';
 
 export interface OriginOptions {
@@ -30,6 +31,8 @@ export interface OriginOptions {
   /** Default controller for sessions that do not choose one. */
   cc: string;
   logDir: string | null;
+  /** Record every datagram session's controller inputs and decisions here as pcc-replay scripts, or null. */
+  recordDir?: string | null;
   certPath?: string;
   keyPath?: string;
   maxSessions: number;
@@ -58,6 +61,8 @@ export const DEFAULT_ORIGIN_OPTIONS: Omit<OriginOptions, 'mediaDir'> = {
 
 export class Origin {
   readonly sessions = new Map<number, OriginSession>();
+  /** Recordings of sessions (--record-dir); finished to disk before stop() resolves. */
+  private readonly recordings = new Set<RecordingController>();
   readonly sendLoop = new SendLoop();
   private acceptLoop: Promise<void> | null = null;
   private stopped = false;
@@ -190,19 +195,31 @@ export class Origin {
       transport = new StreamTransport(quic, cc, this.options.logDir);
     } else {
       const seed = randomBytes(4).readUInt32BE(0);
-      const created = this.controllers.create(params.value.cc, params.value.params, nowUs(), seed);
+      const createdAtUs = nowUs();
+      const created = this.controllers.create(params.value.cc, params.value.params, createdAtUs, seed);
       if (!created.ok) {
         log('info', 'session.refused', { session: quic.id, url: quic.url, reason: created.error });
         return safeClose(quic, CLOSE_BAD_SESSION_PARAMS, created.error);
       }
+      const controller = this.options.recordDir
+        ? new RecordingController(created.controller, {
+          dir: this.options.recordDir, sessionId: quic.id, algorithm: created.controller.algorithm, seed, nowUs: createdAtUs,
+          params: params.value.params, note: `url ${quic.url}`,
+        })
+        : created.controller;
+      if (controller instanceof RecordingController) {
+        this.recordings.add(controller);
+        void controller.finished().then(() => this.recordings.delete(controller));
+        log('info', 'record.start', { session: quic.id, path: controller.path });
+      }
       let session: OriginSession | null = null;
       try {
-        transport = new DatagramTransport(quic, created.controller, this.sendLoop, this.options.logDir, (code, reason) => {
+        transport = new DatagramTransport(quic, controller, this.sendLoop, this.options.logDir, (code, reason) => {
           log('warn', 'session.violation', { session: quic.id, code, reason });
           session?.close(code, reason);
         });
       } catch (err) {
-        created.controller.destroy();
+        controller.destroy();
         throw err;
       }
       session = this.register(quic, transport);
@@ -245,6 +262,8 @@ export class Origin {
     if (this.sessions.size > 0) await new Promise((r) => setTimeout(r, 150));
     this.quicServer.close();
     await Promise.all([this.control?.close(), this.https?.close(), this.acceptLoop]);
+    for (const recording of this.recordings) recording.close();
+    await Promise.all([...this.recordings].map((r) => r.finished()));
     log('info', 'origin.stopped', {});
   }
 }

@@ -146,6 +146,23 @@ void cc_get_telemetry(const cc_controller *cc, cc_telemetry *out);
 /* Install a custom utility (NULL restores the built-in one). Returns CC_ERR_INVALID for non-PCC algorithms. */
 int cc_set_utility(cc_controller *cc, cc_utility_fn fn, void *user_data);
 
+/* One finished monitor interval as the algorithm evaluated it (PCC algorithms): for replay analysis. */
+typedef struct cc_mi_report {
+    cc_mi_stats stats;
+    double utility;             /* as computed (0 when the utility was not finite) */
+    uint64_t id;                /* increases by one per MI */
+    uint64_t first_pn, last_pn; /* packets sent in it */
+    int64_t start_time_us;      /* first send */
+    int64_t end_time_us;        /* when sending in it stopped */
+    int timed_out;              /* finished with some packets' fate unknown */
+    int app_limited;
+} cc_mi_report;
+typedef void (*cc_mi_observer_fn)(const cc_mi_report *mi, void *user_data);
+
+/* Calls `fn` for every finished MI (NULL stops it); observing changes no decision. CC_ERR_INVALID for non-PCC
+ * algorithms. */
+int cc_set_mi_observer(cc_controller *cc, cc_mi_observer_fn fn, void *user_data);
+
 #ifdef __cplusplus
 }
 #endif

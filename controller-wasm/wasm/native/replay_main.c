@@ -13,10 +13,15 @@
  *   tick NOW_US
  *   app_state APP_LIMITED BUFFER_MS BITRATE_BPS DEADLINE_US NOW_US   cc_on_app_state (negative: unknown)
  *   app_limited NOW_US                    short for app_state 1 -1 -1 -1 NOW_US
+ *   expect PACING_BYTES_PER_S CWND_BYTES  the recorded decision at this point: the replay must match it exactly
+ *                                         (exit 1 with the line and both values otherwise); prints nothing
+ * A comment starting "# truncated" marks a recording cut at its size cap (reported by --check).
  * Output per command: {"line":N,"pacingRateBytesPerSec":..,"cwndBytes":..,"bytesInFlight":..,"telemetry":{..}}
  * with telemetry keys named as in ts/types.ts ControllerTelemetry; numbers printed with 17 significant digits.
+ * --check: no output per command; one summary line at the end {"lines":..,"events":..,"expects":..,"truncated":..}.
+ * --mi: one line per finished monitor interval instead (PCC algorithms; cc_mi_report's fields), for analysis.
  *
- * usage: pcc-replay [SCRIPT]   (stdin when omitted)
+ * usage: pcc-replay [--check | --mi] [SCRIPT]   (stdin when omitted)
  */
 #define _POSIX_C_SOURCE 200809L /* strtok_r, clock_gettime under -std=c11 */
 
@@ -31,6 +36,8 @@
 
 #define MAX_LINE_BYTES 512
 #define MAX_FIELDS 6
+
+enum output_mode { OUTPUT_EVERY_LINE, OUTPUT_CHECK, OUTPUT_MI };
 
 static void print_number(const char *key, double value, int last) {
     if (isfinite(value)) printf("\"%s\":%.17g%s", key, value, last ? "" : ",");
@@ -68,16 +75,38 @@ static void print_outputs(long line_no, const cc_controller *cc, uint64_t events
     printf("}}\n");
 }
 
+static void print_mi(const cc_mi_report *mi, void *user_data) {
+    (void)user_data;
+    const cc_mi_stats *st = &mi->stats;
+    printf("{\"id\":%" PRIu64 ",\"firstPn\":%" PRIu64 ",\"lastPn\":%" PRIu64 ",\"startUs\":%" PRId64 ",\"endUs\":%" PRId64
+           ",\"timedOut\":%d,\"appLimited\":%d,\"packetsSent\":%" PRIu32 ",\"packetsAcked\":%" PRIu32 ",\"packetsLost\":%" PRIu32
+           ",\"rttSamples\":%" PRIu32 ",",
+           mi->id, mi->first_pn, mi->last_pn, mi->start_time_us, mi->end_time_us, mi->timed_out, mi->app_limited,
+           st->packets_sent, st->packets_acked, st->packets_lost, st->rtt_samples);
+    print_number("targetRateBps", st->target_rate_bps, 0);
+    print_number("sendRateBps", st->send_rate_bps, 0);
+    print_number("throughputBps", st->throughput_bps, 0);
+    print_number("lossRate", st->loss_rate, 0);
+    print_number("rttGradient", st->rtt_gradient, 0);
+    print_number("avgRttUs", st->avg_rtt_us, 0);
+    print_number("minRttUs", st->min_rtt_us, 0);
+    print_number("durationUs", st->duration_us, 0);
+    print_number("utility", mi->utility, 1);
+    printf("}\n");
+}
+
 static int fail(long line_no, const char *message, const char *detail) {
     fprintf(stderr, "{\"component\":\"pcc-replay\",\"level\":\"error\",\"line\":%ld,\"message\":\"%s\",\"detail\":\"%s\"}\n",
             line_no, message, detail);
     return 2;
 }
 
-static int run(FILE *in) {
+static int run(FILE *in, enum output_mode mode) {
     char line[MAX_LINE_BYTES];
     cc_controller *cc = NULL;
     uint64_t events_refused = 0;
+    uint64_t events_applied = 0, expects = 0;
+    int truncated = 0;
     long line_no = 0;
     int status = 0;
     while (status == 0 && fgets(line, sizeof line, in) != NULL) {
@@ -85,7 +114,12 @@ static int run(FILE *in) {
         if (strchr(line, '\n') == NULL && !feof(in)) { status = fail(line_no, "line too long", ""); break; }
         char *save = NULL;
         char *command = strtok_r(line, " \t\r\n", &save);
-        if (command == NULL || command[0] == '#') continue;
+        if (command == NULL) continue;
+        if (command[0] == '#') {
+            char *rest = strtok_r(NULL, " \t\r\n", &save);
+            if ((strcmp(command, "#") == 0 && rest != NULL && strncmp(rest, "truncated", 9) == 0) || strncmp(command, "#truncated", 10) == 0) truncated = 1;
+            continue;
+        }
         char *words[MAX_FIELDS] = {0};
         int word_count = 0;
         char *word;
@@ -118,12 +152,30 @@ static int run(FILE *in) {
             }
             cc = cc_create(words[0], seed, now_us);
             if (cc == NULL) { status = fail(line_no, "unknown algorithm", words[0]); break; }
+            if (mode == OUTPUT_MI && cc_set_mi_observer(cc, print_mi, NULL) != CC_OK) {
+                status = fail(line_no, "--mi needs an algorithm with monitor intervals", words[0]);
+                break;
+            }
         } else if (cc == NULL) {
             status = fail(line_no, "the script must start with create", command);
             break;
         } else if (strcmp(command, "param") == 0) {
             if (word_count != 2) { status = fail(line_no, "usage: param NAME VALUE", ""); break; }
             if (cc_param_set(cc, words[0], v[1]) != CC_OK) { status = fail(line_no, "parameter refused", words[0]); break; }
+        } else if (strcmp(command, "expect") == 0) {
+            if (word_count != 2) { status = fail(line_no, "usage: expect PACING_BYTES_PER_S CWND_BYTES", ""); break; }
+            double rate = cc_pacing_rate_bytes_per_s(cc), cwnd = cc_cwnd_bytes(cc);
+            expects++;
+            if (rate != v[0] || cwnd != v[1]) {
+                fprintf(stderr,
+                        "{\"component\":\"pcc-replay\",\"level\":\"error\",\"line\":%ld,\"message\":\"decision differs\","
+                        "\"expected\":{\"pacingRateBytesPerSec\":%.17g,\"cwndBytes\":%.17g},"
+                        "\"replayed\":{\"pacingRateBytesPerSec\":%.17g,\"cwndBytes\":%.17g},\"expectsMatched\":%" PRIu64 "}\n",
+                        line_no, v[0], v[1], rate, cwnd, expects - 1);
+                status = 1;
+                break;
+            }
+            continue;
         } else {
             size_t i = 0;
             while (i < sizeof events / sizeof events[0] && strcmp(events[i].name, command) != 0) i++;
@@ -161,21 +213,30 @@ static int run(FILE *in) {
                 break;
             }
             if (!pccw_apply_event(cc, event)) events_refused++;
+            events_applied++;
         }
-        print_outputs(line_no, cc, events_refused);
+        if (mode == OUTPUT_EVERY_LINE) print_outputs(line_no, cc, events_refused);
+    }
+    if (status == 0 && mode == OUTPUT_CHECK) {
+        printf("{\"lines\":%ld,\"events\":%" PRIu64 ",\"eventsRefused\":%" PRIu64 ",\"expects\":%" PRIu64 ",\"truncated\":%s}\n",
+               line_no, events_applied, events_refused, expects, truncated ? "true" : "false");
     }
     if (cc != NULL) cc_destroy(cc);
     return status;
 }
 
 int main(int argc, char **argv) {
-    if (argc > 2) {
-        fprintf(stderr, "usage: pcc-replay [SCRIPT]\n");
+    enum output_mode mode = OUTPUT_EVERY_LINE;
+    int arg = 1;
+    if (arg < argc && strcmp(argv[arg], "--check") == 0) { mode = OUTPUT_CHECK; arg++; }
+    else if (arg < argc && strcmp(argv[arg], "--mi") == 0) { mode = OUTPUT_MI; arg++; }
+    if (argc - arg > 1 || (arg < argc && argv[arg][0] == '-' && argv[arg][1] != '\0')) {
+        fprintf(stderr, "usage: pcc-replay [--check | --mi] [SCRIPT]\n");
         return 2;
     }
-    FILE *in = argc == 2 ? fopen(argv[1], "r") : stdin;
-    if (in == NULL) return fail(0, "cannot open script", argv[1]);
-    int status = run(in);
+    FILE *in = arg < argc ? fopen(argv[arg], "r") : stdin;
+    if (in == NULL) return fail(0, "cannot open script", argv[arg]);
+    int status = run(in, mode);
     if (in != stdin) fclose(in);
     return status;
 }

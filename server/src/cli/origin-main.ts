@@ -18,6 +18,7 @@ const specs: Record<string, FlagSpec> = {
   'https-port': { type: 'number', help: `HTTPS-over-TCP baseline port (?cc=${TCP_CONTROLLERS.join('|')}), -1 = off`, default: d.httpsPort ?? -1 },
   cc: { type: 'string', help: `default controller of datagram sessions: ${WASM_CONTROLLERS.join('|')}`, default: d.cc },
   'log-dir': { type: 'string', help: 'write per-session per-MI telemetry JSONL here' },
+  'record-dir': { type: 'string', help: 'record each datagram session\'s controller inputs and decisions here (pcc-replay scripts)' },
   cert: { type: 'string', help: 'PEM certificate (default: self-signed ECDSA P-256, 13 days)' },
   key: { type: 'string', help: 'PEM private key for --cert' },
   'max-sessions': { type: 'number', help: 'concurrent WebTransport sessions', default: d.maxSessions },
@@ -60,6 +61,8 @@ async function main(): Promise<void> {
     // Paths are the user's: relative to the directory the command was run in (npm runs this in server/).
     const logDir = v['log-dir'] === undefined ? null : userPath(v['log-dir'] as string);
     if (logDir) mkdirSync(logDir, { recursive: true });
+    const recordDir = v['record-dir'] === undefined ? null : userPath(v['record-dir'] as string);
+    if (recordDir) mkdirSync(recordDir, { recursive: true });
     origin = await Origin.start({
       mediaDir: userPath(v.media as string),
       host: v.host as string,
@@ -68,6 +71,7 @@ async function main(): Promise<void> {
       httpsPort: port('https-port', v['https-port'] as number),
       cc: v.cc as string,
       logDir,
+      recordDir,
       ...(v.cert ? { certPath: userPath(v.cert as string) } : {}),
       ...(v.key ? { keyPath: userPath(v.key as string) } : {}),
       maxSessions: positiveInt('max-sessions', v['max-sessions'] as number),

@@ -21,6 +21,8 @@ export interface OriginProcessOptions {
   /** Served at / on the HTTP port (the built player). */
   staticDir?: string;
   logDir?: string;
+  /** Record every datagram session's controller inputs and decisions here (pcc-replay scripts). */
+  recordDir?: string;
   /** Rate controller for WebTransport sessions (origin default when absent). */
   cc?: string;
   /** Further origin-main options, passed verbatim. */
@@ -73,6 +75,7 @@ export function originArgs(options: OriginProcessOptions): string[] {
     '--port', String(options.webTransportPort ?? 0), '--http-port', String(options.httpPort ?? 0), '--https-port', String(options.httpsPort ?? 0),
     ...(options.staticDir ? ['--static', options.staticDir] : []),
     ...(options.logDir ? ['--log-dir', options.logDir] : []),
+    ...(options.recordDir ? ['--record-dir', options.recordDir] : []),
     ...(options.cc ? ['--cc', options.cc] : []),
     ...(options.extraArgs ?? []),
   ];

@@ -33,12 +33,32 @@ typedef struct pcc_sim_schedule {
     int64_t period_us;
 } pcc_sim_schedule;
 
+/* A flow that is a DASH video player instead of a bulk sender (video_player.h, video_stream.h). The player asks
+ * for one segment at a time; the request travels up the path (half the RTT, behind the acks) and the sender then
+ * has that segment's bytes to send, and nothing once they are out (app-limited, reported to the controller with
+ * cc_on_app_state as the origin does). Segments carry whole packets; lost ones are sent again. */
+#define PCC_SIM_VIDEO_MAX_RUNGS 16
+typedef struct pcc_sim_video_config {
+    double bitrate_bps;          /* the one rendition (CBR or VBR); ignored when ladder_count > 0 */
+    const double *ladder_bps;    /* ABR: rungs in increasing order, chosen by a throughput rule; NULL: none */
+    size_t ladder_count;
+    double segment_s;            /* segment duration; 0 = 2 s */
+    double vbr_cv;               /* 0: CBR; else segment sizes vary around the nominal with this coefficient of
+                                  * variation (uniform, seeded, the same factor for every rung), at most 0.5 */
+    int continuous;              /* 1: no request gaps: the player keeps max_buffer_s of media asked for and the
+                                  * sender streams the segments back to back (the thesis's RTSP-over-TCP proxy, §5.2) */
+    double startup_buffer_s;     /* media needed to start (and resume after a stall); 0 = one segment */
+    double max_buffer_s;         /* no request while the buffer holds this much; 0 = dash.js's rule (30 s at the
+                                  * top rendition, 18 s below) */
+} pcc_sim_video_config;
+
 typedef struct pcc_sim_flow_config {
     const char *cc;            /* algorithm name, e.g. "vivace" (see cc_algorithm_name_at) */
     const char *cc_params;     /* optional "name=value,name=value" set with cc_param_set; NULL or "" for none */
     int64_t start_us;          /* when the flow starts sending (bulk, always backlogged) */
     int64_t base_rtt_us;       /* two-way propagation delay, split evenly between the two directions */
     uint32_t packet_bytes;     /* size of every packet on the wire; 0 = 1500 */
+    const pcc_sim_video_config *video; /* NULL: a bulk sender; else a video player (bitrate or ladder given) */
 } pcc_sim_flow_config;
 
 /* Called once per flow at the end of every sample interval (default 100 ms). */
@@ -61,6 +81,9 @@ typedef struct pcc_sim_sample {
     double last_mi_loss_rate;
     double gradient;
     uint64_t mi_completed;
+    double video_buffer_s;         /* video flows: the player's buffer at time_us (0 for bulk flows) */
+    double video_bitrate_bps;      /* video flows: bitrate of the last segment asked for */
+    int video_stalled;             /* video flows: 1 while playback is stalled */
 } pcc_sim_sample;
 
 typedef void (*pcc_sim_sample_fn)(const pcc_sim_sample *sample, void *user_data);
@@ -90,6 +113,26 @@ typedef struct pcc_sim_config {
     void *user_data;
 } pcc_sim_config;
 
+/* What a video flow's player saw (is_video = 0 for bulk flows). Definitions as the bench's (bench/harness/README.md):
+ * buffering ratio = stall time / (stall + playing time), startup excluded. */
+typedef struct pcc_sim_video_result {
+    int is_video;
+    double buffering_ratio;
+    double buffering_ratio_with_startup; /* (startup + stall) / (startup + stall + playing) */
+    double startup_delay_s;              /* flow start to first frame; -1 when playback never started */
+    double stall_s;
+    double play_s;
+    uint32_t stall_count;
+    uint32_t segments;                   /* segments played or in the buffer (appended) */
+    uint32_t switches;                   /* rendition changes between consecutive segments */
+    double average_bitrate_bps;          /* mean nominal bitrate of the appended segments */
+    double sender_idle_s;                /* time the sender had nothing to send after its first request */
+    /* The buffer level (s) at every whole second of the run, 1..duration: buffer_levels_s[k] at k + 1 s.
+     * Allocated by pcc_sim_run, released by pcc_sim_result_free. */
+    float *buffer_levels_s;
+    size_t buffer_level_count;
+} pcc_sim_video_result;
+
 typedef struct pcc_sim_flow_result {
     char cc[PCC_SIM_NAME_BYTES];
     int64_t start_us;
@@ -107,6 +150,7 @@ typedef struct pcc_sim_flow_result {
     uint64_t packets_dropped_random;
     uint64_t packets_declared_lost;
     uint64_t spurious_losses;        /* declared lost, then acknowledged */
+    pcc_sim_video_result video;
 } pcc_sim_flow_result;
 
 typedef struct pcc_sim_result {
@@ -131,6 +175,8 @@ void pcc_sim_config_init(pcc_sim_config *config);
 /* Runs one simulation. On error returns a negative pcc_sim_status and writes a one-line reason into
  * error (if error_bytes > 0); nothing is leaked either way. */
 int pcc_sim_run(const pcc_sim_config *config, pcc_sim_result *result, char *error, size_t error_bytes);
+/* Releases what a run allocated in result (video flows' buffer levels); a no-op for bulk-only runs. */
+void pcc_sim_result_free(pcc_sim_result *result);
 
 #ifdef __cplusplus
 }

@@ -83,7 +83,8 @@ void sim_sender_set_send_jitter(sim_sender *sender, int64_t jitter_us, uint64_t 
     sender->next_jitter_us = (double)sender->send_jitter_us * sim_rng_unit(&sender->jitter_rng);
 }
 
-static int window_allows(const sim_sender *sender) {
+static int may_send(const sim_sender *sender) {
+    if (sender->data_limited && !sender->has_data) return 0;
     if (sender->probe_credit > 0 || sender->recovery.bytes_in_flight == 0) return 1;
     double cwnd = cc_cwnd_bytes(sender->cc);
     return (double)(sender->recovery.bytes_in_flight + sender->packet_bytes) <= cwnd;
@@ -102,7 +103,7 @@ static double next_release_us(const sim_sender *sender) {
 }
 
 int64_t sim_sender_next_send_us(const sim_sender *sender, int64_t now_us) {
-    if (!window_allows(sender)) return INT64_MAX;
+    if (!may_send(sender)) return INT64_MAX;
     double release_us = next_release_us(sender);
     if (release_us >= 9e18) return INT64_MAX - 1;
     int64_t at = (int64_t)ceil(release_us - 1e-6);
@@ -114,10 +115,11 @@ static void on_lost(void *context, uint64_t pn, uint32_t bytes) {
     sim_sender *sender = context;
     sender->packets_declared_lost++;
     cc_on_loss(sender->cc, pn, sender->event_now_us);
+    if (sender->on_declared_lost) sender->on_declared_lost(sender->lost_context, pn);
 }
 
 int sim_sender_send(sim_sender *sender, int64_t now_us, sim_packet *packet) {
-    if (now_us < sender->start_us || !window_allows(sender)) return 0;
+    if (now_us < sender->start_us || !may_send(sender)) return 0;
     double exact = next_send_exact_us(sender);
     double release_us = exact + sender->next_jitter_us;  /* next_release_us without asking the rate twice */
     if ((int64_t)ceil(release_us - 1e-6) > now_us) return 0;  /* too early for the pacer */

@@ -26,6 +26,12 @@ typedef struct sim_sender {
     uint64_t packets_declared_lost;
     uint64_t spurious_losses;
     int64_t event_now_us;        /* time of the event being handled (for loss callbacks) */
+    /* A video flow's sender sends only while its application has data (has_data, kept by the caller), and hears
+     * of every packet it declares lost (on_declared_lost), so the data goes out again. Bulk: always data. */
+    int data_limited;
+    int has_data;
+    void (*on_declared_lost)(void *context, uint64_t pn);
+    void *lost_context;
 } sim_sender;
 
 /* Creates the controller and applies the flow's parameters. 0, or -1 with a reason in error. */

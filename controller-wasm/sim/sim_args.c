@@ -27,6 +27,14 @@ const char *sim_cli_usage(void) {
            "  --send-jitter-us US    each packet leaves up to US late, uniform (default " PCC_SIM_STR(PCC_SIM_DEFAULT_SEND_JITTER_US) "; 0: exact pacing)\n"
            "  --cc-param NAME=VALUE  set a controller parameter on every flow (repeatable)\n"
            "  --sample-ms MS         time-series interval (default 100)\n"
+           "  --video-mbps LIST      flows are DASH players of this bitrate, one per flow or one for all (0: a bulk flow)\n"
+           "  --video-abr LIST       flows are DASH players choosing from this ladder (Mbit/s, increasing) by throughput\n"
+           "  --segment-s S          video segment duration (default 2)\n"
+           "  --video-continuous     no request gaps: segments stream back to back (the thesis's RTSP proxy, §5.2)\n"
+           "  --video-vbr CV         segment sizes vary around the bitrate with this coefficient of variation (0-0.5)\n"
+           "  --video-startup-s S    media needed to start and to resume after a stall (default one segment)\n"
+           "  --video-max-buffer-s S no request while the buffer holds this much (default dash.js: 30 s at the top\n"
+           "                         rendition, 18 s below)\n"
            "  --csv FILE             write the time series (per flow per interval) as CSV\n"
            "  --json                 print one JSON object instead of a table\n"
            "  --timing               log wall and CPU seconds as a JSON line on stderr\n"
@@ -132,6 +140,11 @@ int sim_cli_parse(int argc, char **argv, sim_cli_options *options, char *error, 
     strcpy(cc_list[0], "vivace");
     strcpy(rtt_list[0], "30");
     double start_gap_s = 0.0;
+    char video_list[PCC_SIM_MAX_FLOWS][PCC_SIM_NAME_BYTES];
+    char ladder_list[PCC_SIM_VIDEO_MAX_RUNGS][PCC_SIM_NAME_BYTES];
+    int video_count = 0, ladder_count = 0, video_options = 0;
+    pcc_sim_video_config video;
+    memset(&video, 0, sizeof video);
 
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
@@ -151,6 +164,15 @@ int sim_cli_parse(int argc, char **argv, sim_cli_options *options, char *error, 
         if (strcmp(flag, "--help") == 0 || strcmp(flag, "-h") == 0) {
             options->help = 1;
             return 0;
+        }
+        if (strcmp(flag, "--video-continuous") == 0) {
+            if (value) {
+                snprintf(error, error_bytes, "%s takes no value", flag);
+                return -1;
+            }
+            video.continuous = 1;
+            video_options = 1;
+            continue;
         }
         if (strcmp(flag, "--json") == 0 || strcmp(flag, "--timing") == 0) {
             if (value) {
@@ -241,6 +263,35 @@ int sim_cli_parse(int argc, char **argv, sim_cli_options *options, char *error, 
             if (parse_number(flag, value, 0.001, 3.6e6, &number, error, error_bytes) != 0) return -1;
             options->config.sample_interval_us = (int64_t)llround(number * 1000.0);
             if (options->config.sample_interval_us < 1) options->config.sample_interval_us = 1;
+        } else if (strcmp(flag, "--video-mbps") == 0) {
+            video_count = split_list(flag, value, video_list, PCC_SIM_MAX_FLOWS, error, error_bytes);
+            if (video_count < 0) return -1;
+            for (int v = 0; v < video_count; v++) {
+                if (parse_number(flag, video_list[v], 0, 1e6, &number, error, error_bytes) != 0) return -1;
+            }
+        } else if (strcmp(flag, "--video-abr") == 0) {
+            ladder_count = split_list(flag, value, ladder_list, PCC_SIM_VIDEO_MAX_RUNGS, error, error_bytes);
+            if (ladder_count < 0) return -1;
+            for (int r = 0; r < ladder_count; r++) {
+                if (parse_number(flag, ladder_list[r], 0.001, 1e6, &number, error, error_bytes) != 0) return -1;
+                if (r > 0 && !(number * 1e6 > options->ladder_bps[r - 1])) {
+                    snprintf(error, error_bytes, "--video-abr: rungs must increase, got \"%s\"", value);
+                    return -1;
+                }
+                options->ladder_bps[r] = number * 1e6;
+            }
+        } else if (strcmp(flag, "--segment-s") == 0) {
+            if (parse_number(flag, value, 0.01, 3600, &video.segment_s, error, error_bytes) != 0) return -1;
+            video_options = 1;
+        } else if (strcmp(flag, "--video-vbr") == 0) {
+            if (parse_number(flag, value, 0, 0.5, &video.vbr_cv, error, error_bytes) != 0) return -1;
+            video_options = 1;
+        } else if (strcmp(flag, "--video-startup-s") == 0) {
+            if (parse_number(flag, value, 0.001, 3600, &video.startup_buffer_s, error, error_bytes) != 0) return -1;
+            video_options = 1;
+        } else if (strcmp(flag, "--video-max-buffer-s") == 0) {
+            if (parse_number(flag, value, 0.001, 3600, &video.max_buffer_s, error, error_bytes) != 0) return -1;
+            video_options = 1;
         } else if (strcmp(flag, "--csv") == 0) {
             options->csv_path = value;
         } else {
@@ -250,6 +301,20 @@ int sim_cli_parse(int argc, char **argv, sim_cli_options *options, char *error, 
     }
 
     if (flows == 0) flows = cc_count > rtt_count ? cc_count : rtt_count;
+    if (flows < video_count) flows = video_count;
+    if (video_count > 0 && ladder_count > 0) {
+        snprintf(error, error_bytes, "give either --video-mbps or --video-abr, not both");
+        return -1;
+    }
+    if (video_options && video_count == 0 && ladder_count == 0) {
+        snprintf(error, error_bytes, "video options need --video-mbps or --video-abr");
+        return -1;
+    }
+    if (video_count != 0 && video_count != 1 && video_count != flows) {
+        snprintf(error, error_bytes, "--video-mbps lists %d bitrates for %d flows (give one, or one per flow)",
+                 video_count, flows);
+        return -1;
+    }
     if (cc_count != 1 && cc_count != flows) {
         snprintf(error, error_bytes, "--cc lists %d controllers for %d flows (give one, or one per flow)", cc_count,
                  flows);
@@ -274,6 +339,17 @@ int sim_cli_parse(int argc, char **argv, sim_cli_options *options, char *error, 
         flow->cc_params = options->cc_params;
         flow->base_rtt_us = (int64_t)llround(rtt_ms * 1000.0);
         flow->start_us = (int64_t)llround(start_gap_s * 1e6 * f);
+        double video_mbps = 0.0;
+        if (video_count > 0) video_mbps = strtod(video_list[video_count == 1 ? 0 : f], NULL);
+        if (video_mbps > 0.0 || ladder_count > 0) {
+            options->videos[f] = video;
+            options->videos[f].bitrate_bps = video_mbps * 1e6;
+            if (ladder_count > 0) {
+                options->videos[f].ladder_bps = options->ladder_bps;
+                options->videos[f].ladder_count = (size_t)ladder_count;
+            }
+            flow->video = &options->videos[f];
+        }
         if (flow->start_us >= options->config.duration_us) {
             snprintf(error, error_bytes, "flow %d would start at %.3f s, after the run ends", f, start_gap_s * f);
             return -1;

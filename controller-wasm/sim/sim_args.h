@@ -12,6 +12,8 @@ typedef struct sim_cli_options {
     pcc_sim_flow_config flows[PCC_SIM_MAX_FLOWS];
     char cc_names[PCC_SIM_MAX_FLOWS][PCC_SIM_NAME_BYTES];
     char cc_params[1024];         /* --cc-param items joined by commas, applied to every flow */
+    pcc_sim_video_config videos[PCC_SIM_MAX_FLOWS];   /* flows[i].video points here for video flows */
+    double ladder_bps[PCC_SIM_VIDEO_MAX_RUNGS];       /* --video-abr */
     uint32_t *trace_ms;           /* owned */
     const char *trace_path;
     const char *csv_path;

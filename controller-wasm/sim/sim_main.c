@@ -61,6 +61,7 @@ int main(int argc, char **argv) {
     }
     if (options.json) sim_report_json(stdout, &options.config, &result);
     else sim_report_table(stdout, &options.config, &result);
+    pcc_sim_result_free(&result);
     sim_cli_free(&options);
     return 0;
 }

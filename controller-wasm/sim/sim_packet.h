@@ -11,6 +11,8 @@ typedef struct sim_packet {
     int64_t received_us;     /* when the receiver got it (set on arrival) */
     uint32_t flow;
     uint32_t bytes;
+    uint64_t piece;          /* video flows: the piece of a segment it carries (video_stream.h); VIDEO_REQUEST:
+                              * the segment index asked for */
 } sim_packet;
 
 #endif

@@ -15,6 +15,8 @@
 #include "schedule.h"
 #include "sender.h"
 #include "sim_rng.h"
+#include "video_player.h"
+#include "video_stream.h"
 
 #define SIM_DEFAULT_SAMPLE_INTERVAL_US 100000
 #define SIM_TICK_INTERVAL_US 1000
@@ -22,10 +24,12 @@
 #define SIM_MAX_RTT_US (10LL * 1000000)
 #define SIM_MIN_RATE_BPS 1e3
 #define SIM_MAX_RATE_BPS 1e12
+#define SIM_MAX_VIDEO_SEGMENT_S 3600.0
+#define SIM_MAX_VIDEO_VBR_CV 0.5
 
 /* Random streams: one per random process, so they never shift one another. */
 enum { STREAM_LOSS = 1, STREAM_RATE_SCHEDULE, STREAM_RTT_SCHEDULE, STREAM_LOSS_SCHEDULE, STREAM_CONTROLLER = 1000,
-       STREAM_SEND_JITTER = 2000 };
+       STREAM_SEND_JITTER = 2000, STREAM_VIDEO_VBR = 3000 };
 
 typedef struct sim_flow {
     const pcc_sim_flow_config *config;
@@ -38,7 +42,19 @@ typedef struct sim_flow {
     int64_t timer_at_us;             /* scheduled SENDER_TIMER, -1 when none */
     uint64_t timer_generation;
     int64_t last_arrival_us;         /* the paths are FIFO: a shorter delay never overtakes */
-    int64_t last_ack_arrival_us;
+    int64_t last_ack_arrival_us;     /* the upstream path (acks, video requests) is FIFO too */
+    /* video flows only */
+    int is_video;
+    sim_video_player player;
+    sim_video_stream stream;
+    sim_rng vbr_rng;
+    int64_t player_wake_us;          /* scheduled VIDEO_PLAYER, -1 when none */
+    uint64_t player_generation;
+    int app_limited_signalled;       /* once per idle spell, as server/src/datagram/controller-ticker.ts */
+    int64_t last_request_at_sender;  /* segment index of the newest request the sender has, -1 before */
+    int64_t idle_since_us;           /* the sender has had nothing to send since, -1 while it has */
+    double idle_s;
+    int *status;                     /* the world's, for the loss callback */
 } sim_flow;
 
 typedef struct sim_world {
@@ -77,6 +93,46 @@ void pcc_sim_config_init(pcc_sim_config *config) {
     config->buffer_bytes = 75000;
     config->send_jitter_us = PCC_SIM_DEFAULT_SEND_JITTER_US;
     config->sample_interval_us = SIM_DEFAULT_SAMPLE_INTERVAL_US;
+}
+
+static int bitrate_ok(double bps) { return isfinite(bps) && bps >= SIM_MIN_RATE_BPS && bps <= SIM_MAX_RATE_BPS; }
+
+static int validate_video(const pcc_sim_video_config *video, size_t i, char *error, size_t error_bytes) {
+    if (video->ladder_count > PCC_SIM_VIDEO_MAX_RUNGS || (video->ladder_count > 0 && !video->ladder_bps)) {
+        fail(error, error_bytes, "flow %zu: a video ladder has 1 to %d rungs", i, PCC_SIM_VIDEO_MAX_RUNGS);
+        return -1;
+    }
+    for (size_t r = 0; r < video->ladder_count; r++) {
+        if (!bitrate_ok(video->ladder_bps[r]) || (r > 0 && !(video->ladder_bps[r] > video->ladder_bps[r - 1]))) {
+            fail(error, error_bytes, "flow %zu: video ladder rungs must increase, each in [1 kbit/s, 1 Tbit/s]", i);
+            return -1;
+        }
+    }
+    if (video->ladder_count == 0 && !bitrate_ok(video->bitrate_bps)) {
+        fail(error, error_bytes, "flow %zu: video bitrate must be in [1 kbit/s, 1 Tbit/s]", i);
+        return -1;
+    }
+    if (!isfinite(video->segment_s) || video->segment_s < 0 || video->segment_s > SIM_MAX_VIDEO_SEGMENT_S) {
+        fail(error, error_bytes, "flow %zu: segment duration must be in (0, 3600] s", i);
+        return -1;
+    }
+    if (!isfinite(video->vbr_cv) || video->vbr_cv < 0 || video->vbr_cv > SIM_MAX_VIDEO_VBR_CV) {
+        fail(error, error_bytes, "flow %zu: VBR coefficient of variation must be in [0, 0.5]", i);
+        return -1;
+    }
+    double segment_s = video->segment_s > 0 ? video->segment_s : SIM_VIDEO_DEFAULT_SEGMENT_S;
+    if (!isfinite(video->startup_buffer_s) || video->startup_buffer_s < 0 || video->startup_buffer_s > SIM_MAX_VIDEO_SEGMENT_S ||
+        !isfinite(video->max_buffer_s) || video->max_buffer_s < 0 || video->max_buffer_s > SIM_MAX_VIDEO_SEGMENT_S) {
+        fail(error, error_bytes, "flow %zu: startup and maximum buffer must be in [0, 3600] s", i);
+        return -1;
+    }
+    double startup_s = video->startup_buffer_s > 0 ? video->startup_buffer_s : segment_s;
+    if (video->max_buffer_s > 0 && video->max_buffer_s < startup_s) {
+        fail(error, error_bytes, "flow %zu: the maximum buffer (%g s) is below what playback needs to start (%g s)", i,
+             video->max_buffer_s, startup_s);
+        return -1;
+    }
+    return 0;
 }
 
 static int validate(const pcc_sim_config *config, char *error, size_t error_bytes) {
@@ -147,6 +203,7 @@ static int validate(const pcc_sim_config *config, char *error, size_t error_byte
             fail(error, error_bytes, "flow %zu: packet size must be in [64, 65535] bytes", i);
             return -1;
         }
+        if (flow->video && validate_video(flow->video, i, error, error_bytes) != 0) return -1;
     }
     return 0;
 }
@@ -164,9 +221,23 @@ static void push(sim_world *world, sim_event_type type, int64_t time_us, uint32_
 }
 
 /* Keeps exactly one live SEND and one live SENDER_TIMER event per flow, at the times the sender wants. */
+/* A video flow's sender has data when its stream does; the time it has none (after the first request) is idle. */
+static void refresh_video_sender(sim_world *world, sim_flow *flow) {
+    int has_data = sim_video_stream_has_data(&flow->stream);
+    flow->sender.has_data = has_data;
+    if (has_data) {
+        flow->app_limited_signalled = 0;
+        if (flow->idle_since_us >= 0) flow->idle_s += (double)(world->now_us - flow->idle_since_us) / 1e6;
+        flow->idle_since_us = -1;
+    } else if (flow->idle_since_us < 0 && flow->last_request_at_sender >= 0) {
+        flow->idle_since_us = world->now_us;
+    }
+}
+
 static void reschedule(sim_world *world, uint32_t index) {
     sim_flow *flow = &world->flows[index];
     if (!flow->active) return;
+    if (flow->is_video) refresh_video_sender(world, flow);
     int64_t send_at = sim_sender_next_send_us(&flow->sender, world->now_us);
     if (send_at > world->config->duration_us) send_at = -1;
     if (send_at != flow->send_at_us) {
@@ -212,6 +283,85 @@ static void inject(sim_world *world, sim_packet *packet) {
     if (service_at >= 0) push(world, SIM_EVENT_LINK_SERVICE, service_at, 0, 0, NULL);
 }
 
+/* What the player last told the sender (CMCD bl, br, dl with the newest request), for cc_on_app_state. */
+static void report_app_state(sim_world *world, sim_flow *flow, int app_limited) {
+    if (flow->last_request_at_sender < 0) return;
+    const sim_video_segment *segment = &flow->stream.segments[flow->last_request_at_sender];
+    int64_t deadline_us = (int64_t)llround(segment->requested_buffer_s * 1e6) - (world->now_us - segment->requested_us);
+    cc_app_state state = {
+        .app_limited = app_limited,
+        .buffer_ms = segment->requested_buffer_s * 1e3,
+        .bitrate_bps = segment->bitrate_bps,
+        .deadline_us = deadline_us > 0 ? deadline_us : 0,
+    };
+    cc_on_app_state(flow->sender.cc, &state, world->now_us);
+}
+
+static void schedule_player(sim_world *world, uint32_t index) {
+    sim_flow *flow = &world->flows[index];
+    int64_t wake = sim_video_player_wake_us(&flow->player);
+    if (wake > world->config->duration_us) wake = -1;
+    if (wake == flow->player_wake_us) return;
+    flow->player_generation++;
+    flow->player_wake_us = wake;
+    if (wake >= 0) push(world, SIM_EVENT_VIDEO_PLAYER, wake, index, flow->player_generation, NULL);
+}
+
+/* The player at now: appends what arrived whole (in order), asks for what it wants; requests go up the path
+ * behind the acks. */
+static void run_player(sim_world *world, uint32_t index) {
+    sim_flow *flow = &world->flows[index];
+    sim_video_player_advance(&flow->player, world->now_us);
+    const sim_video_segment *done;
+    while ((done = sim_video_stream_next_complete(&flow->stream)) != NULL) {
+        sim_video_player_on_segment(&flow->player, done->bitrate_bps, done->bytes, done->completed_us - done->first_byte_us);
+    }
+    uint32_t segment;
+    double bitrate_bps;
+    while (sim_video_player_want_segment(&flow->player, &segment, &bitrate_bps)) {
+        double nominal_bytes = bitrate_bps * flow->player.config.segment_s / 8.0;
+        double cv = flow->player.config.vbr_cv;
+        /* Uniform around the nominal size: mean 1, coefficient of variation cv (the half-width is cv * sqrt(3)). */
+        double factor = cv > 0 ? 1.0 + cv * sqrt(3.0) * (2.0 * sim_rng_unit(&flow->vbr_rng) - 1.0) : 1.0;
+        uint64_t bytes = (uint64_t)llround(nominal_bytes * factor);
+        if (sim_video_stream_request(&flow->stream, segment, bitrate_bps, bytes > 0 ? bytes : 1, world->now_us,
+                                     flow->player.buffer_s) != 0) {
+            world->status = PCC_SIM_ERR_NO_MEMORY;
+            return;
+        }
+        int64_t at_sender = world->now_us + (flow->rtt_us - flow->rtt_us / 2);
+        if (at_sender < flow->last_ack_arrival_us) at_sender = flow->last_ack_arrival_us;
+        flow->last_ack_arrival_us = at_sender;
+        sim_packet request;
+        memset(&request, 0, sizeof request);
+        request.piece = segment;
+        push(world, SIM_EVENT_VIDEO_REQUEST, at_sender, index, 0, &request);
+    }
+    if (flow->player.out_of_memory) world->status = PCC_SIM_ERR_NO_MEMORY;
+    schedule_player(world, index);
+}
+
+static void handle_video_request(sim_world *world, const sim_event *event) {
+    sim_flow *flow = &world->flows[event->flow];
+    uint32_t segment = (uint32_t)event->packet.piece;
+    sim_video_stream_request_arrived(&flow->stream, segment);
+    flow->last_request_at_sender = segment;
+    report_app_state(world, flow, 0);
+    reschedule(world, event->flow);
+}
+
+static void handle_video_player(sim_world *world, const sim_event *event) {
+    sim_flow *flow = &world->flows[event->flow];
+    if (event->generation != flow->player_generation) return;
+    flow->player_wake_us = -1;
+    run_player(world, event->flow);
+}
+
+static void on_video_packet_lost(void *context, uint64_t pn) {
+    sim_flow *flow = context;
+    if (sim_video_stream_on_lost(&flow->stream, pn) != 0) *flow->status = PCC_SIM_ERR_NO_MEMORY;
+}
+
 static void handle_send(sim_world *world, const sim_event *event) {
     sim_flow *flow = &world->flows[event->flow];
     if (event->generation != flow->send_generation) return;
@@ -225,6 +375,16 @@ static void handle_send(sim_world *world, const sim_event *event) {
     }
     if (sent > 0) {
         packet.flow = event->flow;
+        if (flow->is_video) {
+            int status = 0;
+            packet.piece = sim_video_stream_take(&flow->stream, packet.pn, &status);
+            if (status != 0) world->status = PCC_SIM_ERR_NO_MEMORY;
+            /* After the turn, as the origin's ControllerTicker.afterTurn: out of data now, say so once. */
+            if (!sim_video_stream_has_data(&flow->stream) && !flow->app_limited_signalled) {
+                report_app_state(world, flow, 1);
+                flow->app_limited_signalled = 1;
+            }
+        }
         sim_flow_metrics_on_sent(&flow->metrics, packet.bytes);
         inject(world, &packet);
     }
@@ -236,6 +396,10 @@ static void handle_arrival(sim_world *world, const sim_event *event) {
     sim_packet packet = event->packet;
     packet.received_us = world->now_us;
     sim_flow_metrics_on_received(&flow->metrics, packet.bytes, world->now_us >= world->half_us);
+    if (flow->is_video) {
+        sim_video_stream_on_arrival(&flow->stream, packet.piece, world->now_us);
+        if (sim_video_stream_has_complete(&flow->stream)) run_player(world, event->flow);
+    }
     /* One ack per packet on an uncongested, lossless reverse path. */
     int64_t back = world->now_us + (flow->rtt_us - flow->rtt_us / 2);
     if (back < flow->last_ack_arrival_us) back = flow->last_ack_arrival_us;
@@ -249,6 +413,7 @@ static void handle_ack(sim_world *world, const sim_event *event) {
     if (sim_sender_on_ack(&flow->sender, event->packet.pn, event->packet.received_us, world->now_us, &rtt_us)) {
         if (sim_flow_metrics_on_rtt(&flow->metrics, rtt_us) != 0) world->status = PCC_SIM_ERR_NO_MEMORY;
     }
+    if (flow->is_video) sim_video_stream_on_acked(&flow->stream, event->packet.pn);
     reschedule(world, event->flow);
 }
 
@@ -257,6 +422,10 @@ static void handle_timer(sim_world *world, const sim_event *event) {
     if (event->generation != flow->timer_generation) return;
     flow->timer_at_us = -1;
     sim_sender_on_timer(&flow->sender, world->now_us);
+    if (flow->is_video && flow->sender.probe_credit > 0 && !sim_video_stream_has_data(&flow->stream) &&
+        sim_video_stream_probe(&flow->stream, flow->sender.probe_credit) != 0) {
+        world->status = PCC_SIM_ERR_NO_MEMORY;
+    }
     reschedule(world, event->flow);
 }
 
@@ -271,6 +440,7 @@ static void handle_tick(sim_world *world, const sim_event *event) {
 static void handle_flow_start(sim_world *world, const sim_event *event) {
     sim_flow *flow = &world->flows[event->flow];
     flow->active = 1;
+    if (flow->is_video) run_player(world, event->flow);
     reschedule(world, event->flow);
     push(world, SIM_EVENT_TICK, world->now_us + SIM_TICK_INTERVAL_US, event->flow, 0, NULL);
 }
@@ -302,6 +472,7 @@ static void handle_sample(sim_world *world) {
     double interval_s = (double)world->sample_interval_us / 1e6;
     for (size_t i = 0; i < world->flow_count; i++) {
         sim_flow *flow = &world->flows[i];
+        if (flow->is_video) sim_video_player_advance(&flow->player, world->now_us);
         if (config->on_sample) {
             sim_flow_metrics *m = &flow->metrics;
             pcc_sim_sample sample;
@@ -329,6 +500,11 @@ static void handle_sample(sim_world *world) {
             sample.queue_bytes = sim_link_queue_bytes(&world->link);
             sample.queue_delay_us = world->link.last_sojourn_us;
             sample.capacity_bps = (capacity_bits - world->capacity_bits_at_last_sample) / interval_s;
+            if (flow->is_video) {
+                sample.video_buffer_s = flow->player.buffer_s;
+                sample.video_bitrate_bps = flow->player.ladder_bps[flow->player.rung];
+                sample.video_stalled = flow->player.state == SIM_VIDEO_STALLED;
+            }
             config->on_sample(&sample, config->user_data);
         }
         sim_flow_metrics_reset_interval(&flow->metrics);
@@ -353,6 +529,8 @@ static void dispatch(sim_world *world, const sim_event *event) {
     case SIM_EVENT_ACK: handle_ack(world, event); break;
     case SIM_EVENT_SCHEDULE: handle_schedule(world); break;
     case SIM_EVENT_SAMPLE: handle_sample(world); break;
+    case SIM_EVENT_VIDEO_REQUEST: handle_video_request(world, event); break;
+    case SIM_EVENT_VIDEO_PLAYER: handle_video_player(world, event); break;
     }
 }
 
@@ -386,6 +564,11 @@ static void summarise(sim_world *world, pcc_sim_result *result) {
         double sent = m->packets_sent ? (double)m->packets_sent : 1.0;
         out->loss_rate = (double)(m->packets_dropped_queue + m->packets_dropped_random) / sent;
         out->detected_loss_rate = (double)flow->sender.packets_declared_lost / sent;
+        if (flow->is_video) {
+            sim_video_player_finish(&flow->player, &out->video);
+            if (flow->idle_since_us >= 0) flow->idle_s += (double)(duration_us - flow->idle_since_us) / 1e6;
+            out->video.sender_idle_s = flow->idle_s;
+        }
         sum += out->throughput_last_half_bps;
         sum_squares += out->throughput_last_half_bps * out->throughput_last_half_bps;
         packets += m->packets_sent;
@@ -404,6 +587,10 @@ static void release(sim_world *world) {
         for (size_t i = 0; i < world->flow_count; i++) {
             sim_sender_free(&world->flows[i].sender);
             sim_flow_metrics_free(&world->flows[i].metrics);
+            if (world->flows[i].is_video) {
+                sim_video_player_free(&world->flows[i].player);
+                sim_video_stream_free(&world->flows[i].stream);
+            }
         }
         free(world->flows);
     }
@@ -469,6 +656,21 @@ int pcc_sim_run(const pcc_sim_config *config, pcc_sim_result *result, char *erro
             return PCC_SIM_ERR_INVALID;
         }
         sim_sender_set_send_jitter(&flow->sender, config->send_jitter_us, config->seed, STREAM_SEND_JITTER + i);
+        flow->player_wake_us = -1;
+        if (flow->config->video) {
+            flow->is_video = 1;
+            sim_video_player_init(&flow->player, flow->config->video, flow->config->start_us, config->duration_us);
+            sim_video_stream_init(&flow->stream, flow->sender.packet_bytes);
+            sim_rng_seed(&flow->vbr_rng, config->seed, STREAM_VIDEO_VBR + i);
+            flow->sender.data_limited = 1;
+            flow->sender.on_declared_lost = on_video_packet_lost;
+            flow->sender.lost_context = flow;
+            flow->status = &world.status;
+            /* Nothing to send before the first request: no app-limited news until data came and went. */
+            flow->app_limited_signalled = 1;
+            flow->last_request_at_sender = -1;
+            flow->idle_since_us = -1;
+        }
         push(&world, SIM_EVENT_FLOW_START, flow->config->start_us, (uint32_t)i, 0, NULL);
     }
     push(&world, SIM_EVENT_SAMPLE, world.sample_interval_us, 0, 0, NULL);
@@ -490,4 +692,13 @@ int pcc_sim_run(const pcc_sim_config *config, pcc_sim_result *result, char *erro
     summarise(&world, result);
     release(&world);
     return PCC_SIM_OK;
+}
+
+void pcc_sim_result_free(pcc_sim_result *result) {
+    if (!result) return;
+    for (size_t i = 0; i < result->flow_count && i < PCC_SIM_MAX_FLOWS; i++) {
+        free(result->flows[i].video.buffer_levels_s);
+        result->flows[i].video.buffer_levels_s = NULL;
+        result->flows[i].video.buffer_level_count = 0;
+    }
 }

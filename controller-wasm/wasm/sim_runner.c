@@ -198,6 +198,7 @@ char *pccw_sim_run_args(int argc, char **argv, const uint32_t *trace_ms, size_t 
 done:
     if (options != NULL) sim_cli_free(options);
     free(options);
+    if (result != NULL) pcc_sim_result_free(result);
     free(result);
     free(samples.items);
     return document;

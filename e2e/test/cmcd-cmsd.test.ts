@@ -40,6 +40,11 @@ before(async () => {
   browser = await launchChromium({ extraArgs: [`--ignore-certificate-errors-spki-list=${spki}`] });
 });
 
+/** dash.js's own CMCD must pass the origin's parser: a refusal would be a 400 (and a retry) in the middle of playback. */
+function assertNoCmcdRefused(): void {
+  assert.doesNotMatch(origin.output(), /cmcd\.rejected/, `the origin refused dash.js's CMCD: ${origin.output().match(/.*cmcd\.rejected.*/)?.[0] ?? ''}`);
+}
+
 after(async () => {
   await browser?.close();
   await origin?.stop();
@@ -84,6 +89,7 @@ test('WebTransport datagrams: the origin sees dash.js\'s CMCD bl; dash.js reads 
     assert.ok(bl.length >= playS / 2, `the origin's /status showed CMCD bl only ${bl.length} times in ${playS} s`);
     assert.ok(new Set(bl).size >= 3, `bl never changed during playback: ${[...new Set(bl)].join(', ')}`);
     assert.ok(Math.max(...bl) >= 4000, `the buffer never passed 4 s by CMCD: max bl ${Math.max(...bl)} ms`);
+    assertNoCmcdRefused();
 
     const report = await page.evaluate(() => window.pccPlayer.cmsd()) as CmsdReport;
     const handedEtp = report.handed.map((h) => etpOf(h.cmsdDynamic)).filter((e): e is number => e !== null);
@@ -110,6 +116,7 @@ test('HTTPS/TCP: the origin sees dash.js\'s CMCD bl; dash.js reads the exposed C
     const bl = await playAndWatchBl(page, playS, (s) => s.https_connections);
     assert.ok(bl.length >= playS / 2, `the origin's /status showed CMCD bl for HTTPS only ${bl.length} times in ${playS} s`);
     assert.ok(new Set(bl).size >= 3, `bl never changed during playback: ${[...new Set(bl)].join(', ')}`);
+    assertNoCmcdRefused();
     const report = await page.evaluate(() => window.pccPlayer.cmsd()) as CmsdReport;
     const parsed = report.lastVideoRequestCmsd as { static?: { sf?: string } } | null;
     assert.equal(parsed?.static?.sf, 'd', `dash.js did not see the exposed CMSD-Static header: ${JSON.stringify(parsed)}`);

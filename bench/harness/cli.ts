@@ -27,6 +27,10 @@ const USAGE = `usage: npm run -s bench -- (--suite NAME | --scenario FILE) --out
   --media DIR           media root (default .cache/media): each scenario's set is generated or linked there before the first run
   --report-only         rewrite summary and plots from DIR/results.jsonl without running
   --shard i/N           run only shard i of N (1-based): whole (scenario, repetition) groups, disjoint, deterministic
+  --record              record each datagram session's controller inputs and decisions under runs/…/record/
+                        (replay and analyse them: npm run -s replay -w controller-wasm -- FILE --check | --summary)
+  --fidelity            pair every run with the simulator and sample each process's CPU (on with --suite fidelity);
+                        summary.md and report.html gain the real-vs-sim table and per-second overlays
   --list                print the run ids this command would run (scenario/scheme/repetition), one a line; runs nothing
 Outputs in DIR: results.jsonl, summary.csv, comparison.csv, summary.md, plots/*.svg|png, report.html, runs/…
 
@@ -35,7 +39,7 @@ usage: npm run -s bench -- merge DIR... --out DIR [--allow-mixed-commits]
 
 class UsageError extends Error {}
 
-interface Command { scenarios: Scenario[]; outDir: string; mediaDir: string; reportOnly: boolean; list: boolean; shard: ShardSpec | null }
+interface Command { scenarios: Scenario[]; outDir: string; mediaDir: string; reportOnly: boolean; list: boolean; shard: ShardSpec | null; record?: boolean; fidelity?: boolean }
 
 function parse(): Command {
   const { values } = parseArgs({
@@ -43,7 +47,7 @@ function parse(): Command {
       suite: { type: 'string' }, scenario: { type: 'string', multiple: true }, out: { type: 'string' }, schemes: { type: 'string' },
       repetitions: { type: 'string' }, 'duration-s': { type: 'string' }, emulator: { type: 'string' }, media: { type: 'string' },
       'report-only': { type: 'boolean' }, help: { type: 'boolean' }, 'cc-param': { type: 'string', multiple: true },
-      list: { type: 'boolean' }, shard: { type: 'string' },
+      list: { type: 'boolean' }, shard: { type: 'string' }, record: { type: 'boolean' }, fidelity: { type: 'boolean' },
     },
     strict: true,
   });
@@ -111,7 +115,7 @@ function parse(): Command {
   const durationS = positiveInt(values['duration-s'], '--duration-s');
   scenarios = scenarios.map((sc) => ({ ...sc, ...(repetitions ? { repetitions: Math.floor(repetitions) } : {}), ...(durationS ? { durationS } : {}) }));
   const mediaDir = values.media ? userPath(values.media) : join(repoRoot, '.cache', 'media');
-  return { scenarios, outDir, mediaDir, reportOnly, list, shard };
+  return { scenarios, outDir, mediaDir, reportOnly, list, shard, record: values.record === true, fidelity: values.fidelity === true || values.suite === 'fidelity' };
 }
 
 /** `merge DIR... --out DIR [--allow-mixed-commits]` */
@@ -134,7 +138,7 @@ function merge(args: string[]): number {
 
 async function main(): Promise<number> {
   if (process.argv[2] === 'merge') return merge(process.argv.slice(3));
-  const { scenarios, outDir, mediaDir, reportOnly, list, shard } = parse();
+  const { scenarios, outDir, mediaDir, reportOnly, list, shard, record, fidelity } = parse();
   const items = shard ? shardPlan(plan(scenarios), shard) : plan(scenarios);
   if (list) {
     for (const item of items) console.log(runId(item.scenario.name, item.scheme, item.repetition));
@@ -152,7 +156,7 @@ async function main(): Promise<number> {
     };
     process.on('SIGINT', () => onSignal('SIGINT'));
     process.on('SIGTERM', () => onSignal('SIGTERM'));
-    await runPlan(items, { outDir, mediaDir, playerDir, shouldStop: () => stopping });
+    await runPlan(items, { outDir, mediaDir, playerDir, shouldStop: () => stopping, record: record === true, fidelity: fidelity === true });
   }
   const report = writeReport(outDir);
   console.log(`wrote ${join(outDir, 'summary.md')}, ${join(outDir, 'report.html')} and ${report.plots.length} plots`);

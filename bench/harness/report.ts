@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Resvg } from '@resvg/resvg-js';
 import { compareToTcp, comparisonCsv } from './comparison.ts';
+import { fidelityReport } from './fidelity.ts';
 import { provenanceMarkdown } from './provenance.ts';
 import { compareRuns, readResults, type RunResult } from './results.ts';
 import { summarize, summaryCsv, summaryMarkdown, type SummaryRow } from './summary.ts';
@@ -88,6 +89,9 @@ export function writeReport(outDir: string): ReportFiles {
       if (svg) plots.push(writePlot(plotDir, `${safeName(scenario)}-${safeName(row.scheme)}-timeseries`, svg));
     }
   }
+  const fidelity = fidelityReport(outDir, results);
+  for (const plot of fidelity.plots) plots.push(writePlot(plotDir, plot.name, plot.svg));
+  if (fidelity.markdown) writeFileSync(join(outDir, 'summary.md'), `# Benchmark summary\n\n${markdown}\n${fidelity.markdown}`);
   const failures = results.filter((r) => r.status === 'failed');
   const html = [
     '<!doctype html><html><head><meta charset="utf-8"><title>pcc-stream benchmark report</title>',
@@ -95,6 +99,7 @@ export function writeReport(outDir: string): ReportFiles {
     '</head><body><h1>pcc-stream benchmark report</h1>',
     `<p>${results.length} runs, ${failures.length} failed. Files: <code>results.jsonl</code>, <code>summary.csv</code>, <code>comparison.csv</code>, <code>summary.md</code>, <code>plots/</code>.</p>`,
     markdownTablesToHtml(markdown),
+    markdownTablesToHtml(fidelity.markdown),
     ...plots.map((p) => `<figure><img src="plots/${p}.svg" alt="${p}"><figcaption>${p}</figcaption></figure>`),
     failures.length > 0 ? `<h2>Failed runs</h2><ul>${failures.map((f) => `<li><code>${escapeHtml(f.run_id)}</code>: ${escapeHtml(f.error ?? 'unknown error')}</li>`).join('')}</ul>` : '',
     '</body></html>',

@@ -1,6 +1,7 @@
 // One line of results.jsonl per run, plus the resume logic that reads them back.
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { FidelityRecord } from './fidelity.ts';
 import type { MediaRecord } from './media.ts';
 import type { Provenance } from './provenance.ts';
 import { ALL_SCHEMES, type Scenario, type Scheme } from './scenario.ts';
@@ -46,6 +47,8 @@ export interface RunResult {
   capacity_mbps: number | null;
   /** IP bytes the bottleneck delivered per application byte received (wire-overhead.ts); absent in older lines. */
   wire_bytes_per_media_byte?: number | null;
+  /** The fidelity suite's real-vs-simulator figures of this run (fidelity.ts); absent in other runs. */
+  fidelity?: FidelityRecord;
   /** Files of this run (relative to the output dir): per-second series, server telemetry, link log. */
   artifacts: Record<string, string>;
   /** Controller parameter overrides sent with the scheme's sessions ({}: the library's defaults). */

@@ -14,6 +14,8 @@ import { runBrowser, type OriginPorts } from './run-browser.ts';
 import { controllerParamsFor } from './schemes.ts';
 import { ensureBulkObject, runBulk } from './run-bulk.ts';
 import { wireBytesPerMediaByte } from './wire-overhead.ts';
+import { CpuSampler } from './cpu-sampler.ts';
+import { collectFidelity } from './fidelity.ts';
 import type { Scenario, Scheme } from './scenario.ts';
 
 export interface RunPlanItem {
@@ -28,6 +30,10 @@ export interface RunnerOptions {
   playerDir: string;
   /** Set by a signal handler: finish the current run's cleanup and stop. */
   shouldStop: () => boolean;
+  /** Record every datagram session's controller inputs and decisions under runs/…/record/ (pcc-replay scripts). */
+  record?: boolean;
+  /** Fidelity suite: record, sample each process's CPU, pair every run with the simulator (fidelity.ts). */
+  fidelity?: boolean;
 }
 
 const PORTS = { webTransportPort: 4433, httpPort: 8080, httpsPort: 8443 };
@@ -68,10 +74,13 @@ async function runOne(item: RunPlanItem, options: RunnerOptions): Promise<RunRes
   let shell: LinkemShell | null = null;
   let origin: OriginProcess | null = null;
   let summary: LinkemSummary | null = null;
+  let cpu: CpuSampler | null = null;
   try {
     shell = await startLink(scenario, seed, runDir);
+    // Started with the link, so its seconds are the link log's (linkStartOffsetMs 0 below).
+    cpu = options.fidelity ? new CpuSampler() : null;
     const ports: OriginPorts = { host: shell.baseAddress, ...PORTS };
-    origin = await startOriginProcess({ ...ports, mediaDir: options.mediaDir, staticDir: options.playerDir, logDir: join(runDir, 'telemetry') });
+    origin = await startOriginProcess({ ...ports, mediaDir: options.mediaDir, staticDir: options.playerDir, logDir: join(runDir, 'telemetry'), ...(options.record || options.fidelity ? { recordDir: join(runDir, 'record') } : {}) });
     let players: RunResult['players'] = [];
     let goodputMbps: number;
     let deliveredBytes: number;
@@ -105,6 +114,11 @@ async function runOne(item: RunPlanItem, options: RunnerOptions): Promise<RunRes
       writeFileSync(join(runDir, 'series.json'), JSON.stringify(seriesWithCapacity));
       artifacts.series = relative(options.outDir, join(runDir, 'series.json'));
     }
+    const wirePerDelivered = wireBytesPerMediaByte(summary.down.departedBytes, deliveredBytes);
+    const fidelity = cpu
+      ? collectFidelity({ runDir, scenario, scheme, seed, params: controllerParamsFor(scenario, scheme), cpu: cpu.stop(), goodputMbps, wirePerDelivered, linkStartOffsetMs: 0 })
+      : undefined;
+    cpu = null;
     return {
       ...base, status: 'ok', wall_s: (Date.now() - startedAt.getTime()) / 1000, players,
       buffering_ratio: mean(players.map((p) => p.buffering_ratio)),
@@ -117,7 +131,8 @@ async function runOne(item: RunPlanItem, options: RunnerOptions): Promise<RunRes
       link_utilization: capacityBytes > 0 ? summary.down.departedBytes / capacityBytes : null,
       queue_delay_p95_ms: summary.down.queueDelayMs.p95,
       capacity_mbps: capacityMbps,
-      wire_bytes_per_media_byte: wireBytesPerMediaByte(summary.down.departedBytes, deliveredBytes),
+      wire_bytes_per_media_byte: wirePerDelivered,
+      ...(fidelity ? { fidelity } : {}),
       artifacts,
     };
   } catch (error) {
@@ -129,6 +144,7 @@ async function runOne(item: RunPlanItem, options: RunnerOptions): Promise<RunRes
       goodput_mbps: null, link_utilization: null, queue_delay_p95_ms: null, capacity_mbps: null, artifacts: {},
     };
   } finally {
+    cpu?.stop();
     await origin?.stop().catch(() => undefined);
     await shell?.stop().catch(() => undefined);
   }

@@ -129,12 +129,49 @@ function smoke(): Scenario[] {
   ];
 }
 
+// Issue 17 item 1: the thesis's bulk set-ups, each run on the real path and in the simulator (fidelity.ts). Fig 4.3's
+// loss sweep (100 Mbit/s, 30 ms, 75 KB: also the small buffer of Fig 4.5/4.7), Fig 4.7's 1 MB buffer, an LTE trace,
+// a changing RTT, and one Chromium run (a stream above the link's rate, so the sender is rarely app-limited).
+function fidelity(): Scenario[] {
+  const dir = tracesDir();
+  const common = { mode: 'bulk', duration_s: 30, repetitions: 3, schemes: ['vivace'] };
+  const fig43 = (loss: number) => scenario({
+    ...common, name: `fidelity-loss-${(loss * 100).toFixed(0)}pct`,
+    link: { down: { rate_mbps: 100 }, up: { rate_mbps: 100 }, queue: { type: 'droptail', bytes: 75_000 } },
+    delay: { one_way_ms: 15 }, loss: { down: loss, up: 0 },
+  });
+  return [
+    ...[0, 0.01, 0.03].map(fig43),
+    scenario({
+      ...common, name: 'fidelity-buffer-1mb',
+      link: { down: { rate_mbps: 100 }, up: { rate_mbps: 100 }, queue: { type: 'droptail', bytes: 1_000_000 } },
+      delay: { one_way_ms: 15 },
+    }),
+    scenario({
+      ...common, name: 'fidelity-lte-tmobile-short',
+      link: { down: { trace: join(dir, 'TMobile-LTE-short.down') }, up: { trace: join(dir, 'TMobile-LTE-short.up') }, queue: { type: 'droptail', bytes: 300_000 } },
+      delay: { one_way_ms: 20 },
+    }),
+    scenario({
+      ...common, name: 'fidelity-changing-rtt',
+      link: { down: { rate_mbps: 50 }, up: { rate_mbps: 50 }, queue: { type: 'droptail', bytes: 300_000 } },
+      delay: { rtt_pattern: { min_ms: 10, max_ms: 100, period_s: 5, seed: 1 } },
+    }),
+    scenario({
+      ...common, mode: 'browser', name: 'fidelity-chromium-6mbps',
+      link: { down: { rate_mbps: 6 }, up: { rate_mbps: 6 }, queue: { type: 'droptail', bytes: 75_000 } },
+      delay: { one_way_ms: 15 }, media: { abr: false, bitrate_mbps: 8 }, players: 1,
+    }),
+  ];
+}
+
 export const SUITES: Readonly<Record<string, () => Scenario[]>> = {
   'seed-changing-rtt': changingRtt,
   'seed-multiflow': multiflow,
   lte,
   bulk,
   smoke,
+  fidelity,
 };
 
 export function suiteScenarios(name: string): Scenario[] {

@@ -1,0 +1,96 @@
+// CPU each process of a run used, per second, from /proc/PID/stat (utime + stime): the origin, the Node client,
+// linkem's forwarder, Chromium (all its processes) and the bench itself. On a 2-core machine this tells whether
+// contention can explain a real-path result (100% = one core for the whole second).
+import { readdirSync, readFileSync } from 'node:fs';
+
+/** Process classes, by what their command line contains (first match wins). */
+export const CPU_CLASSES: ReadonlyArray<readonly [string, RegExp]> = [
+  ['origin', /origin-main\.ts/],
+  ['client', /fetch-main\.ts/],
+  ['linkem', /linkem-fwd/],
+  ['chromium', /chrom(e|ium)/],
+  ['bench', /harness\/cli\.ts/],
+];
+
+/** Kernel clock ticks per second of /proc/PID/stat times (USER_HZ; 100 on every Linux architecture we run on). */
+const USER_HZ = 100;
+export const CPU_SAMPLE_INTERVAL_MS = 1000;
+
+export interface CpuSample {
+  /** Seconds since the sampler started. */
+  t_s: number;
+  /** Percent of one core per class over the second before t_s. */
+  percent: Record<string, number>;
+}
+
+function classify(pid: string): string | null {
+  let cmdline: string;
+  try {
+    cmdline = readFileSync(`/proc/${pid}/cmdline`, 'latin1').replace(/\0/g, ' ');
+  } catch {
+    return null; // gone
+  }
+  for (const [name, pattern] of CPU_CLASSES) if (pattern.test(cmdline)) return name;
+  return null;
+}
+
+function cpuTicks(pid: string): number | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+    // The command name (field 2) may contain spaces: count fields after its closing parenthesis.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return Number(fields[11]) + Number(fields[12]); // utime, stime (fields 14 and 15 of proc(5))
+  } catch {
+    return null;
+  }
+}
+
+export class CpuSampler {
+  readonly samples: CpuSample[] = [];
+  readonly #classes = new Map<string, string | null>();
+  readonly #lastTicks = new Map<string, number>();
+  readonly #startMs = Date.now();
+  #lastMs = Date.now();
+  readonly #timer: NodeJS.Timeout;
+
+  constructor() {
+    this.#read(); // baseline: CPU used before the run started is not counted
+    this.#timer = setInterval(() => this.#sample(), CPU_SAMPLE_INTERVAL_MS);
+    this.#timer.unref();
+  }
+
+  #read(): Map<string, number> {
+    const used = new Map<string, number>();
+    for (const pid of readdirSync('/proc')) {
+      if (!/^\d+$/.test(pid)) continue;
+      let cls = this.#classes.get(pid);
+      if (cls === undefined) {
+        cls = classify(pid);
+        this.#classes.set(pid, cls);
+      }
+      if (cls === null) continue;
+      const ticks = cpuTicks(pid);
+      if (ticks === null) continue;
+      const before = this.#lastTicks.get(pid) ?? 0; // a process born since the last sample counts from 0
+      this.#lastTicks.set(pid, ticks);
+      used.set(cls, (used.get(cls) ?? 0) + Math.max(0, ticks - before));
+    }
+    return used;
+  }
+
+  #sample(): void {
+    const nowMs = Date.now();
+    const used = this.#read();
+    const seconds = (nowMs - this.#lastMs) / 1000;
+    this.#lastMs = nowMs;
+    const percent: Record<string, number> = {};
+    for (const [name] of CPU_CLASSES) percent[name] = seconds > 0 ? (100 * (used.get(name) ?? 0)) / USER_HZ / seconds : 0;
+    this.samples.push({ t_s: Math.round((nowMs - this.#startMs) / 100) / 10, percent });
+  }
+
+  stop(): CpuSample[] {
+    clearInterval(this.#timer);
+    this.#sample();
+    return this.samples;
+  }
+}

@@ -10,6 +10,8 @@ extern const cc_ops cc_ops_fixed;
 extern const cc_ops cc_ops_cubic;
 extern const cc_ops cc_ops_bbr;
 extern const cc_ops cc_ops_pcp;
+extern const cc_ops cc_ops_vivace_video;
+extern const cc_ops cc_ops_allegro_latency;
 
 /* The first entry is the default algorithm. */
 static const cc_ops *const registered_algorithms[] = {
@@ -20,6 +22,8 @@ static const cc_ops *const registered_algorithms[] = {
     &cc_ops_cubic,
     &cc_ops_bbr,
     &cc_ops_pcp,
+    &cc_ops_vivace_video,
+    &cc_ops_allegro_latency,
 };
 
 #define REGISTERED_COUNT (sizeof registered_algorithms / sizeof registered_algorithms[0])

@@ -3,7 +3,10 @@
 #include <math.h>
 #include <string.h>
 
+#include <stdio.h>
+
 #include "algorithms/allegro.h"
+#include "bottleneck_link.h"
 #include "check.h"
 #include "pcc_driver.h"
 
@@ -190,7 +193,42 @@ static void test_variant_in_one_file(void) {
     cc_destroy(clone);
 }
 
+/* allegro-latency (§3.4.4): the utility by hand, then what it is for: less of a deep buffer filled. */
+static void test_allegro_latency(void) {
+    cc_mi_stats mi;
+    memset(&mi, 0, sizeof mi);
+    mi.send_rate_bps = 10e6;
+    mi.avg_rtt_us = 50000;
+    /* L = 0: T·Sigmoid_100(-0.05) = 10/(1+e^-5) = 9.933071490757152; RTT rose 40 -> 50 ms: x 0.8, / 0.05 s */
+    CHECK_NEAR(allegro_latency_utility(&mi, 0.040, 100, 0.05), 9.933071490757152 * 0.8 / 0.05, 1e-9);
+    /* the first MI (no previous RTT) compares with itself */
+    CHECK_NEAR(allegro_latency_utility(&mi, 0, 100, 0.05), 9.933071490757152 / 0.05, 1e-9);
+    mi.loss_rate = 0.05; /* at the cut-off: (9.5/2 x 1 - 0.5) / 0.05 */
+    CHECK_NEAR(allegro_latency_utility(&mi, 0.050, 100, 0.05), 4.25 / 0.05, 1e-9);
+    mi.avg_rtt_us = 0; /* no RTT sample: Allegro's own utility */
+    CHECK_NEAR(allegro_latency_utility(&mi, 0.050, 100, 0.05), 4.25, 1e-12);
+
+    double queue_ms[2], throughput_mbps[2];
+    const char *const names[2] = {"allegro", "allegro-latency"};
+    for (int i = 0; i < 2; i++) {
+        cc_controller *cc = cc_create(names[i], 9, 0);
+        bottleneck_link *link = link_create(cc, 20e6, RTT_US, 20e6 / 8 * RTT_US * 1e-6 * 8); /* 8 BDP of buffer */
+        link_run(link, 5000000);
+        link_reset_stats(link);
+        link_run(link, 25000000);
+        queue_ms[i] = link_mean_queue_delay_us(link) / 1000;
+        throughput_mbps[i] = (double)link->delivered_bytes * 8 / 20e6;
+        free(link);
+        cc_destroy(cc);
+    }
+    printf("20 Mbit/s, 30 ms, 8 BDP buffer: allegro %.1f Mbit/s at %.1f ms queue, allegro-latency %.1f Mbit/s at %.1f ms\n",
+           throughput_mbps[0], queue_ms[0], throughput_mbps[1], queue_ms[1]);
+    CHECK(queue_ms[1] < 0.8 * queue_ms[0]); /* measured: 126 vs 201 ms */
+    CHECK(throughput_mbps[1] > 0.8 * 20);
+}
+
 int main(void) {
+    test_allegro_latency();
     test_variant_in_one_file();
     test_utility_values();
     test_starting_decision_adjusting();

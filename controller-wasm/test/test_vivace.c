@@ -13,7 +13,7 @@
 /* ---- utility ---- */
 
 static void test_utility_values(void) {
-    vivace_utility_coefficients k = {0.9, 900, 11.35, 0.01, 0, 0};
+    vivace_utility_coefficients k = {0.9, 900, 11.35, 0.01, 0, 0, 0};
     cc_mi_stats mi;
     memset(&mi, 0, sizeof mi);
     mi.send_rate_bps = 100e6;

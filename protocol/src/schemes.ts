@@ -26,7 +26,9 @@ export interface SchemeInfo {
 export const SCHEMES = [
   { name: 'vivace', transport: 'datagram', cc: 'vivace', description: 'PCC Vivace, latency-aware utility (PCC thesis ch. 4, eq. 4.1)', benchmarked: true },
   { name: 'vivace-loss', transport: 'datagram', cc: 'vivace-loss', description: 'PCC Vivace with the loss-only utility and the kernel paper\'s moving state', benchmarked: true },
+  { name: 'vivace-video', transport: 'datagram', cc: 'vivace-video', description: 'PCC Vivace whose utility hears the player (CMCD): throughput first at a low buffer, low latency and smooth pacing at a healthy one', benchmarked: true },
   { name: 'allegro', transport: 'datagram', cc: 'allegro', description: 'PCC Allegro, loss-based utility (PCC thesis ch. 2-3)', benchmarked: true },
+  { name: 'allegro-latency', transport: 'datagram', cc: 'allegro-latency', description: 'PCC Allegro with the latency-aware utility (PCC thesis §3.4.4; the Allegro-Latency of its Figs 4.8-4.10 and 5.1-5.2)', benchmarked: false },
   { name: 'pcp', transport: 'datagram', cc: 'pcp', description: 'PCP, probe-based rate control (PCP paper)', benchmarked: true },
   { name: 'cubic', transport: 'datagram', cc: 'cubic', description: 'our CUBIC in WASM, paced over datagrams', benchmarked: true },
   { name: 'bbr', transport: 'datagram', cc: 'bbr', description: 'our BBR in WASM, paced over datagrams', benchmarked: true },

@@ -113,6 +113,6 @@ test('the scanner finds the lists it is meant to find', () => {
   // In tests only a whole transport's list counts.
   assert.equal(findLists('x.test.ts', "['vivace', 'tcp-cubic', 'quic-bbr']", true).length, 0);
   assert.equal(findLists('x.test.ts', "for (const cc of ['cubic', 'bbr', 'newreno'])", true).length, 1);
-  assert.equal(findLists('x.test.ts', "['vivace', 'vivace-loss', 'allegro', 'pcp', 'cubic', 'bbr', 'fixed']", true).length, 1);
+  assert.equal(findLists('x.test.ts', "['vivace', 'vivace-loss', 'vivace-video', 'allegro', 'allegro-latency', 'pcp', 'cubic', 'bbr', 'fixed']", true).length, 1);
   assert.equal(findLists('bench/harness/suites.ts', "schemes: ['vivace', 'tcp-cubic']", false).length, 0);
 });

@@ -1,7 +1,7 @@
 /*
  * pcc-stream rate-controller library: the public C API.
  *
- * One small interface for every algorithm (PCC Vivace, Vivace-loss, Allegro, PCP, CUBIC, BBR, fixed),
+ * One small interface for every algorithm (PCC Vivace and its variants, Allegro, PCP, CUBIC, BBR, fixed),
  * in the spirit of Linux's tcp_congestion_ops and quinn's Controller trait. The caller reports what
  * happens to packets (sent, acknowledged, lost) and asks for the pacing rate and congestion window.
  *
@@ -90,7 +90,8 @@ typedef struct cc_telemetry {
     uint64_t events_ignored;      /* unknown/duplicate/invalid events dropped by the library */
 } cc_telemetry;
 
-/* Algorithms compiled into this library, by name ("vivace", "vivace-loss", "allegro", "pcp", "cubic", "bbr", "fixed"). */
+/* Algorithms compiled into this library, by name ("vivace", "vivace-loss", "allegro", "pcp", "cubic", "bbr", "fixed",
+ * "vivace-video", "allegro-latency"). */
 size_t cc_algorithm_count(void);
 const char *cc_algorithm_name_at(size_t index);
 

@@ -52,6 +52,10 @@ typedef struct allegro_state {
  * x the send rate in Mbit/s (thesis §2.3). */
 double allegro_utility(const cc_mi_stats *mi, double sigmoid_alpha, double loss_cutoff);
 
+/* §3.4.4's latency-aware utility (allegro_latency.c): (T·Sigmoid_α(L - loss_cutoff)·RTT_{n-1}/RTT_n - x·L) / RTT_n,
+ * RTTs in seconds, RTT_n the MI's average RTT; previous_rtt_s 0 (no earlier MI): no change of RTT. */
+double allegro_latency_utility(const cc_mi_stats *mi, double previous_rtt_s, double sigmoid_alpha, double loss_cutoff);
+
 /* The loop's utility hook: allegro_utility with the parameters. */
 double allegro_mi_utility(void *state, const pcc_mi_result *r, double *noise_var);
 

@@ -111,8 +111,11 @@ void vivace_init_with_hooks(vivace_state *s, cc_context *ctx, const pcc_hooks *h
         PCC_LOOP_OPS,                                                                                        \
     }
 
-/* vivace_utility.c: the loop's utility hook */
+/* vivace_utility.c: the loop's utility hook, and the same with the latency coefficient b scaled and the throughput
+ * term capped (a variant's utility; scale 1 and cap 0 give vivace_mi_utility's bits exactly) */
 double vivace_mi_utility(void *state, const pcc_mi_result *r, double *noise_var);
+double vivace_mi_utility_adjusted(void *state, const pcc_mi_result *r, double *noise_var, double latency_scale,
+                                  double throughput_cap_mbps);
 
 /* vivace_slow_start.c */
 double vivace_slow_start_rate(const vivace_state *s, double rate);

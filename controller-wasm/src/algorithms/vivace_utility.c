@@ -26,10 +26,21 @@ double vivace_utility(const cc_mi_stats *mi, const vivace_utility_coefficients *
     /* Only a rising RTT counts: in the model behind eq. 4.1 (§4.3.1, eq. 4.4) latency grows at (S - C)/C when
      * the senders overshoot and is flat otherwise; a draining queue is no reward. */
     if (gradient < 0) gradient = 0.0;
-    return pcc_pow(x, k->throughput_exponent) - k->latency_coefficient * x * gradient - k->loss_coefficient * x * loss;
+    double reward = pcc_pow(x, k->throughput_exponent);
+    /* Above a cap the reward falls as fast as it would have risen (2·cap^t - x^t): the utility peaks at the cap,
+     * so probing and slow start settle there rather than wander on a flat top. */
+    if (k->throughput_cap_mbps > 0 && x > k->throughput_cap_mbps) {
+        reward = 2.0 * pcc_pow(k->throughput_cap_mbps, k->throughput_exponent) - reward;
+    }
+    return reward - k->latency_coefficient * x * gradient - k->loss_coefficient * x * loss;
 }
 
 double vivace_mi_utility(void *state, const pcc_mi_result *r, double *noise_var) {
+    return vivace_mi_utility_adjusted(state, r, noise_var, 1.0, 0.0);
+}
+
+double vivace_mi_utility_adjusted(void *state, const pcc_mi_result *r, double *noise_var, double latency_scale,
+                                  double throughput_cap_mbps) {
     const vivace_state *s = state;
     const pcc_loop *loop = &s->loop;
     cc_mi_stats stats = r->stats;
@@ -42,11 +53,12 @@ double vivace_mi_utility(void *state, const pcc_mi_result *r, double *noise_var)
     int slow_start = r->tag == VIVACE_TAG_SLOW_START;
     vivace_utility_coefficients k = {
         .throughput_exponent = vivace_param(s, VIVACE_P_THROUGHPUT_EXPONENT),
-        .latency_coefficient = vivace_param(s, VIVACE_P_LATENCY_COEFFICIENT),
+        .latency_coefficient = latency_scale * vivace_param(s, VIVACE_P_LATENCY_COEFFICIENT),
         .loss_coefficient = vivace_param(s, VIVACE_P_LOSS_COEFFICIENT),
         .latency_filter = vivace_param(s, VIVACE_P_LATENCY_FILTER),
         .loss_ignored_below = slow_start ? vivace_param(s, VIVACE_P_SLOW_START_LOSS_IGNORED) : 0.0,
         .latency_ignored_below = slow_start ? vivace_param(s, VIVACE_P_SLOW_START_LATENCY_IGNORED) : 0.0,
+        .throughput_cap_mbps = throughput_cap_mbps,
     };
     double u = vivace_utility(&stats, &k);
     double x = stats.send_rate_bps * 1e-6;

@@ -20,6 +20,9 @@ const scenarios: Omit<ScenarioOptions, 'algorithm'>[] = [
   // Random loss, a shallow buffer and hostile input sprinkled in.
   { seed: 23, durationUs: 1_500_000, linkRateBps: 12e6, baseRttUs: 20_000, bufferBytes: 8_000, lossRate: 0.02, packetBytes: 1000, odd: true,
     params: { max_rate_bps: 50e6 } },
+  // A player telling its buffer, bitrate and deadline (vivace-video's utility moves with them; the rest ignore them).
+  { seed: 31, durationUs: 3_000_000, linkRateBps: 40e6, baseRttUs: 30_000, bufferBytes: 150_000, lossRate: 0.001, packetBytes: 1200, odd: false,
+    video: true },
 ];
 
 describe('native and WASM give identical outputs after every event', () => {

@@ -17,6 +17,10 @@ export interface ScenarioOptions {
   packetBytes: number;
   odd: boolean;
   params?: Record<string, number>;
+  /** A player's state every VIDEO_REPORT_US (cc_on_app_state): buffer levels from empty to full, a bitrate, a deadline. */
+  video?: boolean;
+  /** Instead: the same player state every VIDEO_REPORT_US, never app-limited. */
+  player?: { bufferMs: number; bitrateBps: number };
 }
 
 interface Feedback {
@@ -28,6 +32,7 @@ interface Feedback {
 }
 
 const TICK_INTERVAL_US = 5000;
+const VIDEO_REPORT_US = 250_000;
 
 function insertSorted(queue: Feedback[], item: Feedback): void {
   let lo = 0;
@@ -66,6 +71,12 @@ export function generateScenario(mod: ControllerModule, o: ScenarioOptions): Scr
       if (nowUs === nextTickUs) {
         emit({ kind: 'tick', nowUs });
         nextTickUs += TICK_INTERVAL_US;
+        if (o.video === true && nowUs % VIDEO_REPORT_US === 0) {
+          const bufferMs = [500, 3000, 8000, 15000, 30000][Math.floor(random() * 5)]!;
+          emit({ kind: 'app_state', appLimited: random() < 0.2, bufferMs, bitrateBps: 3e6, deadlineUs: bufferMs * 1000, nowUs });
+        } else if (o.player !== undefined && nowUs % VIDEO_REPORT_US === 0) {
+          emit({ kind: 'app_state', appLimited: false, bufferMs: o.player.bufferMs, bitrateBps: o.player.bitrateBps, deadlineUs: -1, nowUs });
+        }
       } else if (nowUs === feedbackAtUs) {
         const f = feedback.shift()!;
         if (f.kind === 'ack') {

@@ -1,0 +1,127 @@
+/*
+ * vivace-video: PCC Vivace whose utility hears the player (cc_on_app_state), as the thesis's discussion of
+ * application-specific utilities suggests (§2.3, §4.3: the utility expresses what the application values; §5.2:
+ * video). The controller is Vivace's (VIVACE_HOOKS); only the utility differs, through two knobs of eq. 4.1:
+ *
+ *   spare = min(buffer level now, time left to the current object's deadline)        (ms; unknown: no spare)
+ *   w     = urgent_scale at spare <= buffer_low, 1 at spare >= buffer_healthy, linear between
+ *   u     = R(x) - w·b·x·max(0, dRTT/dt) - c·x·L        (x in Mbit/s; R(x) = x^t, above a cap 2·cap^t - x^t)
+ *   cap   = k(spare)·bitrate when spare >= buffer_healthy and the bitrate is known (Sammy's pacing), else none;
+ *           k falls from 3.2 at buffer_healthy to 2.8 at twice that
+ *
+ * Low buffer or a near deadline: a stall costs far more than queueing delay, so the latency penalty shrinks (an
+ * RTT rise that is not this flow's queue, an LTE scheduler's or a route change's, no longer pushes the rate down)
+ * while the loss term, the one that keeps the flow from overrunning the buffer of the bottleneck, stays whole.
+ * The scale, 0.02, is where the penalty's slope w·b·dRTT/dt meets the reward's t·x^(t-1) at an RTT gradient of
+ * about 0.04 (10 Mbit/s) to 0.03 (40 Mbit/s): by eq. 4.4 a flow's own queue grows at (S - C)/C, so it still stops
+ * once it overshoots the bottleneck by about its probing step, while a drift of the path's delay below that is
+ * ignored.
+ * Healthy buffer: full latency penalty, the friendliness eq. 4.1 was designed for (§4.3), and a reward that peaks
+ * at k x the bitrate: the flow paces smoothly, leaving the link to others (Netflix's Sammy paces at
+ * 2.8-3.2x the top bitrate by buffer level). k stays far above 1.4, below which a throughput-based ABR that is not
+ * told the capacity falls to the lowest rendition. Without application state (no CMCD) w = 1 and no cap: the
+ * utility is Vivace's, bit for bit.
+ */
+#include "vivace_state.h"
+
+enum {
+    VIVACE_VIDEO_P_BUFFER_LOW_MS = VIVACE_P_COUNT,
+    VIVACE_VIDEO_P_BUFFER_HEALTHY_MS,
+    VIVACE_VIDEO_P_URGENT_LATENCY_SCALE,
+    VIVACE_VIDEO_P_SMOOTH_PACING,
+    VIVACE_VIDEO_P_COUNT
+};
+
+/* Sammy (SIGCOMM 2023): pacing multiples of the bitrate at a healthy and at a full buffer. */
+#define SAMMY_MULTIPLE_HEALTHY 3.2
+#define SAMMY_MULTIPLE_FULL 2.8
+/* The player's state is trusted this long after its report (a CMCD report comes with every segment request). */
+#define APP_STATE_MAX_AGE_US 10000000
+
+static const cc_param_desc vivace_video_params[VIVACE_VIDEO_P_COUNT] = {
+    VIVACE_PARAM_ROWS(900, 0),
+    {"video_buffer_low_ms", 4000, 0, 600000,
+     "spare time (buffer, or time to the deadline) at or below which the latency penalty is scaled down fully, ms (two 2-s segments)"},
+    {"video_buffer_healthy_ms", 12000, 0, 600000,
+     "spare time at or above which the full latency penalty applies and pacing may be smooth, ms (dash.js's stable buffer)"},
+    {"video_urgent_latency_scale", 0.02, 0, 1, "factor on b (eq. 4.1) when the buffer is low or the deadline near"},
+    {"video_smooth_pacing", 1, 0, 1,
+     "boolean; 1: with a healthy buffer and a known bitrate, the utility peaks at 2.8-3.2x the bitrate (Sammy)"},
+};
+
+typedef struct vivace_video_state {
+    vivace_state vivace;             /* first: Vivace's hooks and the PCC loop receive this state */
+    /* the adjustment, fixed per decision epoch so the MIs a decision compares are valued alike */
+    uint64_t adjust_epoch;
+    int have_adjust;
+    double latency_scale;
+    double throughput_cap_mbps;
+} vivace_video_state;
+
+static double param(const vivace_video_state *s, int index) { return s->vivace.loop.ctx->params[index]; }
+
+/* The player's spare time now, ms: the buffer level less the report's age (the buffer drains in real time while
+ * nothing arrives, so this is a lower bound) or the time left to the deadline, whichever is less; negative when
+ * neither is known or the report is stale. */
+static double spare_ms(const cc_app_view *app, int64_t now_us) {
+    if (app->buffer_ms < 0 && app->deadline_us < 0) return -1.0;
+    double age_us = (double)(now_us - app->updated_us);
+    if (age_us > APP_STATE_MAX_AGE_US) return -1.0;
+    if (age_us < 0) age_us = 0;
+    double buffer = app->buffer_ms >= 0 ? app->buffer_ms - age_us / 1000.0 : 0.0;
+    double deadline = app->deadline_us >= 0 ? ((double)app->deadline_us - age_us) / 1000.0 : 0.0;
+    double spare = app->buffer_ms < 0 ? deadline : app->deadline_us < 0 ? buffer : (buffer < deadline ? buffer : deadline);
+    return spare > 0 ? spare : 0.0;
+}
+
+/* w and the cap from the spare time (see the header comment). */
+static void adjust_for(const vivace_video_state *s, double spare, double bitrate_bps, double *latency_scale,
+                       double *cap_mbps) {
+    *latency_scale = 1.0;
+    *cap_mbps = 0.0;
+    if (spare < 0) return;
+    double low = param(s, VIVACE_VIDEO_P_BUFFER_LOW_MS), healthy = param(s, VIVACE_VIDEO_P_BUFFER_HEALTHY_MS);
+    double urgent = param(s, VIVACE_VIDEO_P_URGENT_LATENCY_SCALE);
+    if (healthy < low) healthy = low;
+    if (spare <= low) {
+        *latency_scale = urgent;
+    } else if (spare < healthy) {
+        *latency_scale = urgent + (1.0 - urgent) * (spare - low) / (healthy - low);
+    }
+    if (spare >= healthy && healthy > 0 && bitrate_bps > 0 && param(s, VIVACE_VIDEO_P_SMOOTH_PACING) >= 0.5) {
+        double fullness = (spare - healthy) / healthy;
+        if (fullness > 1) fullness = 1;
+        double multiple = SAMMY_MULTIPLE_HEALTHY + (SAMMY_MULTIPLE_FULL - SAMMY_MULTIPLE_HEALTHY) * fullness;
+        *cap_mbps = multiple * bitrate_bps * 1e-6;
+    }
+}
+
+static double vivace_video_utility(void *state, const pcc_mi_result *r, double *noise_var) {
+    vivace_video_state *s = state;
+    const pcc_loop *loop = &s->vivace.loop;
+    if (!s->have_adjust || s->adjust_epoch != loop->epoch) {
+        const cc_app_view *app = loop->ctx->app;
+        adjust_for(s, spare_ms(app, loop->now_us), app->bitrate_bps, &s->latency_scale, &s->throughput_cap_mbps);
+        s->adjust_epoch = loop->epoch;
+        s->have_adjust = 1;
+    }
+    return vivace_mi_utility_adjusted(state, r, noise_var, s->latency_scale, s->throughput_cap_mbps);
+}
+
+static const pcc_hooks vivace_video_hooks = VIVACE_HOOKS(vivace_video_utility);
+
+static void vivace_video_init(void *state, cc_context *ctx, int64_t now_us) {
+    (void)now_us;
+    vivace_init_with_hooks(state, ctx, &vivace_video_hooks);
+}
+
+const cc_ops cc_ops_vivace_video = {
+    .name = "vivace-video",
+    .description = "PCC Vivace whose utility hears the player: throughput first at a low buffer, low latency and smooth pacing at a healthy one",
+    .state_size = sizeof(vivace_video_state),
+    .params = vivace_video_params,
+    .param_count = VIVACE_VIDEO_P_COUNT,
+    .delivery_rate_unused = 0, /* slow start reads it */
+    .init = vivace_video_init,
+    PCC_LOOP_OPS,
+};

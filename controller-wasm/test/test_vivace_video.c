@@ -1,0 +1,112 @@
+/* vivace-video (src/algorithms/vivace_video.c) through the public API: without application state it is Vivace to
+ * the bit; with a low buffer it does not back off on an RTT that rises without any queue; with a healthy buffer and
+ * a known bitrate it paces near Sammy's 2.8-3.2x the bitrate instead of filling the link. */
+#include <stdio.h>
+#include <string.h>
+
+#include "bottleneck_link.h"
+#include "check.h"
+#include "pcc/cc.h"
+
+#define RTT_US 30000
+#define REPORT_US 500000 /* a player reports with every request; here twice a second */
+
+typedef struct run_result {
+    double mean_rate_bps;     /* pacing rate averaged over the measured part */
+    double delivered_bps;
+} run_result;
+
+static void report(cc_controller *cc, double buffer_ms, double bitrate_bps, int64_t now_us) {
+    if (buffer_ms < 0 && bitrate_bps < 0) return; /* no application state at all */
+    cc_app_state state = {.app_limited = 0, .buffer_ms = buffer_ms, .bitrate_bps = bitrate_bps, .deadline_us = CC_APP_UNKNOWN};
+    cc_on_app_state(cc, &state, now_us);
+}
+
+/* A path whose propagation delay (no queue) climbs by ramp_ms_per_s for a second, then falls back, over and over, as
+ * an LTE scheduler's or a Wi-Fi link's delay does; rate_bps of capacity. Measures the last measure_us. */
+static run_result run(const char *algorithm, double rate_bps, double ramp_ms_per_s, double buffer_ms, double bitrate_bps,
+                      int64_t duration_us, int64_t measure_us, double *rates_out, size_t rates_count) {
+    cc_controller *cc = cc_create(algorithm, 5, 0);
+    CHECK(cc != NULL);
+    CHECK(cc_param_set(cc, "max_rate_bps", 200e6) == CC_OK);
+    bottleneck_link *link = link_create(cc, rate_bps, RTT_US, rate_bps / 8 * RTT_US * 1e-6 * 2);
+    double rate_sum = 0;
+    long rate_samples = 0;
+    size_t rate_index = 0;
+    for (int64_t t = 10000; t <= duration_us; t += 10000) {
+        if (t % REPORT_US == 0) report(cc, buffer_ms, bitrate_bps, link->now_us);
+        if (t == duration_us - measure_us) link_reset_stats(link);
+        int64_t phase_us = t % 2000000;
+        link->rtt_us = RTT_US + (phase_us < 1000000 ? (int64_t)(ramp_ms_per_s * (double)phase_us / 1000.0) : 0);
+        link_run(link, t);
+        double rate = cc_pacing_rate_bytes_per_s(cc) * 8;
+        if (rates_out != NULL && rate_index < rates_count) rates_out[rate_index++] = rate;
+        if (t > duration_us - measure_us) {
+            rate_sum += rate;
+            rate_samples++;
+        }
+    }
+    run_result r = {.mean_rate_bps = rate_sum / (double)rate_samples,
+                    .delivered_bps = (double)link->delivered_bytes * 8 / ((double)measure_us * 1e-6)};
+    free(link);
+    cc_destroy(cc);
+    return r;
+}
+
+#define TRACE_POINTS 800
+
+static void test_without_app_state_it_is_vivace(void) {
+    static double vivace[TRACE_POINTS], video[TRACE_POINTS];
+    run("vivace", 20e6, 20, -1, -1, 8000000, 4000000, vivace, TRACE_POINTS);
+    run("vivace-video", 20e6, 20, -1, -1, 8000000, 4000000, video, TRACE_POINTS);
+    CHECK(memcmp(vivace, video, sizeof vivace) == 0);
+    /* video fields unknown (only app-limited news) also leave it Vivace */
+    cc_controller *a = cc_create("vivace", 1, 0), *b = cc_create("vivace-video", 1, 0);
+    cc_app_state unknown = {.app_limited = 0, .buffer_ms = CC_APP_UNKNOWN, .bitrate_bps = 4e6, .deadline_us = CC_APP_UNKNOWN};
+    cc_on_app_state(b, &unknown, 0);
+    bottleneck_link *la = link_create(a, 30e6, RTT_US, 1e5), *lb = link_create(b, 30e6, RTT_US, 1e5);
+    int same = 1;
+    for (int64_t t = 10000; t <= 5000000; t += 10000) {
+        link_run(la, t);
+        link_run(lb, t);
+        same &= cc_pacing_rate_bytes_per_s(a) == cc_pacing_rate_bytes_per_s(b);
+    }
+    CHECK(same);
+    free(la);
+    free(lb);
+    cc_destroy(a);
+    cc_destroy(b);
+}
+
+static void test_low_buffer_keeps_rate_through_delay_drift(void) {
+    /* 20 ms per second of delay drift, no queue: Vivace's latency term sees a gradient of 0.02 and backs off */
+    run_result vivace = run("vivace", 20e6, 20, -1, -1, 20000000, 10000000, NULL, 0);
+    run_result low = run("vivace-video", 20e6, 20, 1000, 3e6, 20000000, 10000000, NULL, 0);
+    run_result healthy = run("vivace-video", 20e6, 20, 30000, -1, 20000000, 10000000, NULL, 0);
+    printf("delay drift 20 ms/s on 20 Mbit/s: delivered vivace %.1f, vivace-video low buffer %.1f, healthy buffer (no bitrate) %.1f Mbit/s\n",
+           vivace.delivered_bps * 1e-6, low.delivered_bps * 1e-6, healthy.delivered_bps * 1e-6);
+    CHECK(low.delivered_bps > 1.3 * vivace.delivered_bps);
+    CHECK(low.delivered_bps > 0.8 * 20e6);
+    /* a healthy buffer values latency as Vivace does */
+    CHECK(healthy.delivered_bps < 0.8 * low.delivered_bps);
+}
+
+static void test_healthy_buffer_paces_near_sammy_multiple(void) {
+    const double bitrate_bps = 5e6;
+    run_result vivace = run("vivace", 100e6, 0, -1, -1, 15000000, 5000000, NULL, 0);
+    run_result healthy = run("vivace-video", 100e6, 0, 20000, bitrate_bps, 15000000, 5000000, NULL, 0);
+    run_result low = run("vivace-video", 100e6, 0, 2000, bitrate_bps, 15000000, 5000000, NULL, 0);
+    printf("100 Mbit/s, 5 Mbit/s video: mean rate vivace %.1f, vivace-video healthy buffer %.1f, low buffer %.1f Mbit/s\n",
+           vivace.mean_rate_bps * 1e-6, healthy.mean_rate_bps * 1e-6, low.mean_rate_bps * 1e-6);
+    /* 20 s of buffer: k = 3.2 - 0.4 x (20 - 12) / 12 = 2.93, so about 14.7 Mbit/s; never below 1.4x the bitrate */
+    CHECK(healthy.mean_rate_bps > 2.2 * bitrate_bps && healthy.mean_rate_bps < 3.6 * bitrate_bps);
+    CHECK(vivace.mean_rate_bps > 60e6);
+    CHECK(low.mean_rate_bps > 60e6); /* a low buffer takes what the link gives */
+}
+
+int main(void) {
+    test_without_app_state_it_is_vivace();
+    test_low_buffer_keeps_rate_through_delay_drift();
+    test_healthy_buffer_paces_near_sammy_multiple();
+    return check_summary("test_vivace_video");
+}

@@ -1,0 +1,56 @@
+// vivace-video in WASM (src/algorithms/vivace_video.c; test/test_vivace_video.c is the native side): its utility
+// at a healthy and at a low buffer, seen in the rate it settles at, and plain Vivace when no player state comes.
+import assert from 'node:assert/strict';
+import { before, test } from 'node:test';
+import { loadControllerModule, type AlgorithmName, type ControllerModule } from '../index.ts';
+import { assertBuildsFresh, LIBRARY_SOURCES } from './support/build-freshness.ts';
+import { generateScenario, type ScenarioOptions } from './support/closed-loop.ts';
+import { replayInWasm, type ScriptLine } from './support/replay-script.ts';
+
+let mod: ControllerModule;
+before(async () => {
+  assertBuildsFresh(['wasm-dist/pcc_cc.wasm'], LIBRARY_SOURCES);
+  mod = await loadControllerModule();
+});
+
+const LINK_BPS = 40e6;
+const BITRATE_BPS = 3e6;
+const DURATION_US = 8_000_000;
+const MEASURED_FROM_US = 5_000_000;
+
+const path: Omit<ScenarioOptions, 'algorithm'> = {
+  seed: 5, durationUs: DURATION_US, linkRateBps: LINK_BPS, baseRttUs: 30_000, bufferBytes: 300_000, lossRate: 0, packetBytes: 1200, odd: false,
+};
+
+/** Mean pacing rate (bit/s) at the ticks of the measured part, and the pacing rate after every line. */
+function run(algorithm: AlgorithmName, player?: { bufferMs: number; bitrateBps: number }): { meanBps: number; rates: number[] } {
+  const script = generateScenario(mod, { ...path, algorithm, ...(player === undefined ? {} : { player }) });
+  const measured = (l: ScriptLine | undefined): boolean => l?.kind === 'tick' && l.nowUs >= MEASURED_FROM_US;
+  const outputs = replayInWasm(mod, script, (i) => measured(script[i]) || player === undefined);
+  let sum = 0;
+  let count = 0;
+  const rates: number[] = [];
+  for (const [line, out] of outputs) {
+    rates.push(out.pacingRateBytesPerSec);
+    if (measured(script[line - 1])) {
+      sum += out.pacingRateBytesPerSec * 8;
+      count++;
+    }
+  }
+  return { meanBps: sum / count, rates };
+}
+
+test('vivace-video at a healthy buffer paces near Sammy\'s 2.8-3.2x the bitrate; at a low buffer it takes the link', () => {
+  const healthy = run('vivace-video', { bufferMs: 20_000, bitrateBps: BITRATE_BPS });
+  const low = run('vivace-video', { bufferMs: 2_000, bitrateBps: BITRATE_BPS });
+  // 20 s of buffer: 3.2 - 0.4 x 8/12 = 2.93 x 3 Mbit/s
+  assert.ok(healthy.meanBps > 2.2 * BITRATE_BPS && healthy.meanBps < 3.6 * BITRATE_BPS, `healthy buffer: ${(healthy.meanBps / 1e6).toFixed(1)} Mbit/s`);
+  assert.ok(low.meanBps > 0.6 * LINK_BPS, `low buffer: ${(low.meanBps / 1e6).toFixed(1)} Mbit/s`);
+});
+
+test('vivace-video without player state is vivace, output for output', () => {
+  const vivace = run('vivace');
+  const video = run('vivace-video');
+  assert.equal(video.rates.length, vivace.rates.length);
+  assert.deepEqual(video.rates, vivace.rates);
+});

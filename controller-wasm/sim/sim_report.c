@@ -71,11 +71,13 @@ void sim_report_table(FILE *out, const pcc_sim_config *config, const pcc_sim_res
     for (size_t i = 0; i < result->flow_count; i++) {
         const pcc_sim_video_result *v = &result->flows[i].video;
         if (!v->is_video) continue;
-        fprintf(out, "video flow %zu: buffering ratio %.2f%%, %u stalls (%.2f s), startup %s%.2f s, %u segments, "
+        char startup[32];
+        if (v->startup_delay_s < 0) snprintf(startup, sizeof startup, "never");
+        else snprintf(startup, sizeof startup, "%.2f s", v->startup_delay_s);
+        fprintf(out, "video flow %zu: buffering ratio %.2f%%, %u stalls (%.2f s), startup %s, %u segments, "
                      "average bitrate %.3g Mbit/s, %u switches, sender idle %.2f s\n",
-                i, 100.0 * v->buffering_ratio, v->stall_count, v->stall_s, v->startup_delay_s < 0 ? "never, " : "",
-                v->startup_delay_s < 0 ? 0.0 : v->startup_delay_s, v->segments, v->average_bitrate_bps / 1e6,
-                v->switches, v->sender_idle_s);
+                i, 100.0 * v->buffering_ratio, v->stall_count, v->stall_s, startup, v->segments,
+                v->average_bitrate_bps / 1e6, v->switches, v->sender_idle_s);
     }
 }
 

@@ -54,11 +54,35 @@ export interface SimulationReport {
     packets_dropped_queue: number;
     packets_dropped_random: number;
     spurious_losses: number;
+    /** Video flows only (--video-mbps / --video-abr): the player's metrics, as the bench defines them. */
+    video?: SimulationVideoReport;
   }[];
   jain_index: number;
   link_utilization: number;
   packets_simulated: number;
   events_processed: number;
+}
+
+/** A video flow's player in `pcc-sim --json` (sim/video_player.h). */
+export interface SimulationVideoReport {
+  /** The one rendition, or the ABR ladder. */
+  bitrate_mbps?: number;
+  ladder_mbps?: number[];
+  continuous: boolean;
+  /** stall / (stall + playing), startup excluded (bench/harness/README.md). */
+  buffering_ratio: number;
+  buffering_ratio_with_startup: number;
+  /** null when playback never started. */
+  startup_delay_s: number | null;
+  stall_count: number;
+  stall_s: number;
+  play_s: number;
+  segments: number;
+  switches: number;
+  average_bitrate_mbps: number;
+  sender_idle_s: number;
+  /** The buffer level at every whole second of the run. */
+  buffer_level_s: number[];
 }
 
 /** The same run at full precision (pcc_sim_result). */

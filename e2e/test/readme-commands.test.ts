@@ -92,6 +92,7 @@ const manifestUnder = (c: Context, dir: string) => {
 };
 const usage = (output: string) => assert.match(output, /usage|options:/i); // the origin prints its options without the word
 const simJson = (output: string) => assert.ok((JSON.parse(output.trim().split('\n').pop()!) as { flows: unknown[] }).flows.length > 0);
+const simVideoJson = (output: string) => assert.ok((JSON.parse(output.trim().split('\n').pop()!) as { flows: Array<{ video?: { buffer_level_s: number[] } }> }).flows[0]?.video?.buffer_level_s.length);
 const paperFigure = (c: Context) => JSON.parse(readFileSync(landed(c, 'paper/fig4.9-lte.json'), 'utf8'));
 /** --list output: run ids, one a line (`count` of them when the command fixes the schemes). */
 const listed = (count?: number) => (output: string) => {
@@ -186,6 +187,13 @@ const SHORT_FORMS = new Map<string, ShortForm>([
   ['npm run -s sim -- --cc vivace-loss --rate-schedule 10:100:5 --rtt-schedule 10:100:5 --loss-schedule 0:0.01:5', {
     run: () => 'npm run -s sim -- --cc vivace-loss --rate-schedule 10:100:5 --rtt-schedule 10:100:5 --loss-schedule 0:0.01:5 --duration-s 2', why: '2 simulated seconds' }],
   ['npm run -s sim -- --help', { run: () => 'npm run -s sim -- --help', check: usage, why: 'as written' }],
+  ['npm run -s sim -- --cc vivace --video-mbps 8 --segment-s 2 --rtt-schedule 10:100:5 --rate-mbps 8.8 --buffer-kb 300 --loss 0.0001 --duration-s 60 --json', {
+    run: () => 'npm run -s sim -- --cc vivace --video-mbps 8 --segment-s 2 --rtt-schedule 10:100:5 --rate-mbps 8.8 --buffer-kb 300 --loss 0.0001 --duration-s 4 --json', check: simVideoJson, why: '4 simulated seconds' }],
+  ['npm run -s sim -- --cc vivace --video-abr 0.3,0.8,2,4,8 --video-continuous --rate-mbps 8.8 --rtt-ms 50 --duration-s 60', {
+    run: () => 'npm run -s sim -- --cc vivace --video-abr 0.3,0.8,2,4,8 --video-continuous --rate-mbps 8.8 --rtt-ms 50 --duration-s 4', check: (output) => assert.match(output, /video flow 0: buffering ratio/), why: '4 simulated seconds' }],
+  ['npm run -s sim -- --cc vivace,cubic --video-mbps 8,0 --rate-mbps 20 --duration-s 30', {
+    run: () => 'npm run -s sim -- --cc vivace,cubic --video-mbps 8,0 --rate-mbps 20 --duration-s 3', check: (output) => assert.match(output, /video flow 0: buffering ratio/), why: '3 simulated seconds' }],
+  ['npm run -s sim:video', { run: (c) => `npm run -s sim:video -- --seeds 1 --duration-s 2 --out ${c.out}/video`, check: (_, c) => JSON.parse(readFileSync(landed(c, 'video/fig5.2-multiflow.json'), 'utf8')), why: 'every table, 1 seed of 2 simulated seconds, written where --out says' }],
   ['npm run -s sim:paper -- --quick', { run: (c) => `npm run -s sim:paper -- --quick --only fig4.9-lte --out ${c.out}/paper`, check: (_, c) => paperFigure(c), why: 'one figure' }],
   ['npm run -s sim:paper -- --long', { run: (c) => `npm run -s sim:paper -- --long --only fig4.9-lte --out ${c.out}/paper`, check: (_, c) => paperFigure(c), why: 'one figure (140 s of LTE trace)' }],
   ['npm run -s bench:sim -w controller-wasm', { run: () => 'BENCH_REPEATS=1 npm run -s bench:sim -w controller-wasm', why: 'one repetition per scenario instead of three' }],

@@ -43,6 +43,8 @@ const runs: { name: string; config: SimulationConfig }[] = [
   { name: 'bbr and pcp under an RTT schedule', config: { cc: ['bbr', 'pcp'], flows: 2, rateMbps: 15, rttMs: 40, bufferKb: 100, durationS: 2, seed: 5, rttSchedule: { minMs: 10, maxMs: 60, periodS: 0.5 } } },
   { name: 'vivace-loss on a trace, with samples', config: { cc: 'vivace-loss', rttMs: 25, bufferKb: 40, durationS: 2, seed: 9, traceMs: syntheticTraceMs(), samples: true, sampleMs: 50 } },
   { name: 'allegro, loss schedule', config: { cc: 'allegro', rateMbps: 10, rttMs: 30, bufferKb: 30, durationS: 2, seed: 2, lossSchedule: { min: 0, max: 0.02, periodS: 0.5 } } },
+  { name: 'a VBR video player beside a bulk flow', config: { cc: ['vivace', 'cubic'], flows: 2, rateMbps: 12, rttMs: 40, bufferKb: 100, loss: 0.001, durationS: 4, seed: 4, extraArgs: ['--video-mbps', '6,0', '--video-vbr', '0.3', '--segment-s', '1'] } },
+  { name: 'continuous ABR players, samples', config: { cc: 'bbr', flows: 2, rateMbps: 8, rttMs: 30, bufferKb: 60, durationS: 4, seed: 6, samples: true, extraArgs: ['--video-abr', '0.5,1,2,4', '--video-continuous', '--segment-s', '1'] } },
 ];
 
 for (const { name, config } of runs) {
@@ -65,6 +67,9 @@ for (const { name, config } of runs) {
       assert.deepEqual(wasm.report, JSON.parse(runNative(SIM_CLI_BINARY, cliArgs)), 'report differs from `pcc-sim --json`');
       assert.equal(wasm.result.flows.length, ccs.length === 1 ? (config.flows ?? 1) : ccs.length);
       assert.ok(wasm.result.packetsSimulated > 500, `only ${wasm.result.packetsSimulated} packets simulated`);
+      if (config.extraArgs?.some((arg) => arg.startsWith('--video'))) {
+        assert.ok(wasm.report.flows.some((f) => (f.video?.segments ?? 0) > 0 && (f.video?.buffer_level_s.length ?? 0) === config.durationS), 'a video flow reports its player');
+      }
       if (config.samples) assert.ok((wasm.samples?.length ?? 0) >= 30, 'samples recorded');
       t.diagnostic(`${wasm.result.packetsSimulated} packets, ${wasm.result.eventsProcessed} events, utilization ${wasm.result.linkUtilization.toFixed(3)}`);
     } finally {

@@ -187,19 +187,25 @@ export interface SessionSummary {
   longest_stall_ms: number;
 }
 
-/** A pause between sends this long, with data waiting, is a sender stall (far above any pacing gap at ≥ 10 Mbit/s). */
+/** A pause between sends at least this long, and at least STALL_SPACINGS packet spacings at the pacing rate then in
+ *  force, with no app-limited news, is a stall: the sender had data and permission to pace it out but sent nothing. */
 export const SENDER_STALL_US = 5000;
+const STALL_SPACINGS = 4;
 
-/** Pauses between consecutive sends with no app-limited news between them. */
+/** Such pauses between consecutive sends (µs), from the recording's own pacing rates (its expect lines). */
 export function senderStalls(text: string): number[] {
   const stalls: number[] = [];
   let lastSentUs = Number.NaN;
+  let lastBytes = 0;
+  let rateBytesPerSec = Infinity;
   for (const line of text.split('\n')) {
     const f = line.split(' ');
-    if (f[0] === 'sent') {
+    if (f[0] === 'expect') rateBytesPerSec = Number(f[1]);
+    else if (f[0] === 'sent') {
       const t = Number(f[3]);
-      if (t - lastSentUs >= SENDER_STALL_US) stalls.push(t - lastSentUs);
+      if (t - lastSentUs >= Math.max(SENDER_STALL_US, (STALL_SPACINGS * lastBytes * 1e6) / rateBytesPerSec)) stalls.push(t - lastSentUs);
       lastSentUs = t;
+      lastBytes = Number(f[2]);
     } else if (f[0] === 'app_limited' || (f[0] === 'app_state' && f[1] === '1')) lastSentUs = Number.NaN;
   }
   return stalls;

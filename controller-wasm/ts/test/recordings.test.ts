@@ -28,7 +28,7 @@ test('every kept recording is small, complete up to its cut, and replays through
 });
 
 // Found 2026-11-25 (issue 17 item 2), origin + Node client through linkem, 100 Mbit/s, 30 ms, 75 KB: the origin's
-// sender paused 5-18 ms with data waiting (37 times in 1.7 s; nothing at all happened in the process), and the PCC
+// sender paused 5-18 ms (and ≥ 4 packet spacings) with data waiting, 17 times in 1.7 s, and the PCC
 // monitor interval does not count a pause longer than 4 packet spacings as part of its duration (an idle sender's
 // pause). So the controller measured its send rate (and throughput, over the same duration) 19% above its target,
 // where the link saw 5% above: MIs "achieved" 99-109 Mbit/s on a 100 Mbit/s link. This test pins the finding; the
@@ -36,7 +36,7 @@ test('every kept recording is small, complete up to its cut, and replays through
 test('known problem: sender stalls shorten the MI duration and inflate its measured rates (vivace, 100 Mbit/s)', () => {
   const text = readFileSync(join(DIR, 'vivace-100mbps-30ms-75kb-sender-stalls.replay'), 'utf8');
   const stalls = senderStalls(text);
-  assert.ok(stalls.length >= 20, `${stalls.length} stalls`);
+  assert.ok(stalls.length >= 10, `${stalls.length} stalls`);
   const summary = summarize(analyse(text, replayMisOfText(inputsOnly(text))), stalls);
   assert.ok(summary.median_wire_over_target < 1.1, `wire rate / target ${summary.median_wire_over_target}`);
   assert.ok(summary.median_sent_over_target > summary.median_wire_over_target + 0.1,

@@ -130,6 +130,10 @@ export interface SimulationSample {
   lastMiLossRate: number;
   gradient: number;
   miCompleted: number;
+  /** Video flows: the player's buffer (s), the bitrate of its last request, 1 while stalled (0 for bulk flows). */
+  videoBufferS: number;
+  videoBitrateBps: number;
+  videoStalled: number;
 }
 
 export interface SimulationOutcome {

@@ -108,7 +108,10 @@ static void write_samples(FILE *out, const sample_log *log) {
         write_number(out, "lastMiUtility", s->last_mi_utility, ",");
         write_number(out, "lastMiLossRate", s->last_mi_loss_rate, ",");
         write_number(out, "gradient", s->gradient, ",");
-        write_count(out, "miCompleted", s->mi_completed, "}");
+        write_count(out, "miCompleted", s->mi_completed, ",");
+        write_number(out, "videoBufferS", s->video_buffer_s, ",");
+        write_number(out, "videoBitrateBps", s->video_bitrate_bps, ",");
+        write_count(out, "videoStalled", (uint64_t)s->video_stalled, "}");
     }
     fputc(']', out);
 }

@@ -69,6 +69,7 @@ for (const { name, config } of runs) {
       assert.ok(wasm.result.packetsSimulated > 500, `only ${wasm.result.packetsSimulated} packets simulated`);
       if (config.extraArgs?.some((arg) => arg.startsWith('--video'))) {
         assert.ok(wasm.report.flows.some((f) => (f.video?.segments ?? 0) > 0 && (f.video?.buffer_level_s.length ?? 0) === config.durationS), 'a video flow reports its player');
+        if (config.samples) assert.ok(wasm.samples?.some((sample) => sample.videoBufferS > 0 && sample.videoBitrateBps > 0), 'samples carry the player\'s buffer');
       }
       if (config.samples) assert.ok((wasm.samples?.length ?? 0) >= 30, 'samples recorded');
       t.diagnostic(`${wasm.result.packetsSimulated} packets, ${wasm.result.eventsProcessed} events, utilization ${wasm.result.linkUtilization.toFixed(3)}`);

@@ -82,6 +82,12 @@ function withMovingVariants(ccs: string[]): { name: string; args: string[] }[] {
   return [...plain, ...other];
 }
 
+/** The thesis compares with Allegro-Latency (§3.4.4's utility) in Figs 4.8-4.10: an extra row after the default ones. */
+const ALLEGRO_LATENCY = 'allegro-latency';
+function withAllegroLatency(ctx: FigureContext, variants: { name: string; args: string[] }[]): { name: string; args: string[] }[] {
+  return [...variants, ...present(ctx, [ALLEGRO_LATENCY]).map((cc) => ({ name: cc, args: ['--cc', cc] }))];
+}
+
 const randomLoss: Figure = {
   id: 'fig4.3-random-loss',
   async run(ctx) {
@@ -228,7 +234,7 @@ const bufferbloat: Figure = {
 const convergenceFigure: Figure = {
   id: 'fig4.10-4.11-convergence',
   async run(ctx) {
-    const variants = withMovingVariants(present(ctx, ['vivace', 'vivace-loss', 'allegro', 'bbr', 'cubic', 'pcp']));
+    const variants = withAllegroLatency(ctx, withMovingVariants(present(ctx, ['vivace', 'vivace-loss', 'allegro', 'bbr', 'cubic', 'pcp'])));
     const ccs = variants.map((v) => v.name);
     const duration = ctx.quick ? 60 : ctx.long ? 200 : 100;
     const gap = ctx.quick ? 5 : 10;
@@ -314,7 +320,7 @@ const convergenceFigure: Figure = {
 const changingNetwork: Figure = {
   id: 'fig4.8-changing-network',
   async run(ctx) {
-    const variants = withMovingVariants(present(ctx, ['vivace-loss', 'vivace', 'allegro', 'bbr', 'cubic', 'pcp']));
+    const variants = withAllegroLatency(ctx, withMovingVariants(present(ctx, ['vivace-loss', 'vivace', 'allegro', 'bbr', 'cubic', 'pcp'])));
     const ccs = variants.map((v) => v.name);
     const seeds = ctx.quick ? 5 : 20;
     const duration = ctx.quick ? 50 : ctx.long ? 500 : 100;
@@ -327,8 +333,9 @@ const changingNetwork: Figure = {
     const runs = await runAll(ctx, this.id, argsList);
     const paperFraction: Record<string, string> = {
       'vivace-loss': '88.3% (49 Mbit/s)', vivace: '~83% (BBR +17.9%)', allegro: '~84% (Vivace-loss / 1.054)', bbr: '~70% (Vivace-loss / 1.256)', cubic: '~6% (Vivace-loss / 15.3)', pcp: '-',
+      [ALLEGRO_LATENCY]: '~51% (Vivace-loss / 1.725)',
     };
-    const paperLoss: Record<string, string> = { 'vivace-loss': '4.9%', vivace: '3.3%', bbr: '~3.3%', allegro: '~7.4%' };
+    const paperLoss: Record<string, string> = { 'vivace-loss': '4.9%', vivace: '3.3%', bbr: '~3.3%', allegro: '~7.4%', [ALLEGRO_LATENCY]: '~13.6% (Vivace-latency 75.8% lower)' };
     const perCc = ccs.map((cc, ci) => {
       const own = runs.slice(ci * seeds, (ci + 1) * seeds);
       const fractions = own.map((r) => (r.result.flows[0]?.throughput_mbps ?? 0) / r.result.capacity_mbps);
@@ -438,6 +445,7 @@ const lte: Figure = {
       { name: 'bbr', args: ['--cc', 'bbr'] },
       { name: 'cubic', args: ['--cc', 'cubic'] },
       { name: 'pcp', args: ['--cc', 'pcp'] },
+      { name: ALLEGRO_LATENCY, args: ['--cc', ALLEGRO_LATENCY] },
     ].filter((v) => ctx.available.has(v.args[1] as string));
     const argsList = variants.map((v) => [...v.args, '--trace', trace, '--rtt-ms', '40', '--buffer-kb', '1000', '--duration-s', String(duration), '--seed', '1']);
     const runs = await runAll(ctx, 'fig4.9-lte', argsList);

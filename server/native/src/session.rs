@@ -151,8 +151,8 @@ impl Session {
     /// Returns how many were queued, in order, stopping at the first that does not fit the send
     /// buffer. Lengths are validated up front, so a bad batch throws before anything is sent.
     /// `queuedAtNs`, if given (≥ count entries), receives for each queued datagram the CLOCK_MONOTONIC
-    /// time (ns) quinn took it: the send time as close to the wire as this side can see, on the same
-    /// clock as `recvDatagramsTimed`, so whatever delayed the JavaScript caller is not part of it.
+    /// time (ns) it was handed to quinn: the send time as close to the wire as this side can see, on the
+    /// same clock as `recvDatagramsTimed`, so whatever delayed the JavaScript caller is not part of it.
     #[napi(catch_unwind)]
     pub fn send_datagram_batch(
         &self,
@@ -195,6 +195,9 @@ impl Session {
         let mut queued = 0u32;
         for &len in lengths {
             let end = offset + len as usize;
+            // Read before queueing: once queued, quinn's driver may transmit it (and the peer receive it)
+            // before this thread runs again, e.g. when the woken driver preempts it on a busy core.
+            let queued_at_ns = monotonic_ns();
             match self.try_queue(packed.slice(offset..end)) {
                 Ok(true) => {}
                 Ok(false) => break,
@@ -203,7 +206,7 @@ impl Session {
                 Err(error) => return Err(error),
             }
             if let Some(stamps) = stamps.as_deref_mut() {
-                stamps[queued as usize] = monotonic_ns();
+                stamps[queued as usize] = queued_at_ns;
             }
             offset = end;
             queued += 1;

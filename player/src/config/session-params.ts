@@ -35,6 +35,9 @@ export interface SessionParams {
   /** Controller parameter overrides from `cc.<name>=<number>` page parameters (datagram transport only), passed to
    *  the origin in the session URL; the origin rejects names the controller does not have. */
   controllerParams: Record<string, number>;
+  /** Client-side early requests (`prefetch=1`): the next segment (CMCD `nor`) is asked for before the current one
+   *  ends, on every transport (player/src/transport/prefetching-fetcher.ts). */
+  prefetch: boolean;
   /** Short label for charts and panels, e.g. "vivace · datagrams". */
   label: string;
 }
@@ -129,6 +132,9 @@ function parseOne(query: URLSearchParams, scheme: RegisteredScheme, server: Serv
     }
   }
   const controllerParams = parseControllerParams(query, transport);
+  const prefetchRaw = query.get('prefetch') ?? '0';
+  if (prefetchRaw !== '0' && prefetchRaw !== '1') throw new ParamError(`prefetch="${prefetchRaw}" must be 0 or 1`);
+  const prefetch = prefetchRaw === '1';
   const paramNote = Object.entries(controllerParams).map(([k, v]) => `${k}=${v}`).join(', ');
   return {
     scheme: scheme.name,
@@ -140,7 +146,8 @@ function parseOne(query: URLSearchParams, scheme: RegisteredScheme, server: Serv
     abr: abrRaw === 'on',
     pinnedBitrateKbps: abrRaw === 'off' ? pinnedBitrateKbps : null,
     server,
-    label: `${ccRaw}${paramNote === '' ? '' : ` (${paramNote})`} · ${transportLabel(transport)}`,
+    prefetch,
+    label: `${ccRaw}${paramNote === '' ? '' : ` (${paramNote})`} · ${transportLabel(transport)}${prefetch ? ' + prefetch' : ''}`,
   };
 }
 

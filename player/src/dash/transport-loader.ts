@@ -12,7 +12,8 @@ interface LoaderRequest {
   responseType?: string;
   timeout?: number;
   customData: {
-    onprogress?: (e: { loaded: number; total: number; lengthComputable: boolean }) => void;
+    /** `time`: the trace's duration (ms) dash.js's HTTPLoader uses instead of its own clock when given. */
+    onprogress?: (e: { loaded: number; total: number; lengthComputable: boolean; time?: number }) => void;
     onloadend?: () => void;
     onabort?: () => void;
     ontimeout?: () => void;
@@ -82,10 +83,13 @@ export function createTransportLoader(fetcher: MediaFetcher, hooks: LoaderHooks 
       const url = new URL(req.url);
       const range = parseRangeHeader(headerValue(req.headers, 'range'));
       let progressEvents = 0;
-      const onProgress = (loaded: number, total: number): void => {
+      const onProgress = (loaded: number, total: number, durationMs?: number): void => {
         if (finished) return;
         progressEvents++;
-        req.customData.onprogress?.({ loaded, total, lengthComputable: total > 0 });
+        // Bytes that arrived earlier (an early request) carry their real arrival time: dash.js's throughput trace
+        // takes `time` as the piece's duration instead of the (near zero) time since its previous event.
+        const time = durationMs === undefined ? {} : { time: Math.max(durationMs, 0.001) };
+        req.customData.onprogress?.({ loaded, total, lengthComputable: total > 0, ...time });
       };
       fetcher.fetch(url.pathname + url.search, range, onProgress, controller.signal)
         .then((response) => {

@@ -3,6 +3,8 @@ import { MediaPlayer, type MediaPlayerClass, type Representation } from 'dashjs'
 import type { SessionParams } from '../config/session-params.ts';
 import { createTransportLoader } from '../dash/transport-loader.ts';
 import { PlaybackMetrics, type MetricsSnapshot } from '../metrics/playback-metrics.ts';
+import { HttpsFetcher } from '../transport/https-fetcher.ts';
+import { PrefetchingFetcher } from '../transport/prefetching-fetcher.ts';
 import { WorkerFetcher } from '../transport/worker-fetcher.ts';
 import type { TelemetryPoint, TransportCounters } from '../transport/worker-messages.ts';
 import type { SessionPane } from '../ui/session-pane.ts';
@@ -43,6 +45,19 @@ export interface SessionReport extends MetricsSnapshot {
   state: string;
   /** Highest video bitrate the manifest offers. */
   topBitrateKbps: number;
+  /** Client-side early requests on (`prefetch=1`) and what they did (prefetching-fetcher.ts). */
+  prefetch: boolean;
+  prefetchIssued: number;
+  prefetchHits: number;
+  prefetchCancelled: number;
+  /** Bytes received for early requests, and those dash.js never used (a rendition switch, the session's end). */
+  prefetchBytes: number;
+  prefetchWasteBytes: number;
+  /** Receiver idle time between back-to-back video segments (last byte to next first byte), ms; null before two. */
+  segmentGapCount: number;
+  segmentGapMeanMs: number | null;
+  segmentGapP50Ms: number | null;
+  segmentGapP95Ms: number | null;
   errors: string[];
 }
 
@@ -62,6 +77,9 @@ export class PlaybackSession {
   private readonly metrics: PlaybackMetrics;
   private player: MediaPlayerClass | null = null;
   private fetcher: WorkerFetcher | null = null;
+  /** What dash.js's loader fetches through (WebTransport, or HTTPS when an aid needs our loader on TCP). */
+  private mediaFetcher: PrefetchingFetcher | null = null;
+  private httpsFetcher: HttpsFetcher | null = null;
   private readonly errors: string[] = [];
   private state = 'connecting';
   private counters: TransportCounters | null = null;
@@ -113,13 +131,20 @@ export class PlaybackSession {
   private startPlayer(manifestUrl: string): void {
     const player = MediaPlayer().create();
     this.player = player;
-    if (this.fetcher) {
+    if (!this.fetcher && this.params.prefetch) {
+      // Early requests need our loader in front of dash.js on TCP too; ?cc= still comes from the interceptor below.
+      this.httpsFetcher = new HttpsFetcher(new URL(manifestUrl).origin);
+    }
+    const inner = this.fetcher ?? this.httpsFetcher;
+    if (inner) {
+      this.mediaFetcher = new PrefetchingFetcher(inner, { enabled: this.params.prefetch });
       // Must precede initialize(): dash.js instantiates its loaders then.
-      player.extend('XHRLoader', createTransportLoader(this.fetcher, {
+      player.extend('XHRLoader', createTransportLoader(this.mediaFetcher, {
         onError: (url, message) => this.note(`request ${new URL(url).pathname} failed: ${message}`),
         onCmsd: (url, cmsdDynamic) => keepLast(this.cmsdHanded, { path: new URL(url).pathname, cmsdDynamic }),
       }), false);
-    } else {
+    }
+    if (this.params.transport === 'tcp') {
       const cc = this.params.cc;
       player.addRequestInterceptor((request) => {
         request.url = withControllerQuery(request.url, cc);
@@ -136,10 +161,14 @@ export class PlaybackSession {
           // dash.js's own loader (TCP): measured by the browser's Resource Timing, exact however few progress
           // events XHR fires (on loopback a 2 MB segment can arrive in one, and then ABR got no sample and stayed at
           // its first rendition for a whole run). Our WebTransport loader has no such entries: its progress events.
-          throughput: { useResourceTimingApi: this.params.transport === 'tcp' },
+          throughput: { useResourceTimingApi: this.params.transport === 'tcp' && !this.httpsFetcher },
           ...(this.params.pinnedBitrateKbps !== null ? { initialBitrate: { video: this.params.pinnedBitrateKbps } } : {}),
         },
         retryAttempts: { MPD: 3, MediaSegment: 3, InitializationSegment: 3 },
+        // A segment served from an early request ends microseconds after dash.js asked, which its "came from a cache"
+        // rule (a response under 10 ms) would drop from the ABR's samples; its progress events carry the real arrival
+        // timing instead (prefetching-fetcher.ts), and our loader never reads a browser cache.
+        ...(this.params.prefetch ? { cacheLoadThresholds: { video: 0, audio: 0 } } : {}),
         // CTA-5004 in query mode: the `CMCD` argument rides in the request path over WebTransport and HTTPS alike,
         // and adds no CORS preflight to dash.js's cross-origin XHRs (PROTOCOL.md §2.6).
         cmcd: { enabled: true, mode: 'query', version: 1 },
@@ -246,7 +275,7 @@ export class PlaybackSession {
     const now = performance.now();
     const video = this.pane.video;
     this.metrics.setPosition(video.currentTime);
-    const bytes = this.counters ? this.counters.bytesReceived : this.tcpBytes;
+    const bytes = this.counters ? this.counters.bytesReceived : this.httpsFetcher ? this.httpsFetcher.bytesReceived : this.tcpBytes;
     const dtS = Math.max(0.001, (now - this.lastSampleMs) / 1000);
     const goodputBps = ((bytes - this.lastSampleBytes) * 8) / dtS;
     this.lastSampleBytes = bytes;
@@ -318,11 +347,27 @@ export class PlaybackSession {
       content: this.params.content,
       state: this.state,
       topBitrateKbps: this.topKbps,
+      ...this.prefetchReport(),
       errors: this.errors.slice(),
     };
   }
 
+  private prefetchReport(): Pick<SessionReport, 'prefetch' | 'prefetchIssued' | 'prefetchHits' | 'prefetchCancelled' | 'prefetchBytes' | 'prefetchWasteBytes' | 'segmentGapCount' | 'segmentGapMeanMs' | 'segmentGapP50Ms' | 'segmentGapP95Ms'> {
+    const c = this.mediaFetcher?.counters;
+    const gaps = (c?.segmentGapsMs ?? []).slice().sort((a, b) => a - b);
+    const at = (q: number): number | null => (gaps.length === 0 ? null : gaps[Math.min(gaps.length - 1, Math.floor(q * gaps.length))]!);
+    return {
+      prefetch: this.params.prefetch,
+      prefetchIssued: c?.prefetchIssued ?? 0, prefetchHits: c?.prefetchHits ?? 0, prefetchCancelled: c?.prefetchCancelled ?? 0,
+      prefetchBytes: c?.prefetchBytes ?? 0, prefetchWasteBytes: c?.prefetchWasteBytes ?? 0,
+      segmentGapCount: gaps.length,
+      segmentGapMeanMs: gaps.length === 0 ? null : gaps.reduce((a, b) => a + b, 0) / gaps.length,
+      segmentGapP50Ms: at(0.5), segmentGapP95Ms: at(0.95),
+    };
+  }
+
   stop(): void {
+    this.mediaFetcher?.close();
     if (this.sampler) clearInterval(this.sampler);
     if (this.watchdog) clearTimeout(this.watchdog);
     this.player?.reset();

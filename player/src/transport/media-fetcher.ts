@@ -17,7 +17,9 @@ export interface MediaResponse {
   cmsdDynamic?: string;
 }
 
-export type ProgressCallback = (loadedBytes: number, totalBytes: number) => void;
+/** `durationMs`: how long the bytes since the previous call took to arrive, when they arrived earlier than this call
+ *  (a segment served from an early request, prefetching-fetcher.ts); absent for bytes arriving now. */
+export type ProgressCallback = (loadedBytes: number, totalBytes: number, durationMs?: number) => void;
 
 export interface MediaFetcher {
   fetch(path: string, range: ByteRange | null, onProgress: ProgressCallback, signal: AbortSignal): Promise<MediaResponse>;

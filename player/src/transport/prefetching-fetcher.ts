@@ -1,0 +1,251 @@
+// Client-side early requests (issue 18 item 5): a MediaFetcher in front of the transport that asks for the next
+// video segment before the current one finishes, so the link does not idle for a request round trip plus server time
+// between segments (DASH's request gap), and serves dash.js's request for it from what already arrived.
+//
+// Which segment comes next is dash.js's own CTA-5004 `nor` (next object request) in the request's CMCD query
+// (PROTOCOL.md §2.6). The early request starts when the current segment's remaining bytes, at the rate they arrive,
+// would take no longer than `PREFETCH_LEAD` times that request's own time to first byte: the gap it hides.
+// Bounded: at most one segment ahead per session (one slot), at most `maxBytes` of it (a byte range; the rest is
+// asked for when dash.js asks for the segment). Cancelled when dash.js asks for another object of the same type (a
+// rendition switch): the bytes it had received are counted as waste. A segment served from arrived bytes reports
+// their real arrival timing to dash.js (the progress events' `durationMs`), so its throughput sample is the
+// transfer's, not the few microseconds of a copy.
+import { cmcdFromRequestPath } from '@pcc-stream/protocol';
+import type { ByteRange, MediaFetcher, MediaResponse, ProgressCallback } from './media-fetcher.ts';
+
+/** Largest prefix of a segment fetched ahead (bytes): 8 MiB is 2 s at 33 Mbit/s and covers a 150 ms gap up to 440 Mbit/s. */
+export const PREFETCH_MAX_BYTES = 8 * 1024 * 1024;
+/** Start the early request when the current transfer's remaining time is at most this many of its times to first byte. */
+export const PREFETCH_LEAD = 1.5;
+/** A request dash.js makes within this long after the previous video segment completed is back to back: its gap counts. */
+const BACK_TO_BACK_MS = 50;
+
+/** The session's prefetch and request-gap counters (window.pccPlayer.metrics()). */
+export interface PrefetchCounters {
+  /** Early requests started. */
+  prefetchIssued: number;
+  /** dash.js requests served (entirely or from a prefix) from an early request. */
+  prefetchHits: number;
+  /** Early requests cancelled because dash.js asked for another object (rendition switch) or never used. */
+  prefetchCancelled: number;
+  /** Bytes received for early requests (used or not). */
+  prefetchBytes: number;
+  /** Bytes received for early requests that dash.js never used. */
+  prefetchWasteBytes: number;
+  /** Idle time at the receiver between back-to-back video segments (last byte of one to first byte of the next), ms. */
+  segmentGapsMs: number[];
+}
+
+interface Mark { atMs: number; loaded: number }
+
+/** One transfer through the inner fetcher, with its arrival history. */
+class Transfer {
+  readonly controller = new AbortController();
+  readonly marks: Mark[] = [];
+  loaded = 0;
+  firstByteMs: number | null = null;
+  endMs: number | null = null;
+  readonly listeners = new Set<(mark: Mark, previous: Mark | null, total: number) => void>();
+  response!: Promise<MediaResponse>;
+
+  constructor(readonly path: string, readonly range: ByteRange | null, readonly startedMs: number) {}
+
+  onProgress(loaded: number, total: number, nowMs: number): void {
+    if (loaded > 0 && this.firstByteMs === null) this.firstByteMs = nowMs;
+    const previous = this.marks.at(-1) ?? null;
+    const mark = { atMs: nowMs, loaded };
+    this.marks.push(mark);
+    this.loaded = loaded;
+    for (const l of this.listeners) l(mark, previous, total);
+  }
+}
+
+interface Slot {
+  transfer: Transfer;
+  /** The object path (no query) the early request is for. */
+  key: string;
+  /** CMCD object type of the request that named it: a later request of this type for another object cancels it. */
+  objectType: string;
+  /** The prefix stopped at the byte cap: the rest is fetched when dash.js asks. */
+  capped: boolean;
+  used: boolean;
+}
+
+function objectKey(path: string): string {
+  return path.split(/[?#]/, 1)[0]!;
+}
+
+export interface PrefetchOptions {
+  enabled: boolean;
+  maxBytes?: number;
+  nowMs?: () => number;
+}
+
+export class PrefetchingFetcher implements MediaFetcher {
+  private slot: Slot | null = null;
+  private readonly maxBytes: number;
+  private readonly nowMs: () => number;
+  readonly counters: PrefetchCounters = {
+    prefetchIssued: 0, prefetchHits: 0, prefetchCancelled: 0, prefetchBytes: 0, prefetchWasteBytes: 0, segmentGapsMs: [],
+  };
+  private lastVideoEndMs: number | null = null;
+  private activeVideo = 0;
+
+  constructor(private readonly inner: MediaFetcher, private readonly options: PrefetchOptions) {
+    this.maxBytes = options.maxBytes ?? PREFETCH_MAX_BYTES;
+    if (!(this.maxBytes >= 1)) throw new RangeError(`prefetch byte cap ${this.maxBytes} must be at least 1`);
+    this.nowMs = options.nowMs ?? (() => performance.now());
+  }
+
+  /** True while an early request is held (for tests and the page's stats). */
+  get prefetchedPath(): string | null {
+    return this.slot?.key ?? null;
+  }
+
+  fetch(path: string, range: ByteRange | null, onProgress: ProgressCallback, signal: AbortSignal): Promise<MediaResponse> {
+    const cmcd = cmcdFromRequestPath(path);
+    const state = cmcd.ok ? cmcd.value : null;
+    const objectType = state?.objectType ?? '';
+    const isVideo = objectType === 'v' || objectType === 'av';
+    const key = objectKey(path);
+    const requestedMs = this.nowMs();
+    const backToBack = isVideo && this.activeVideo === 0 && this.lastVideoEndMs !== null && requestedMs - this.lastVideoEndMs <= BACK_TO_BACK_MS;
+    const slot = this.slot;
+    let served: Promise<MediaResponse> | null = null;
+    let transfer: Transfer | null = null;
+    if (slot && range === null && slot.key === key) {
+      this.slot = null;
+      slot.used = true;
+      this.counters.prefetchHits++;
+      transfer = slot.transfer;
+      served = this.serveFromSlot(slot, path, onProgress, signal);
+    } else if (slot && objectType !== '' && objectType === slot.objectType) {
+      this.cancelSlot(); // dash.js went another way (a rendition switch, a seek): the early bytes are waste
+    }
+    if (!served) {
+      transfer = this.start(path, range);
+      transfer.listeners.add((mark, _previous, total) => onProgress(mark.loaded, total));
+      signal.addEventListener('abort', () => transfer!.controller.abort(), { once: true });
+      served = transfer.response;
+    }
+    if (isVideo) this.trackGap(transfer!, backToBack);
+    const next = this.options.enabled && isVideo && range === null ? state?.nextObjectPath : undefined;
+    if (next !== undefined && transfer !== null && transfer !== this.slot?.transfer) this.armPrefetch(transfer, next, path, objectType);
+    return served;
+  }
+
+  /** Counts the receiver's idle time before this video transfer's first byte, when dash.js asked back to back. */
+  private trackGap(transfer: Transfer, backToBack: boolean): void {
+    this.activeVideo++;
+    const previousEndMs = this.lastVideoEndMs;
+    const record = (): void => {
+      if (backToBack && previousEndMs !== null && transfer.firstByteMs !== null) {
+        this.counters.segmentGapsMs.push(Math.max(0, transfer.firstByteMs - previousEndMs));
+      }
+    };
+    transfer.response.then((r) => {
+      this.activeVideo--;
+      if (r.status >= 200 && r.status < 300) {
+        record();
+        this.lastVideoEndMs = Math.max(this.lastVideoEndMs ?? 0, transfer.endMs ?? this.nowMs());
+      }
+    }, () => { this.activeVideo--; });
+  }
+
+  private start(path: string, range: ByteRange | null): Transfer {
+    const transfer = new Transfer(path, range, this.nowMs());
+    transfer.response = this.inner.fetch(path, range, (loaded, total) => transfer.onProgress(loaded, total, this.nowMs()), transfer.controller.signal)
+      .then((r) => {
+        transfer.endMs = this.nowMs();
+        if (transfer.firstByteMs === null) transfer.firstByteMs = transfer.endMs;
+        if (r.status >= 200 && r.status < 300) transfer.loaded = r.body.byteLength;
+        return r;
+      });
+    return transfer;
+  }
+
+  /** Starts the early request for `nextPath` when the current transfer is close enough to its end (PREFETCH_LEAD). */
+  private armPrefetch(current: Transfer, nextPath: string, currentPath: string, objectType: string): void {
+    let started = false;
+    const query = currentPath.includes('?') ? currentPath.slice(currentPath.indexOf('?')) : '';
+    const go = (): void => {
+      if (started || this.slot !== null) return;
+      started = true;
+      current.listeners.delete(check);
+      // The player's latest CMCD rides along: the origin keeps hearing its state while dash.js is served locally.
+      const transfer = this.start(nextPath + query, { firstByte: 0, lastByte: this.maxBytes - 1 });
+      const slot: Slot = { transfer, key: objectKey(nextPath), objectType, capped: false, used: false };
+      this.slot = slot;
+      this.counters.prefetchIssued++;
+      transfer.response.then((r) => {
+        this.counters.prefetchBytes += r.body.byteLength;
+        slot.capped = r.status === 206 && r.body.byteLength >= this.maxBytes;
+        if ((r.status < 200 || r.status >= 300) && this.slot === slot) this.slot = null; // past the end: nothing held
+      }, () => { if (this.slot === slot) this.slot = null; });
+    };
+    const check = (mark: Mark, _previous: Mark | null, total: number): void => {
+      if (current.firstByteMs === null || total <= 0) return;
+      const ttfbMs = current.firstByteMs - current.startedMs;
+      const elapsedMs = mark.atMs - current.firstByteMs;
+      if (elapsedMs <= 0 || mark.loaded <= 0) return;
+      const remainingMs = ((total - mark.loaded) * elapsedMs) / mark.loaded;
+      if (remainingMs <= PREFETCH_LEAD * ttfbMs) go();
+    };
+    current.listeners.add(check);
+    current.response.then(() => go(), () => current.listeners.delete(check));
+  }
+
+  /** Serves dash.js's request from the early one: its arrival history first, with real timings, then the rest live. */
+  private async serveFromSlot(slot: Slot, path: string, onProgress: ProgressCallback, signal: AbortSignal): Promise<MediaResponse> {
+    const t = slot.transfer;
+    signal.addEventListener('abort', () => t.controller.abort(), { once: true });
+    let previous: Mark | null = null;
+    let total = 0;
+    const replay = (mark: Mark, before: Mark | null, announced: number): void => {
+      total = announced;
+      onProgress(mark.loaded, announced, before === null ? mark.atMs - t.startedMs : mark.atMs - before.atMs);
+      previous = mark;
+    };
+    for (const mark of t.marks) replay(mark, previous, total);
+    t.listeners.add(replay);
+    let prefix: MediaResponse;
+    try {
+      prefix = await t.response;
+    } finally {
+      t.listeners.delete(replay);
+    }
+    if (prefix.status < 200 || prefix.status >= 300) return this.inner.fetch(path, null, onProgress, signal);
+    if (!(prefix.status === 206 && prefix.body.byteLength >= this.maxBytes)) {
+      return { ...prefix, status: 200, statusText: 'OK' };
+    }
+    // Capped: the rest of the segment, appended after the prefix.
+    const base = prefix.body.byteLength;
+    let lastMs = (previous as Mark | null)?.atMs ?? this.nowMs();
+    const rest = await this.inner.fetch(path, { firstByte: base, lastByte: null }, (loaded, restTotal) => {
+      const now = this.nowMs();
+      onProgress(base + loaded, base + restTotal, now - lastMs);
+      lastMs = now;
+    }, signal);
+    if (rest.status === 416) return { ...prefix, status: 200, statusText: 'OK' }; // the segment was exactly the cap
+    if (rest.status < 200 || rest.status >= 300) return rest;
+    const body = new Uint8Array(base + rest.body.byteLength);
+    body.set(new Uint8Array(prefix.body), 0);
+    body.set(new Uint8Array(rest.body), base);
+    return { ...rest, status: 200, statusText: 'OK', body: body.buffer };
+  }
+
+  private cancelSlot(): void {
+    const slot = this.slot;
+    if (!slot) return;
+    this.slot = null;
+    this.counters.prefetchCancelled++;
+    this.counters.prefetchWasteBytes += slot.transfer.loaded;
+    this.counters.prefetchBytes += slot.transfer.endMs === null ? slot.transfer.loaded : 0;
+    slot.transfer.controller.abort();
+  }
+
+  /** Session end: an early request never used is waste. */
+  close(): void {
+    this.cancelSlot();
+  }
+}

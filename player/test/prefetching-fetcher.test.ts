@@ -1,0 +1,186 @@
+// The early-request bookkeeping (prefetching-fetcher.ts) against an in-memory file server whose bytes arrive when the
+// test says, on a clock the test moves: what is under test is which requests go out, what dash.js is served and what
+// is counted, not a transport (the browser path is e2e/).
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { createTransportLoader } from '../src/dash/transport-loader.ts';
+import type { ByteRange, MediaFetcher, MediaResponse, ProgressCallback } from '../src/transport/media-fetcher.ts';
+import { PREFETCH_LEAD, PrefetchingFetcher } from '../src/transport/prefetching-fetcher.ts';
+
+interface Pending {
+  path: string;
+  range: ByteRange | null;
+  body: Uint8Array;
+  sent: number;
+  signal: AbortSignal;
+  onProgress: ProgressCallback;
+  resolve: (r: MediaResponse) => void;
+  reject: (e: Error) => void;
+}
+
+/** Files whose bytes arrive only when the test delivers them; ranges as HTTP (206, 416). */
+class ManualServer implements MediaFetcher {
+  clockMs = 0;
+  readonly requests: Pending[] = [];
+  constructor(private readonly files: Record<string, Uint8Array>) {}
+  fetch(path: string, range: ByteRange | null, onProgress: ProgressCallback, signal: AbortSignal): Promise<MediaResponse> {
+    return new Promise((resolve, reject) => {
+      const file = this.files[path.split('?', 1)[0]!];
+      if (!file) return resolve({ status: 404, statusText: 'Not Found', contentType: 'text/plain', body: new ArrayBuffer(0) });
+      if (range && range.firstByte >= file.byteLength) return resolve({ status: 416, statusText: 'Range Not Satisfiable', contentType: 'text/plain', body: new ArrayBuffer(0) });
+      const body = range ? file.slice(range.firstByte, range.lastByte === null ? undefined : range.lastByte + 1) : file;
+      const p: Pending = { path, range, body, sent: 0, signal, onProgress, resolve, reject };
+      signal.addEventListener('abort', () => reject(new Error('aborted')), { once: true });
+      this.requests.push(p);
+    });
+  }
+  /** `bytes` more of request `p` arrive after `afterMs`; the response resolves with the last byte. */
+  async deliver(p: Pending, bytes: number, afterMs: number): Promise<void> {
+    this.clockMs += afterMs;
+    if (p.signal.aborted) return;
+    p.sent = Math.min(p.body.byteLength, p.sent + bytes);
+    p.onProgress(p.sent, p.body.byteLength);
+    if (p.sent === p.body.byteLength) {
+      p.resolve({ status: p.range ? 206 : 200, statusText: 'OK', contentType: 'video/mp4', body: p.body.slice().buffer });
+    }
+    await new Promise((r) => setImmediate(r));
+  }
+}
+
+function file(n: number, seed: number): Uint8Array {
+  return Uint8Array.from({ length: n }, (_, i) => (i * 31 + seed) & 0xff);
+}
+
+function segmentPath(rep: string, n: number, next: boolean): string {
+  // As dash.js writes it (ot is a token; cmcdQueryArgument quotes strings).
+  const members = ['bl=4000', ...(next ? [`nor="${encodeURIComponent(`seg-${rep}-${n + 1}.m4s`)}"`] : []), 'ot=v'];
+  return `/abr/seg-${rep}-${n}.m4s?CMCD=${encodeURIComponent(members.join(','))}`;
+}
+
+function collect(): { events: Array<{ loaded: number; durationMs: number | undefined }>; cb: ProgressCallback } {
+  const events: Array<{ loaded: number; durationMs: number | undefined }> = [];
+  return { events, cb: (loaded, _total, durationMs) => events.push({ loaded, durationMs }) };
+}
+
+test('the next segment is asked for one time-to-first-byte before the current ends, at most one ahead, and served from it with its real timing', async () => {
+  const server = new ManualServer({ '/abr/seg-a-1.m4s': file(10_000, 1), '/abr/seg-a-2.m4s': file(10_000, 2), '/abr/seg-a-3.m4s': file(10_000, 3) });
+  const fetcher = new PrefetchingFetcher(server, { enabled: true, nowMs: () => server.clockMs });
+  const first = fetcher.fetch(segmentPath('a', 1, true), null, () => {}, new AbortController().signal);
+  const cur = server.requests[0]!;
+  // First byte after 100 ms (the gap to hide), then 1000 B per 50 ms: the early request goes out once the rest would
+  // take ≤ 1.5 × 100 ms at that rate, i.e. with 7000 B in (3000 B left ≈ 129 ms), not before (6000 B: 167 ms).
+  await server.deliver(cur, 1000, 100);
+  for (let k = 2; k <= 6; k++) {
+    await server.deliver(cur, 1000, 50);
+    assert.equal(server.requests.length, 1, `no early request with ${k}000 B in`);
+  }
+  await server.deliver(cur, 1000, 50);
+  assert.equal(PREFETCH_LEAD, 1.5);
+  assert.equal(server.requests.length, 2);
+  const early = server.requests[1]!;
+  assert.equal(early.path.split('?', 1)[0], '/abr/seg-a-2.m4s');
+  assert.deepEqual(early.range, { firstByte: 0, lastByte: 8 * 1024 * 1024 - 1 });
+  await server.deliver(cur, 1000, 50);
+  assert.equal(server.requests.length, 2, 'still one segment ahead');
+  // The early request's first bytes arrive 60 ms later, then 3 × 2500 B 20 ms apart, before the current one ends
+  // (the server shares the rate between them); dash.js asks for the next segment as soon as the current one is in.
+  await server.deliver(early, 2500, 60);
+  for (let i = 0; i < 3; i++) await server.deliver(early, 2500, 20);
+  await server.deliver(cur, 1000, 10);
+  await server.deliver(cur, 1000, 10);
+  assert.equal((await first).body.byteLength, 10_000);
+  assert.equal(fetcher.prefetchedPath, '/abr/seg-a-2.m4s');
+  const seen = collect();
+  const second = await fetcher.fetch(segmentPath('a', 2, false), null, seen.cb, new AbortController().signal);
+  assert.deepEqual(new Uint8Array(second.body), file(10_000, 2));
+  assert.equal(second.status, 200);
+  assert.equal(server.requests.length, 2, 'served without a new request');
+  assert.equal(fetcher.counters.prefetchHits, 1);
+  assert.equal(fetcher.counters.prefetchWasteBytes, 0);
+  // dash.js's throughput trace: every piece with the time it really took (the first holds the time to first byte).
+  assert.deepEqual(seen.events.map((e) => e.durationMs), [50 + 60, 20, 20, 20]);
+  assert.deepEqual(seen.events.map((e) => e.loaded), [2500, 5000, 7500, 10_000]);
+  // The gap: the early bytes began before the current segment ended, so the back-to-back request saw none.
+  assert.deepEqual(fetcher.counters.segmentGapsMs, [0]);
+});
+
+test('a rendition switch cancels the early request, counts its bytes as waste and serves the new URL from the network', async () => {
+  const server = new ManualServer({ '/abr/seg-lo-1.m4s': file(4000, 1), '/abr/seg-lo-2.m4s': file(4000, 2), '/abr/seg-hi-2.m4s': file(9000, 3) });
+  const fetcher = new PrefetchingFetcher(server, { enabled: true, nowMs: () => server.clockMs });
+  const first = fetcher.fetch(segmentPath('lo', 1, true), null, () => {}, new AbortController().signal);
+  await server.deliver(server.requests[0]!, 4000, 50); // done at once: the early request goes out at the end
+  await first;
+  const early = server.requests[1]!;
+  assert.equal(early.path.split('?', 1)[0], '/abr/seg-lo-2.m4s');
+  await server.deliver(early, 1500, 40);
+  const switched = fetcher.fetch(segmentPath('hi', 2, false), null, () => {}, new AbortController().signal);
+  assert.ok(early.signal.aborted, 'the early request was cancelled');
+  assert.equal(fetcher.prefetchedPath, null);
+  assert.equal(fetcher.counters.prefetchCancelled, 1);
+  assert.equal(fetcher.counters.prefetchWasteBytes, 1500);
+  const fresh = server.requests[2]!;
+  assert.equal(fresh.path.split('?', 1)[0], '/abr/seg-hi-2.m4s');
+  await server.deliver(fresh, 9000, 30);
+  assert.deepEqual(new Uint8Array((await switched).body), file(9000, 3), 'no stale bytes of the old rendition');
+});
+
+test('the byte cap: only a prefix is fetched ahead, the rest when dash.js asks, joined in order', async () => {
+  const server = new ManualServer({ '/abr/seg-a-1.m4s': file(3000, 1), '/abr/seg-a-2.m4s': file(2500, 2) });
+  const fetcher = new PrefetchingFetcher(server, { enabled: true, maxBytes: 1000, nowMs: () => server.clockMs });
+  const first = fetcher.fetch(segmentPath('a', 1, true), null, () => {}, new AbortController().signal);
+  await server.deliver(server.requests[0]!, 3000, 20);
+  await first;
+  const early = server.requests[1]!;
+  assert.deepEqual(early.range, { firstByte: 0, lastByte: 999 });
+  await server.deliver(early, 1000, 20);
+  const seen = collect();
+  const served = fetcher.fetch(segmentPath('a', 2, false), null, seen.cb, new AbortController().signal);
+  await new Promise((r) => setImmediate(r));
+  const rest = server.requests[2]!;
+  assert.deepEqual(rest.range, { firstByte: 1000, lastByte: null });
+  await server.deliver(rest, 1500, 15);
+  const response = await served;
+  assert.equal(response.status, 200);
+  assert.deepEqual(new Uint8Array(response.body), file(2500, 2));
+  assert.deepEqual(seen.events.map((e) => e.loaded), [1000, 2500]);
+  assert.equal(fetcher.counters.prefetchBytes, 1000);
+});
+
+test('off: no early request, and the request gap is measured (the baseline of the comparison)', async () => {
+  const server = new ManualServer({ '/abr/seg-a-1.m4s': file(2000, 1), '/abr/seg-a-2.m4s': file(2000, 2) });
+  const fetcher = new PrefetchingFetcher(server, { enabled: false, nowMs: () => server.clockMs });
+  const first = fetcher.fetch(segmentPath('a', 1, true), null, () => {}, new AbortController().signal);
+  await server.deliver(server.requests[0]!, 2000, 30);
+  await first;
+  assert.equal(server.requests.length, 1);
+  const second = fetcher.fetch(segmentPath('a', 2, false), null, () => {}, new AbortController().signal);
+  await server.deliver(server.requests[1]!, 1000, 120);
+  await server.deliver(server.requests[1]!, 1000, 10);
+  await second;
+  assert.deepEqual(fetcher.counters.segmentGapsMs, [120]);
+  assert.equal(fetcher.counters.prefetchIssued, 0);
+});
+
+test('through the dash.js loader: a segment served from arrived bytes hands dash.js their real durations as progress `time`', async () => {
+  const server = new ManualServer({ '/abr/seg-a-1.m4s': file(2000, 1), '/abr/seg-a-2.m4s': file(6000, 2) });
+  const fetcher = new PrefetchingFetcher(server, { enabled: true, nowMs: () => server.clockMs });
+  const loader = createTransportLoader(fetcher)();
+  const load = (url: string) => {
+    const times: Array<number | undefined> = [];
+    let end: () => void = () => {};
+    const ended = new Promise<void>((r) => { end = r; });
+    const res: Record<string, unknown> = {};
+    loader.load({ url, responseType: 'arraybuffer', customData: { onprogress: (e: { time?: number }) => times.push(e.time), onloadend: () => end() } } as never, res as never);
+    return { times, ended, res };
+  };
+  const one = load(`https://h${segmentPath('a', 1, true)}`);
+  await server.deliver(server.requests[0]!, 2000, 10);
+  await one.ended;
+  const early = server.requests[1]!;
+  for (let i = 0; i < 3; i++) await server.deliver(early, 2000, 25);
+  const two = load(`https://h${segmentPath('a', 2, false)}`);
+  await two.ended;
+  assert.equal(two.res.status, 200);
+  // dash.js drops the first piece (latency) and divides the rest's bytes by the sum of their times: 4000 B in 50 ms.
+  assert.deepEqual(two.times, [25, 25, 25]);
+});

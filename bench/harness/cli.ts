@@ -1,6 +1,6 @@
 // npm run -s bench -- --suite NAME | --scenario FILE [--schemes a,b] [--repetitions N] [--shard i/N] [--list] --out DIR
 // npm run -s bench -- merge DIR... --out DIR
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { MergeError, mergeDirs } from './merge.ts';
@@ -13,12 +13,16 @@ import { userPath } from '@pcc-stream/protocol/node/user-path';
 import { parseScheme } from '@pcc-stream/protocol';
 import { ALL_SCHEMES, loadScenarioFile, parseControllerParams, ScenarioError, type ControllerParams, type Scenario, type Scheme } from './scenario.ts';
 import { SUITES, suiteScenarios } from './suites.ts';
+import { EXTERNAL_SCHEME_NAMES, isExternalScheme, recordSkippedSchemes, selectExternalSchemes } from './external-schemes.ts';
+import { resolveUspaceBinaries, UspaceError, type UspaceBinaries } from './run-uspace.ts';
 
 const USAGE = `usage: npm run -s bench -- (--suite NAME | --scenario FILE) --out DIR [options]
   --suite NAME          built-in suite: ${Object.keys(SUITES).join(', ')}
   --scenario FILE       a scenario JSON file (see bench/harness/README.md); may be repeated
   --out DIR             results directory; an interrupted run resumes where it stopped
-  --schemes a,b         only these schemes (${ALL_SCHEMES.join(', ')})
+  --schemes a,b         only these schemes (${ALL_SCHEMES.join(', ')}; external: ${EXTERNAL_SCHEME_NAMES.join(', ')})
+  --uspace DIR          your PCC-Uspace build (its checkout, src/ or src/app with pccserver and pccclient): adds the
+                        scheme pcc-uspace, the PCC authors' Vivace, to bulk scenarios (the bulk suite runs it)
   --repetitions N       override each scenario's repetitions
   --duration-s S        override each scenario's duration
   --cc-param S.NAME=V   controller parameter for datagram scheme S (repeatable), e.g. vivace.epsilon_min=0.02;
@@ -39,7 +43,7 @@ usage: npm run -s bench -- merge DIR... --out DIR [--allow-mixed-commits]
 
 class UsageError extends Error {}
 
-interface Command { scenarios: Scenario[]; outDir: string; mediaDir: string; reportOnly: boolean; list: boolean; shard: ShardSpec | null; record?: boolean; fidelity?: boolean }
+interface Command { scenarios: Scenario[]; outDir: string; mediaDir: string; reportOnly: boolean; list: boolean; shard: ShardSpec | null; uspace?: UspaceBinaries; skipped?: Record<string, string>; record?: boolean; fidelity?: boolean }
 
 function parse(): Command {
   const { values } = parseArgs({
@@ -47,7 +51,7 @@ function parse(): Command {
       suite: { type: 'string' }, scenario: { type: 'string', multiple: true }, out: { type: 'string' }, schemes: { type: 'string' },
       repetitions: { type: 'string' }, 'duration-s': { type: 'string' }, emulator: { type: 'string' }, media: { type: 'string' },
       'report-only': { type: 'boolean' }, help: { type: 'boolean' }, 'cc-param': { type: 'string', multiple: true },
-      list: { type: 'boolean' }, shard: { type: 'string' }, record: { type: 'boolean' }, fidelity: { type: 'boolean' },
+      list: { type: 'boolean' }, shard: { type: 'string' }, uspace: { type: 'string' }, record: { type: 'boolean' }, fidelity: { type: 'boolean' },
     },
     strict: true,
   });
@@ -75,9 +79,11 @@ function parse(): Command {
   if (!values.suite && !values.scenario) throw new UsageError('give --suite NAME or --scenario FILE');
   let scenarios: Scenario[] = [];
   if (values.suite) scenarios.push(...suiteScenarios(values.suite));
+  const suiteScenarioNames = new Set(scenarios.map((sc) => sc.name));
   for (const file of values.scenario ?? []) scenarios.push(loadScenarioFile(userPath(file)));
   if (values.schemes) {
     const wanted = values.schemes.split(',').map((s) => s.trim()).filter(Boolean).map((s) => {
+      if (isExternalScheme(s)) return s;
       const scheme = parseScheme(s); // aliases such as cubic@tcp become canonical names
       if (!scheme.ok) throw new UsageError(`--schemes: ${scheme.error.message}`);
       return scheme.value.name;
@@ -115,7 +121,20 @@ function parse(): Command {
   const durationS = positiveInt(values['duration-s'], '--duration-s');
   scenarios = scenarios.map((sc) => ({ ...sc, ...(repetitions ? { repetitions: Math.floor(repetitions) } : {}), ...(durationS ? { durationS } : {}) }));
   const mediaDir = values.media ? userPath(values.media) : join(repoRoot, '.cache', 'media');
-  return { scenarios, outDir, mediaDir, reportOnly, list, shard, record: values.record === true, fidelity: values.fidelity === true || values.suite === 'fidelity' };
+  let uspace: UspaceBinaries | undefined;
+  try {
+    uspace = values.uspace === undefined ? undefined : resolveUspaceBinaries(userPath(values.uspace));
+  } catch (error) {
+    throw new UsageError(error instanceof UspaceError ? error.message : String(error));
+  }
+  const named = (values.schemes ?? '').split(',').map((s) => s.trim());
+  let skipped: Record<string, string>;
+  try {
+    ({ scenarios, skipped } = selectExternalSchemes(scenarios, suiteScenarioNames, named, new Set(uspace ? ['--uspace'] : [])));
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+  return { scenarios, outDir, mediaDir, reportOnly, list, shard, uspace, skipped, record: values.record === true, fidelity: values.fidelity === true || values.suite === 'fidelity' };
 }
 
 /** `merge DIR... --out DIR [--allow-mixed-commits]` */
@@ -138,7 +157,7 @@ function merge(args: string[]): number {
 
 async function main(): Promise<number> {
   if (process.argv[2] === 'merge') return merge(process.argv.slice(3));
-  const { scenarios, outDir, mediaDir, reportOnly, list, shard, record, fidelity } = parse();
+  const { scenarios, outDir, mediaDir, reportOnly, list, shard, uspace, skipped, record, fidelity } = parse();
   const items = shard ? shardPlan(plan(scenarios), shard) : plan(scenarios);
   if (list) {
     for (const item of items) console.log(runId(item.scenario.name, item.scheme, item.repetition));
@@ -156,7 +175,9 @@ async function main(): Promise<number> {
     };
     process.on('SIGINT', () => onSignal('SIGINT'));
     process.on('SIGTERM', () => onSignal('SIGTERM'));
-    await runPlan(items, { outDir, mediaDir, playerDir, shouldStop: () => stopping, record: record === true, fidelity: fidelity === true });
+    mkdirSync(outDir, { recursive: true });
+    recordSkippedSchemes(outDir, skipped ?? {});
+    await runPlan(items, { outDir, mediaDir, playerDir, shouldStop: () => stopping, ...(uspace ? { uspace } : {}), record: record === true, fidelity: fidelity === true });
   }
   const report = writeReport(outDir);
   console.log(`wrote ${join(outDir, 'summary.md')}, ${join(outDir, 'report.html')} and ${report.plots.length} plots`);

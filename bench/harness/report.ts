@@ -6,6 +6,7 @@ import { compareToTcp, comparisonCsv } from './comparison.ts';
 import { fidelityReport } from './fidelity.ts';
 import { provenanceMarkdown } from './provenance.ts';
 import { compareRuns, readResults, type RunResult } from './results.ts';
+import { skippedSchemesMarkdown } from './external-schemes.ts';
 import { summarize, summaryCsv, summaryMarkdown, type SummaryRow } from './summary.ts';
 import { barChart, scatterChart, timeSeriesChart, type Series } from './svg-charts.ts';
 
@@ -59,7 +60,7 @@ export function writeReport(outDir: string): ReportFiles {
   const comparisons = compareToTcp(results);
   writeFileSync(join(outDir, 'summary.csv'), summaryCsv(rows));
   writeFileSync(join(outDir, 'comparison.csv'), comparisonCsv(comparisons));
-  const markdown = [summaryMarkdown(rows, comparisons), ...provenanceMarkdown(results)].join('\n');
+  const markdown = [summaryMarkdown(rows, comparisons), ...skippedSchemesMarkdown(outDir), ...provenanceMarkdown(results)].join('\n');
   writeFileSync(join(outDir, 'summary.md'), `# Benchmark summary\n\n${markdown}`);
   const plotDir = join(outDir, 'plots');
   mkdirSync(plotDir, { recursive: true });

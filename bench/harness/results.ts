@@ -20,6 +20,16 @@ export interface PlayerResult {
   bytes_received: number;
   datagrams_received: number;
   datagrams_dropped: number;
+  /** Client-side early requests (aided schemes `+prefetch`; 0 otherwise): bytes received for them, those never used. */
+  prefetch_bytes?: number;
+  prefetch_waste_bytes?: number;
+  prefetch_hits?: number;
+  prefetch_cancelled?: number;
+  /** Receiver idle time between back-to-back video segments (ms; null with fewer than one gap); absent in older lines. */
+  segment_gap_count?: number;
+  segment_gap_mean_ms?: number | null;
+  segment_gap_p50_ms?: number | null;
+  segment_gap_p95_ms?: number | null;
 }
 
 export interface RunResult {
@@ -47,6 +57,11 @@ export interface RunResult {
   capacity_mbps: number | null;
   /** IP bytes the bottleneck delivered per application byte received (wire-overhead.ts); absent in older lines. */
   wire_bytes_per_media_byte?: number | null;
+  /** Early-request bytes never used, over all players, and their share of the bytes the players received. */
+  prefetch_waste_bytes?: number;
+  prefetch_waste_ratio?: number | null;
+  /** Mean over players of their mean idle time between back-to-back video segments (ms). */
+  segment_gap_mean_ms?: number | null;
   /** The fidelity suite's real-vs-simulator figures of this run (fidelity.ts); absent in other runs. */
   fidelity?: FidelityRecord;
   /** Files of this run (relative to the output dir): per-second series, server telemetry, link log. */

@@ -10,6 +10,7 @@ import { contentFor } from './media.ts';
 import type { PlayerResult } from './results.ts';
 import type { Scenario, Scheme } from './scenario.ts';
 import { controllerParamsFor, schemeTransport } from './schemes.ts';
+import { aidPlayerParams } from './aids.ts';
 
 /** What window.pccPlayer.metrics() returns (the player's own type); the page may lack the API if it failed to load. */
 type PlayerReport = SessionReport;
@@ -37,6 +38,7 @@ export function playerUrl(ports: OriginPorts, scheme: Scheme, scenario: Scenario
   const query = new URLSearchParams({
     host: ports.host, port: String(ports.webTransportPort), httpPort: String(ports.httpPort), httpsPort: String(ports.httpsPort),
     transport, cc, content: media.content, abr: media.abr, ...(media.bitrateKbps ? { bitrate: String(media.bitrateKbps) } : {}),
+    ...aidPlayerParams(scheme),
   });
   for (const [name, value] of Object.entries(controllerParamsFor(scenario, scheme))) query.set(`cc.${name}`, String(value));
   return `http://${ports.host}:${ports.httpPort}/?${query.toString()}`;
@@ -56,6 +58,14 @@ function toPlayerResult(r: PlayerReport): PlayerResult {
     bytes_received: r.bytesReceived,
     datagrams_received: r.datagramsReceived,
     datagrams_dropped: r.datagramsDropped,
+    prefetch_bytes: r.prefetchBytes,
+    prefetch_waste_bytes: r.prefetchWasteBytes,
+    prefetch_hits: r.prefetchHits,
+    prefetch_cancelled: r.prefetchCancelled,
+    segment_gap_count: r.segmentGapCount,
+    segment_gap_mean_ms: r.segmentGapMeanMs,
+    segment_gap_p50_ms: r.segmentGapP50Ms,
+    segment_gap_p95_ms: r.segmentGapP95Ms,
   };
 }
 

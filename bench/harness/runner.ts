@@ -54,6 +54,17 @@ function mean(values: number[]): number | null {
   return finite.length === 0 ? null : finite.reduce((s, v) => s + v, 0) / finite.length;
 }
 
+/** Early-request waste and request gaps of a run's players (results.ts). */
+function prefetchFigures(players: RunResult['players']): Pick<RunResult, 'prefetch_waste_bytes' | 'prefetch_waste_ratio' | 'segment_gap_mean_ms'> {
+  const waste = players.reduce((s, p) => s + (p.prefetch_waste_bytes ?? 0), 0);
+  const received = players.reduce((s, p) => s + p.bytes_received, 0);
+  return {
+    prefetch_waste_bytes: waste,
+    prefetch_waste_ratio: received > 0 ? waste / received : null,
+    segment_gap_mean_ms: mean(players.map((p) => p.segment_gap_mean_ms ?? Number.NaN)),
+  };
+}
+
 function log(event: string, detail: Record<string, unknown>): void {
   console.error(JSON.stringify({ t: new Date().toISOString(), component: 'bench', event, ...detail }));
 }
@@ -132,6 +143,7 @@ async function runOne(item: RunPlanItem, options: RunnerOptions): Promise<RunRes
       queue_delay_p95_ms: summary.down.queueDelayMs.p95,
       capacity_mbps: capacityMbps,
       wire_bytes_per_media_byte: wirePerDelivered,
+      ...prefetchFigures(players),
       ...(fidelity ? { fidelity } : {}),
       artifacts,
     };

@@ -6,10 +6,13 @@ import { traceFile } from '@pcc-stream/protocol/node/trace-file';
 import {
   BENCHMARKED_SCHEMES, CONTROLLER_PARAM_NAME, SCHEME_NAMES, WASM_CONTROLLERS, parseScheme, type SchemeName, type WasmControllerName,
 } from '@pcc-stream/protocol';
+import { parseAidedScheme, type AidedSchemeName } from './aids.ts';
+import { EXTERNAL_SCHEME_NAMES, isExternalScheme, type ExternalSchemeName } from './external-schemes.ts';
 
-/** Scheme names are the registry's (@pcc-stream/protocol's SCHEMES); ALL_SCHEMES are those a scenario runs by default. */
+/** Scheme names are the registry's (@pcc-stream/protocol's SCHEMES) and the bench's external peers
+ *  (external-schemes.ts, bulk only); ALL_SCHEMES are those a scenario runs by default (no external one). */
 export const ALL_SCHEMES = BENCHMARKED_SCHEMES;
-export type Scheme = SchemeName;
+export type Scheme = SchemeName | ExternalSchemeName | AidedSchemeName;
 
 export type LinkDirection = { rateMbps: number } | { tracePath: string };
 export type QueueSpec = { type: 'infinite' } | { type: 'droptail' | 'drophead'; bytes?: number; packets?: number };
@@ -150,15 +153,28 @@ function parseMedia(value: Json | undefined, where: string, baseDir: string): Me
   throw new ScenarioError(`${where}.abr`, 'expected true or false');
 }
 
-function parseSchemes(value: Json | undefined, where: string): Scheme[] {
+function parseSchemes(value: Json | undefined, where: string, mode: Scenario['mode']): Scheme[] {
   if (value === undefined) return [...ALL_SCHEMES];
   if (!Array.isArray(value) || value.length === 0) throw new ScenarioError(where, 'expected a non-empty array of scheme names');
   const schemes: Scheme[] = [];
   for (const [i, name] of value.entries()) {
+    if (typeof name === 'string' && isExternalScheme(name)) {
+      // An external peer has its own sender and receiver, no player: it runs in bulk scenarios only.
+      if (mode !== 'bulk') throw new ScenarioError(`${where}[${i}]`, `${name} runs in bulk scenarios only ("mode": "bulk")`);
+      if (!schemes.includes(name)) schemes.push(name);
+      continue;
+    }
+    if (typeof name === 'string' && name.includes('+')) {
+      // An aided scheme (aids.ts): vivace+prefetch, tcp-cubic+prefetch.
+      const aided = parseAidedScheme(name);
+      if (!aided.ok) throw new ScenarioError(`${where}[${i}]`, aided.error.message);
+      if (!schemes.includes(aided.value)) schemes.push(aided.value);
+      continue;
+    }
     // Aliases (cubic@tcp) are accepted and stored as the canonical name (tcp-cubic).
     const scheme = typeof name === 'string' ? parseScheme(name) : null;
     if (scheme === null || !scheme.ok) {
-      throw new ScenarioError(`${where}[${i}]`, `unknown scheme ${JSON.stringify(name)} (known: ${SCHEME_NAMES.join(', ')})`);
+      throw new ScenarioError(`${where}[${i}]`, `unknown scheme ${JSON.stringify(name)} (known: ${[...SCHEME_NAMES, ...EXTERNAL_SCHEME_NAMES].join(', ')})`);
     }
     const canonical: Scheme = scheme.value.name;
     if (!schemes.includes(canonical)) schemes.push(canonical);
@@ -216,7 +232,7 @@ export function parseScenario(value: unknown, baseDir: string, where = 'scenario
     },
     media: parseMedia(object.media, `${where}.media`, baseDir),
     players: Math.floor(optionalNumber(object.players, `${where}.players`, 1, 16, 1)),
-    schemes: parseSchemes(object.schemes, `${where}.schemes`),
+    schemes: parseSchemes(object.schemes, `${where}.schemes`, mode),
     controllerParams: parseControllerParams(object.controller_params, `${where}.controller_params`),
     mode,
   };

@@ -1,6 +1,7 @@
 // What each benchmark scheme means for the player page and the Node client.
-import { schemeInfo } from '@pcc-stream/protocol';
+import { schemeInfo, type SchemeName } from '@pcc-stream/protocol';
 import type { ControllerParams, Scenario, Scheme } from './scenario.ts';
+import { splitAids } from './aids.ts';
 
 export interface SchemeTransport {
   /** The player's `transport` URL parameter and the fetch CLI's --transport. */
@@ -11,10 +12,11 @@ export interface SchemeTransport {
 
 /** The scenario's controller parameter overrides for this scheme ({} for none, and for non-datagram schemes). */
 export function controllerParamsFor(scenario: Scenario, scheme: Scheme): Record<string, number> {
-  return scenario.controllerParams[scheme as keyof ControllerParams] ?? {};
+  // An aided scheme (vivace+prefetch) runs its plain scheme's controller with the same parameters.
+  return scenario.controllerParams[splitAids(scheme).base as keyof ControllerParams] ?? {};
 }
 
 export function schemeTransport(scheme: Scheme): SchemeTransport {
-  const { transport, cc } = schemeInfo(scheme);
+  const { transport, cc } = schemeInfo(splitAids(scheme).base as SchemeName);
   return { transport, cc };
 }

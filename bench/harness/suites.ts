@@ -6,6 +6,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BENCHMARKED_SCHEMES } from '@pcc-stream/protocol';
 import { parseScenario, type Scenario } from './scenario.ts';
+import { EXTERNAL_SCHEME_NAMES } from './external-schemes.ts';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -95,7 +96,8 @@ function lte(): Scenario[] {
 
 function bulk(): Scenario[] {
   const dir = tracesDir();
-  const schemes = [...BENCHMARKED_SCHEMES];
+  // The external peers (PCC-Uspace) too: the CLI skips them, with a note, unless their option names a build.
+  const schemes = [...BENCHMARKED_SCHEMES, ...EXTERNAL_SCHEME_NAMES];
   const traces = LTE_TRACES.map(([name, down, up]) =>
     scenario({
       name: `bulk-lte-${name}`, mode: 'bulk', duration_s: 60, repetitions: 1,

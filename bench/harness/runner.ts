@@ -13,6 +13,8 @@ import { mediaRecord, prepareMedia } from './media.ts';
 import { runBrowser, type OriginPorts } from './run-browser.ts';
 import { controllerParamsFor } from './schemes.ts';
 import { ensureBulkObject, runBulk } from './run-bulk.ts';
+import { isExternalScheme } from './external-schemes.ts';
+import { runUspace, type UspaceBinaries } from './run-uspace.ts';
 import { wireBytesPerMediaByte } from './wire-overhead.ts';
 import { CpuSampler } from './cpu-sampler.ts';
 import { collectFidelity } from './fidelity.ts';
@@ -34,6 +36,8 @@ export interface RunnerOptions {
   record?: boolean;
   /** Fidelity suite: record, sample each process's CPU, pair every run with the simulator (fidelity.ts). */
   fidelity?: boolean;
+  /** PCC-Uspace's binaries (`--uspace DIR`), for the external scheme pcc-uspace. */
+  uspace?: UspaceBinaries;
 }
 
 const PORTS = { webTransportPort: 4433, httpPort: 8080, httpsPort: 8443 };
@@ -69,6 +73,11 @@ function log(event: string, detail: Record<string, unknown>): void {
   console.error(JSON.stringify({ t: new Date().toISOString(), component: 'bench', event, ...detail }));
 }
 
+function uspaceFor(options: RunnerOptions, scheme: Scheme): UspaceBinaries {
+  if (!options.uspace) throw new Error(`${scheme} needs PCC-Uspace's binaries (--uspace DIR)`);
+  return options.uspace;
+}
+
 async function runOne(item: RunPlanItem, options: RunnerOptions): Promise<RunResult> {
   const { scenario, scheme, repetition } = item;
   const id = runId(scenario.name, scheme, repetition);
@@ -91,13 +100,14 @@ async function runOne(item: RunPlanItem, options: RunnerOptions): Promise<RunRes
     // Started with the link, so its seconds are the link log's (linkStartOffsetMs 0 below).
     cpu = options.fidelity ? new CpuSampler() : null;
     const ports: OriginPorts = { host: shell.baseAddress, ...PORTS };
-    origin = await startOriginProcess({ ...ports, mediaDir: options.mediaDir, staticDir: options.playerDir, logDir: join(runDir, 'telemetry'), ...(options.record || options.fidelity ? { recordDir: join(runDir, 'record') } : {}) });
+    // An external peer brings its own sender (run-uspace.ts): no origin.
+    origin = isExternalScheme(scheme) ? null : await startOriginProcess({ ...ports, mediaDir: options.mediaDir, staticDir: options.playerDir, logDir: join(runDir, 'telemetry'), ...(options.record || options.fidelity ? { recordDir: join(runDir, 'record') } : {}) });
     let players: RunResult['players'] = [];
     let goodputMbps: number;
     let deliveredBytes: number;
     let series: Array<Record<string, number>> = [];
     if (scenario.mode === 'bulk') {
-      const fetched = await runBulk(shell, ports, origin.certHashHex, scheme, scenario);
+      const fetched = origin ? await runBulk(shell, ports, origin.certHashHex, scheme, scenario) : await runUspace(shell, uspaceFor(options, scheme), scenario, runDir);
       goodputMbps = fetched.goodput_mbps;
       deliveredBytes = fetched.bytes;
       writeFileSync(join(runDir, 'fetch.json'), JSON.stringify(fetched, null, 2));
@@ -108,9 +118,11 @@ async function runOne(item: RunPlanItem, options: RunnerOptions): Promise<RunRes
       deliveredBytes = output.bytesReceived;
       series = output.series;
     }
-    await origin.stop();
-    writeFileSync(join(runDir, 'origin.log'), origin.output());
-    origin = null;
+    if (origin) {
+      await origin.stop();
+      writeFileSync(join(runDir, 'origin.log'), origin.output());
+      origin = null;
+    }
     summary = await shell.stop();
     shell = null;
     const durationS = summary.durationMs / 1000;

@@ -2,10 +2,12 @@
 import { schemeInfo, type SchemeName } from '@pcc-stream/protocol';
 import type { ControllerParams, Scenario, Scheme } from './scenario.ts';
 import { splitAids } from './aids.ts';
+import { isExternalScheme } from './external-schemes.ts';
 
 export interface SchemeTransport {
-  /** The player's `transport` URL parameter and the fetch CLI's --transport. */
-  transport: 'datagram' | 'quic-stream' | 'tcp';
+  /** The player's `transport` URL parameter and the fetch CLI's --transport; `external` for a peer that brings
+   *  its own sender and receiver (external-schemes.ts), which neither the player nor the fetch CLI runs. */
+  transport: 'datagram' | 'quic-stream' | 'tcp' | 'external';
   /** The congestion controller: a WASM controller (datagram), quinn's (quic-stream) or the kernel's (tcp). */
   cc: string;
 }
@@ -17,6 +19,7 @@ export function controllerParamsFor(scenario: Scenario, scheme: Scheme): Record<
 }
 
 export function schemeTransport(scheme: Scheme): SchemeTransport {
+  if (isExternalScheme(scheme)) return { transport: 'external', cc: scheme };
   const { transport, cc } = schemeInfo(splitAids(scheme).base as SchemeName);
   return { transport, cc };
 }

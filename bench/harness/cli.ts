@@ -11,6 +11,7 @@ import { parseShard, shardPlan, ShardSpecError, type ShardSpec } from './shard.t
 import { repoRoot } from './repo-root.ts';
 import { userPath } from '@pcc-stream/protocol/node/user-path';
 import { parseScheme } from '@pcc-stream/protocol';
+import { parseAidedScheme } from './aids.ts';
 import { ALL_SCHEMES, loadScenarioFile, parseControllerParams, ScenarioError, type ControllerParams, type Scenario, type Scheme } from './scenario.ts';
 import { SUITES, suiteScenarios } from './suites.ts';
 import { EXTERNAL_SCHEME_NAMES, isExternalScheme, recordSkippedSchemes, selectExternalSchemes } from './external-schemes.ts';
@@ -84,6 +85,11 @@ function parse(): Command {
   if (values.schemes) {
     const wanted = values.schemes.split(',').map((s) => s.trim()).filter(Boolean).map((s) => {
       if (isExternalScheme(s)) return s;
+      if (s.includes('+')) {
+        const aided = parseAidedScheme(s); // vivace+prefetch, tcp-cubic+prefetch (aids.ts)
+        if (!aided.ok) throw new UsageError(`--schemes: ${aided.error.message}`);
+        return aided.value;
+      }
       const scheme = parseScheme(s); // aliases such as cubic@tcp become canonical names
       if (!scheme.ok) throw new UsageError(`--schemes: ${scheme.error.message}`);
       return scheme.value.name;

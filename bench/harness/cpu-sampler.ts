@@ -5,8 +5,9 @@ import { readdirSync, readFileSync } from 'node:fs';
 
 /** Process classes, by what their command line contains (first match wins). */
 export const CPU_CLASSES: ReadonlyArray<readonly [string, RegExp]> = [
-  ['origin', /origin-main\.ts/],
-  ['client', /fetch-main\.ts/],
+  // PCC-Uspace (run-uspace.ts): its host-side sender stands where the origin does, its receiver where the client does.
+  ['origin', /origin-main\.ts|\/pccclient send /],
+  ['client', /fetch-main\.ts|\/pccserver recv /],
   ['linkem', /linkem-fwd/],
   ['chromium', /chrom(e|ium)/],
   ['bench', /harness\/cli\.ts/],

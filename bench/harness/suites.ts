@@ -136,7 +136,8 @@ function smoke(): Scenario[] {
 // a changing RTT, and one Chromium run (a stream above the link's rate, so the sender is rarely app-limited).
 function fidelity(): Scenario[] {
   const dir = tracesDir();
-  const common = { mode: 'bulk', duration_s: 30, repetitions: 3, schemes: ['vivace'] };
+  // PCC-Uspace beside ours in the bulk scenarios (skipped, with a note, without --uspace; it has no simulator twin).
+  const common = { mode: 'bulk', duration_s: 30, repetitions: 3, schemes: ['vivace', ...EXTERNAL_SCHEME_NAMES] };
   const fig43 = (loss: number) => scenario({
     ...common, name: `fidelity-loss-${(loss * 100).toFixed(0)}pct`,
     link: { down: { rate_mbps: 100 }, up: { rate_mbps: 100 }, queue: { type: 'droptail', bytes: 75_000 } },
@@ -160,7 +161,7 @@ function fidelity(): Scenario[] {
       delay: { rtt_pattern: { min_ms: 10, max_ms: 100, period_s: 5, seed: 1 } },
     }),
     scenario({
-      ...common, mode: 'browser', name: 'fidelity-chromium-6mbps',
+      ...common, mode: 'browser', name: 'fidelity-chromium-6mbps', schemes: ['vivace'],
       link: { down: { rate_mbps: 6 }, up: { rate_mbps: 6 }, queue: { type: 'droptail', bytes: 75_000 } },
       delay: { one_way_ms: 15 }, media: { abr: false, bitrate_mbps: 8 }, players: 1,
     }),

@@ -63,6 +63,11 @@ test('--uspace DIR without the binaries is refused; with them, --list includes p
   assert.equal(suite.status, 0, suite.stderr);
   const uspaceRuns = suite.stdout.split('\n').filter((id) => id.endsWith('/pcc-uspace/1'));
   assert.equal(uspaceRuns.length, suiteScenarios('bulk').length, 'one pcc-uspace run per bulk scenario');
+  // The fidelity suite's bulk scenarios too, not its Chromium one (browser scenarios cannot run it).
+  const fidelity = bench(['--suite', 'fidelity', '--uspace', built, '--list']);
+  assert.equal(fidelity.status, 0, fidelity.stderr);
+  const fidelityUspace = fidelity.stdout.split('\n').filter((id) => id.endsWith('/pcc-uspace/1')).map((id) => id.split('/')[0]);
+  assert.deepEqual(fidelityUspace, suiteScenarios('fidelity').filter((sc) => sc.mode === 'bulk').map((sc) => sc.name));
   // The checkout's src/app and src/app itself are both accepted.
   const file = bench(['--scenario', SCENARIO, '--uspace', join(built, 'src', 'app'), '--schemes', 'pcc-uspace,vivace', '--list']);
   assert.equal(file.status, 0, file.stderr);

@@ -19,6 +19,9 @@ import { timeSeriesChart, type Series } from './svg-charts.ts';
 export const SIM_BINARY = join(repoRoot, 'controller-wasm', 'build', 'sim', 'pcc-sim');
 /** The simulator's packet size on the wire: a full-size datagram on a 1500-byte MTU path, as the origin sends. */
 export const SIM_PACKET_BYTES = 1500;
+/** The simulator's sampling interval: ten samples a second, averaged per second; its queueing-delay samples give the
+ *  p95 (time-weighted; linkem's is per packet). */
+export const SIM_SAMPLE_MS = 100;
 
 /** One second of a run, real or simulated; absent quantities are omitted. */
 export interface FidelitySecond {
@@ -54,7 +57,7 @@ export function simulatable(scheme: Scheme): boolean {
 
 export function simArgs(scenario: Scenario, scheme: Scheme, seed: number, params: Record<string, number>): string[] {
   const args = ['--cc', schemeTransport(scheme).cc, '--duration-s', String(scenario.durationS), '--seed', String(seed),
-    '--packet-bytes', String(SIM_PACKET_BYTES), '--sample-ms', '1000', '--json', '--loss', String(scenario.loss.down)];
+    '--packet-bytes', String(SIM_PACKET_BYTES), '--sample-ms', String(SIM_SAMPLE_MS), '--json', '--loss', String(scenario.loss.down)];
   const down = scenario.link.down;
   if ('rateMbps' in down) args.push('--rate-mbps', String(down.rateMbps));
   else args.push('--trace', traceFile(down.tracePath));
@@ -74,8 +77,9 @@ export function simArgs(scenario: Scenario, scheme: Scheme, seed: number, params
 
 interface SimJson { flows: Array<{ throughput_mbps: number; p95_rtt_ms: number; min_rtt_ms: number; packets_sent: number; packets_received: number }> }
 
-/** Runs the simulator for one run; writes sim.csv and sim.json in runDir and returns its per-second series. */
-export function runSim(runDir: string, scenario: Scenario, scheme: Scheme, seed: number, params: Record<string, number>): { seconds: FidelitySecond[]; json: SimJson } {
+/** Runs the simulator for one run; writes sim.csv and sim.json in runDir and returns its per-second series and the
+ *  p95 of its queueing-delay samples. */
+export function runSim(runDir: string, scenario: Scenario, scheme: Scheme, seed: number, params: Record<string, number>): { seconds: FidelitySecond[]; json: SimJson; queueP95Ms: number } {
   const csvPath = join(runDir, 'sim.csv');
   const args = [...simArgs(scenario, scheme, seed, params), '--csv', csvPath];
   const r = spawnSync(SIM_BINARY, args, { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
@@ -85,12 +89,20 @@ export function runSim(runDir: string, scenario: Scenario, scheme: Scheme, seed:
   const [header, ...rows] = readFileSync(csvPath, 'utf8').trim().split('\n');
   const col = (name: string) => header!.split(',').indexOf(name);
   const [t, send, thru, rtt, qd] = ['time_s', 'send_rate_mbps', 'throughput_mbps', 'rtt_ms', 'queue_delay_ms'].map(col);
-  const seconds = rows.map((row) => {
+  const perSecond: number[][][] = [];
+  const delays: number[] = [];
+  for (const row of rows) {
     const f = row.split(',');
-    // A row at time T covers the second before it.
-    return { t_s: Math.round(Number(f[t!])) - 1, sending_mbps: Number(f[send!]), delivery_mbps: Number(f[thru!]), rtt_ms: Number(f[rtt!]), queue_delay_ms: Number(f[qd!]) };
-  });
-  return { seconds, json };
+    // A row at time T covers the interval before it.
+    const second = Math.ceil(Number(f[t!]) - 1e-9) - 1;
+    (perSecond[second] ??= []).push([Number(f[send!]), Number(f[thru!]), Number(f[rtt!]), Number(f[qd!])]);
+    delays.push(Number(f[qd!]));
+  }
+  const avg = (v: number[][], i: number) => v.reduce((a, x) => a + x[i]!, 0) / v.length;
+  const seconds = perSecond.flatMap((v, s) => (v && v.length > 0 ? [{
+    t_s: s, sending_mbps: avg(v, 0), delivery_mbps: avg(v, 1), rtt_ms: avg(v, 2), queue_delay_ms: avg(v, 3), queue_delay_max_ms: Math.max(...v.map((x) => x[3]!)),
+  }] : []));
+  return { seconds, json, queueP95Ms: percentile(delays, 95) };
 }
 
 /** linkem's downlink log reduced per second, from the first byte that entered the link (the session's start). */
@@ -191,8 +203,7 @@ export function collectFidelity(inputs: FidelityInputs): FidelityRecord {
     sim_throughput_mbps: flow?.throughput_mbps ?? Number.NaN,
     real_goodput_mbps: inputs.goodputMbps,
     real_queue_p95_ms: percentile(link.queueDelaysMs, 95),
-    // Self-inflicted p95: the p95 RTT sample above the path's minimum (the thesis's latency metric, §4.3).
-    sim_queue_p95_ms: flow ? flow.p95_rtt_ms - flow.min_rtt_ms : Number.NaN,
+    sim_queue_p95_ms: sim?.queueP95Ms ?? Number.NaN,
     real_wire_per_delivered: inputs.wirePerDelivered,
     sim_wire_per_delivered: flow && flow.packets_received > 0 ? flow.packets_sent / flow.packets_received : Number.NaN,
     cpu_mean_percent: cpuMean,
@@ -230,7 +241,7 @@ export function fidelityReport(outDir: string, results: readonly RunResult[]): F
   const lines = [
     '### Fidelity: real path vs simulator',
     '',
-    'Per scenario and scheme, means ± 95% CI over repetitions (the seed is the repetition); real − sim paired per repetition with the exact sign-flip p. Throughput: IP bytes the bottleneck delivered (real: linkem\'s log; sim: bytes received). p95 queueing: real, linkem\'s per-packet queueing delay; sim, p95 RTT above the minimum. Wire per delivered: real, linkem\'s IP bytes per application byte; sim, packets sent per packet delivered (no headers modelled). CPU: mean percent of one core over the run.',
+    'Per scenario and scheme, means ± 95% CI over repetitions (the seed is the repetition); real − sim paired per repetition with the exact sign-flip p. Throughput: IP bytes the bottleneck delivered (real: linkem\'s log; sim: bytes received). p95 queueing: real, linkem\'s per-packet queueing delay; sim, its queue sampled every 100 ms. Wire per delivered: real, linkem\'s IP bytes per application byte; sim, packets sent per packet delivered (no headers modelled). CPU: mean percent of one core over the run.',
     '',
     '| scenario | scheme | runs | throughput real Mbit/s | sim | real − sim | goodput real | p95 queueing real ms | sim | real − sim | wire/delivered real | sim | CPU origin / client / linkem / chromium % | busiest second, all % |',
     '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',

@@ -30,7 +30,7 @@ export interface CmsdReport {
    * dash.js's THROUGHPUT_MEASUREMENT_STORED samples: `valueKbps` as stored (after the etp blend), `rawKbps` the
    * download's own 8·bytes/time, and the etp the blend implies ((value − raw·(1 − w)) / w; null when equal).
    */
-  samples: Array<{ valueKbps: number; rawKbps: number; impliedEtpKbps: number | null }>;
+  samples: Array<{ valueKbps: number; rawKbps: number; impliedEtpKbps: number | null; downloadedBytes: number }>;
   /** dash.js's own parsed CMSD (HTTPRequest.cmsd) of the latest video request, as its CmsdModel returned it. */
   lastVideoRequestCmsd: unknown;
 }
@@ -184,7 +184,7 @@ export class PlaybackSession {
       const rawKbps = Math.round((8 * t.downloadedBytes) / t.downloadTimeInMs);
       const w = CMSD_ETP_WEIGHT_RATIO;
       const impliedEtpKbps = Math.abs(t.value - rawKbps) < 1e-6 ? null : (t.value - rawKbps * (1 - w)) / w;
-      keepLast(this.throughputSamples, { valueKbps: t.value, rawKbps, impliedEtpKbps });
+      keepLast(this.throughputSamples, { valueKbps: t.value, rawKbps, impliedEtpKbps, downloadedBytes: t.downloadedBytes });
     }, this);
     player.on(events.ERROR, (e: { error?: { code?: number; message?: string } }) => {
       const message = `dash.js error ${e.error?.code ?? ''}: ${e.error?.message ?? 'unknown'}`;

@@ -1,0 +1,92 @@
+// Client-side early requests (issue 18 item 5, player `prefetch=1`) end to end in Chromium: dash.js's segments are
+// served from requests the loader made ahead (CMCD nor), over WebTransport datagrams and over HTTPS/TCP, and every such
+// segment still feeds dash.js's throughput model (a segment handed over microseconds after dash.js asked would be
+// dropped as "from a cache" without its real arrival timing).
+import assert from 'node:assert/strict';
+import { createHash, X509Certificate } from 'node:crypto';
+import { connect } from 'node:tls';
+import { after, before, test } from 'node:test';
+import type { Browser } from 'playwright-core';
+import type { CmsdReport, SessionReport } from '@pcc-stream/player';
+import { startOriginProcess, type OriginProcess } from '@pcc-stream/server/process';
+import { launchChromium } from '../src/chromium.ts';
+import { mediaDir, playerDist, preparePlayerAndMedia } from '../src/player-fixture.ts';
+
+const playS = 20;
+/** The pinned 4000 kbit/s rung's video segments are ~1 MB, its audio ~24 KB: a stored sample above this is video's. */
+const VIDEO_SAMPLE_MIN_BYTES = 200_000;
+
+let origin: OriginProcess;
+let browser: Browser;
+
+function spkiHashOf(host: string, port: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    // Reads the certificate the origin presents; Chromium is then told to trust exactly that key.
+    const socket = connect({ host, port, rejectUnauthorized: false }, () => {
+      const der = socket.getPeerCertificate(true).raw;
+      socket.end();
+      resolve(createHash('sha256').update(new X509Certificate(der).publicKey.export({ type: 'spki', format: 'der' })).digest('base64'));
+    });
+    socket.on('error', reject);
+  });
+}
+
+before(async () => {
+  preparePlayerAndMedia();
+  origin = await startOriginProcess({ mediaDir, staticDir: playerDist, cc: 'vivace' });
+  browser = await launchChromium({ extraArgs: [`--ignore-certificate-errors-spki-list=${await spkiHashOf(origin.host, origin.httpsPort)}`] });
+});
+
+after(async () => {
+  await browser?.close();
+  await origin?.stop();
+});
+
+async function play(query: string): Promise<{ report: SessionReport; cmsd: CmsdReport }> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  try {
+    const page = await context.newPage();
+    await page.goto(`${origin.httpBase}/?${query}&content=abr&abr=off&bitrate=4000&port=${origin.webTransportPort}&httpsPort=${origin.httpsPort}`);
+    await page.waitForFunction(() => (window.pccPlayer.metrics()?.startupDelayS ?? null) !== null || window.pccPlayer.errors().length > 0, undefined, { timeout: 30_000 });
+    assert.deepEqual(await page.evaluate(() => window.pccPlayer.errors()), []);
+    await page.waitForTimeout(playS * 1000);
+    const report = (await page.evaluate(() => window.pccPlayer.metrics()))!;
+    const cmsd = (await page.evaluate(() => window.pccPlayer.cmsd()))!;
+    return { report, cmsd };
+  } finally {
+    await context.close();
+  }
+}
+
+function check(label: string, report: SessionReport, cmsd: CmsdReport): void {
+  assert.deepEqual(report.errors, []);
+  assert.equal(report.prefetch, true);
+  process.stderr.write(`${JSON.stringify({
+    component: 'e2e', test: 'prefetch', transport: label, segments: report.segmentsLoaded, hits: report.prefetchHits, issued: report.prefetchIssued,
+    cancelled: report.prefetchCancelled, prefetch_bytes: report.prefetchBytes, waste_bytes: report.prefetchWasteBytes, bytes: report.bytesReceived,
+    samples: cmsd.samples.length, gap_mean_ms: report.segmentGapMeanMs, gaps: report.segmentGapCount,
+  })}\n`);
+  assert.ok(report.segmentsLoaded >= 6, `${label}: only ${report.segmentsLoaded} video segments in ${playS} s`);
+  assert.ok(report.prefetchHits >= report.segmentsLoaded / 2, `${label}: ${report.prefetchHits} of ${report.segmentsLoaded} segments served from early requests`);
+  assert.ok(report.prefetchWasteBytes <= report.prefetchBytes && report.prefetchBytes <= report.bytesReceived);
+}
+
+/** dash.js stored a throughput sample for every video segment, those served from early requests included. */
+function checkSamples(label: string, report: SessionReport, cmsd: CmsdReport, sampleBytes: number[]): void {
+  const video = sampleBytes.filter((b) => b >= VIDEO_SAMPLE_MIN_BYTES).length;
+  assert.ok(video >= report.segmentsLoaded - 1, `${label}: dash.js kept ${video} video throughput samples for ${report.segmentsLoaded} segments `
+    + `(${report.prefetchHits} served from early requests): samples of served segments were dropped`);
+  assert.ok(cmsd.samples.every((s) => Number.isFinite(s.rawKbps)));
+}
+
+test('datagrams: dash.js is served from early requests and keeps a throughput sample for every video segment', { timeout: 120_000 }, async () => {
+  const { report, cmsd } = await play('cc=vivace&prefetch=1');
+  check('datagram', report, cmsd);
+  checkSamples('datagram', report, cmsd, cmsd.samples.map((s) => s.downloadedBytes));
+});
+
+test('HTTPS/TCP with the same aid (no certificate errors ignored)', { timeout: 120_000 }, async () => {
+  const { report, cmsd } = await play('transport=tcp&cc=cubic&prefetch=1');
+  check('tcp', report, cmsd);
+  checkSamples('tcp', report, cmsd, cmsd.samples.map((s) => s.downloadedBytes));
+});

@@ -127,6 +127,8 @@ typedef struct pcc_sim_video_result {
     uint32_t switches;                   /* rendition changes between consecutive segments */
     double average_bitrate_bps;          /* mean nominal bitrate of the appended segments */
     double sender_idle_s;                /* time the sender had nothing to send after its first request */
+    uint32_t player_state_reports;       /* cc_on_app_state calls with the player's state (one per request) */
+    uint32_t app_limited_reports;        /* cc_on_app_state calls with app_limited = 1 (one per idle spell) */
     /* The buffer level (s) at every whole second of the run, 1..duration: buffer_levels_s[k] at k + 1 s.
      * Allocated by pcc_sim_run, released by pcc_sim_result_free. */
     float *buffer_levels_s;

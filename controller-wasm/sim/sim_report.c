@@ -21,9 +21,11 @@ static void report_video_json(FILE *out, const pcc_sim_flow_config *flow, const 
     if (v->startup_delay_s >= 0) fprintf(out, "\"startup_delay_s\":%.6g,", finite_or_zero(v->startup_delay_s));
     else fprintf(out, "\"startup_delay_s\":null,");
     fprintf(out, "\"stall_count\":%u,\"stall_s\":%.6g,\"play_s\":%.6g,\"segments\":%u,\"switches\":%u,"
-                 "\"average_bitrate_mbps\":%.6g,\"sender_idle_s\":%.6g,\"buffer_level_s\":[",
+                 "\"average_bitrate_mbps\":%.6g,\"sender_idle_s\":%.6g,\"player_state_reports\":%u,"
+                 "\"app_limited_reports\":%u,\"buffer_level_s\":[",
             v->stall_count, finite_or_zero(v->stall_s), finite_or_zero(v->play_s), v->segments, v->switches,
-            finite_or_zero(v->average_bitrate_bps / 1e6), finite_or_zero(v->sender_idle_s));
+            finite_or_zero(v->average_bitrate_bps / 1e6), finite_or_zero(v->sender_idle_s), v->player_state_reports,
+            v->app_limited_reports);
     for (size_t k = 0; k < v->buffer_level_count; k++) fprintf(out, "%s%.4g", k ? "," : "", (double)v->buffer_levels_s[k]);
     fprintf(out, "]}");
 }

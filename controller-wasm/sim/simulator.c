@@ -54,6 +54,8 @@ typedef struct sim_flow {
     int64_t last_request_at_sender;  /* segment index of the newest request the sender has, -1 before */
     int64_t idle_since_us;           /* the sender has had nothing to send since, -1 while it has */
     double idle_s;
+    uint32_t player_state_reports;
+    uint32_t app_limited_reports;
     int *status;                     /* the world's, for the loss callback */
 } sim_flow;
 
@@ -295,6 +297,8 @@ static void report_app_state(sim_world *world, sim_flow *flow, int app_limited) 
         .deadline_us = deadline_us > 0 ? deadline_us : 0,
     };
     cc_on_app_state(flow->sender.cc, &state, world->now_us);
+    if (app_limited) flow->app_limited_reports++;
+    else flow->player_state_reports++;
 }
 
 static void schedule_player(sim_world *world, uint32_t index) {
@@ -568,6 +572,8 @@ static void summarise(sim_world *world, pcc_sim_result *result) {
             sim_video_player_finish(&flow->player, &out->video);
             if (flow->idle_since_us >= 0) flow->idle_s += (double)(duration_us - flow->idle_since_us) / 1e6;
             out->video.sender_idle_s = flow->idle_s;
+            out->video.player_state_reports = flow->player_state_reports;
+            out->video.app_limited_reports = flow->app_limited_reports;
         }
         sum += out->throughput_last_half_bps;
         sum_squares += out->throughput_last_half_bps * out->throughput_last_half_bps;

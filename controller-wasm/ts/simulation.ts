@@ -81,6 +81,9 @@ export interface SimulationVideoReport {
   switches: number;
   average_bitrate_mbps: number;
   sender_idle_s: number;
+  /** cc_on_app_state calls: with the player's state (one per request), with app_limited = 1 (one per idle spell). */
+  player_state_reports: number;
+  app_limited_reports: number;
   /** The buffer level at every whole second of the run. */
   buffer_level_s: number[];
 }

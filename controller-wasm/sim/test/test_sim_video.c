@@ -110,7 +110,7 @@ static void test_request_gaps_idle_the_link(void) {
     const int64_t rtt_us = 100000;
     const double link_bps = 10e6;
     double utilization[2], idle[2];
-    uint32_t segments[2];
+    uint32_t segments[2], reports[2][2];
     for (int continuous = 0; continuous <= 1; continuous++) {
         video_run run;
         setup(&run, "fixed", link_bps, 20e6, rtt_us, 40);
@@ -121,6 +121,10 @@ static void test_request_gaps_idle_the_link(void) {
         utilization[continuous] = result.link_utilization;
         idle[continuous] = result.flows[0].video.sender_idle_s;
         segments[continuous] = result.flows[0].video.segments;
+        reports[continuous][0] = result.flows[0].video.player_state_reports;
+        reports[continuous][1] = result.flows[0].video.app_limited_reports;
+        fprintf(stderr, "continuous=%d: %u player-state and %u app-limited reports, %u segments\n", continuous,
+                reports[continuous][0], reports[continuous][1], segments[continuous]);
         pcc_sim_result_free(&result);
     }
     /* DASH: every segment after the first waits for a request that leaves when its predecessor is in */
@@ -129,7 +133,12 @@ static void test_request_gaps_idle_the_link(void) {
             idle[0], segments[0], per_gap_s, utilization[0], utilization[1]);
     CHECK_NEAR(per_gap_s, (double)rtt_us / 1e6 + 1500.0 * 8.0 / link_bps, 0.01);
     CHECK_NEAR(1.0 - utilization[0], idle[0] / 40.0, 0.005);
+    /* The controller hears each request's player state, and app-limited once per gap (the origin's rule) */
+    CHECK(reports[0][0] == segments[0] + 1 || reports[0][0] == segments[0]);
+    CHECK(reports[0][1] >= segments[0] && reports[0][1] <= segments[0] + 1);
     CHECK(idle[1] == 0.0);
+    CHECK(reports[1][1] == 0);   /* continuous on a slower link: never out of data */
+    CHECK(reports[1][0] >= segments[1]);
     CHECK(utilization[1] > 0.998);
     CHECK(segments[1] > segments[0]);
 }

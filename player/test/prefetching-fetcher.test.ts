@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { createTransportLoader } from '../src/dash/transport-loader.ts';
+import { isPrefetchRequest } from '@pcc-stream/protocol';
 import type { ByteRange, MediaFetcher, MediaResponse, ProgressCallback } from '../src/transport/media-fetcher.ts';
 import { PREFETCH_LEAD, PrefetchingFetcher } from '../src/transport/prefetching-fetcher.ts';
 
@@ -79,6 +80,7 @@ test('the next segment is asked for one time-to-first-byte before the current en
   assert.equal(server.requests.length, 2);
   const early = server.requests[1]!;
   assert.equal(early.path.split('?', 1)[0], '/abr/seg-a-2.m4s');
+  assert.ok(isPrefetchRequest(early.path), 'the early request is marked for the origin');
   assert.deepEqual(early.range, { firstByte: 0, lastByte: 8 * 1024 * 1024 - 1 });
   await server.deliver(cur, 1000, 50);
   assert.equal(server.requests.length, 2, 'still one segment ahead');

@@ -35,3 +35,4 @@ export {
 export {
   CMSD_DYNAMIC_HEADER, CMSD_SERVER_ID, CMSD_STATIC_HEADER, decodeCmsdDynamic, encodeCmsdDynamic, encodeCmsdStatic, type CmsdDynamic,
 } from './cmsd.ts';
+export { PREFETCH_QUERY_KEY, isPrefetchRequest, withPrefetchMark } from './prefetch-mark.ts';

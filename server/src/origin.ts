@@ -143,7 +143,9 @@ export class Origin {
       rss_bytes: process.memoryUsage().rss, heap_used_bytes: process.memoryUsage().heapUsed,
       send_loop_turns: this.sendLoop.turns, send_loop_sleeps: this.sendLoop.sleeps,
       session_list: [...this.sessions.values()].map((s) => ({
-        id: s.quic.id, transport: s.transport.transport, open_requests: s.openRequests, cmcd_rejected: s.cmcdRejected, ...s.transport.stats(),
+        id: s.quic.id, transport: s.transport.transport, open_requests: s.openRequests, cmcd_rejected: s.cmcdRejected,
+        prefetch_requests: s.prefetchRequests, prefetch_cancelled: s.prefetchCancelled, prefetch_cancelled_bytes_sent: s.prefetchCancelledBytesSent,
+        ...s.transport.stats(),
       })),
       https_connections: this.https?.connectionStates() ?? [],
     };

@@ -10,7 +10,7 @@
 // rendition switch): the bytes it had received are counted as waste. A segment served from arrived bytes reports
 // their real arrival timing to dash.js (the progress events' `durationMs`), so its throughput sample is the
 // transfer's, not the few microseconds of a copy.
-import { cmcdFromRequestPath } from '@pcc-stream/protocol';
+import { cmcdFromRequestPath, withPrefetchMark } from '@pcc-stream/protocol';
 import type { ByteRange, MediaFetcher, MediaResponse, ProgressCallback } from './media-fetcher.ts';
 
 /** Largest prefix of a segment fetched ahead (bytes): 8 MiB is 2 s at 33 Mbit/s and covers a 150 ms gap up to 440 Mbit/s. */
@@ -172,8 +172,9 @@ export class PrefetchingFetcher implements MediaFetcher {
       if (started || this.slot !== null) return;
       started = true;
       current.listeners.delete(check);
-      // The player's latest CMCD rides along: the origin keeps hearing its state while dash.js is served locally.
-      const transfer = this.start(nextPath + query, { firstByte: 0, lastByte: this.maxBytes - 1 });
+      // The player's latest CMCD rides along (the origin keeps hearing its state while dash.js is served locally), and
+      // the mark that lets the origin count early requests and what it sent for those cancelled.
+      const transfer = this.start(withPrefetchMark(nextPath + query), { firstByte: 0, lastByte: this.maxBytes - 1 });
       const slot: Slot = { transfer, key: objectKey(nextPath), objectType, capped: false, used: false };
       this.slot = slot;
       this.counters.prefetchIssued++;

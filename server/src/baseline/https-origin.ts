@@ -6,7 +6,7 @@ import { createServer, type Server } from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import {
-  CMSD_DYNAMIC_HEADER, CMSD_STATIC_HEADER, cmcdFromRequestPath, encodeCmsdDynamic, encodeCmsdStatic,
+  CMSD_DYNAMIC_HEADER, CMSD_STATIC_HEADER, cmcdFromRequestPath, encodeCmsdDynamic, encodeCmsdStatic, isPrefetchRequest,
 } from '@pcc-stream/protocol';
 import { getTcpCongestion, setTcpCongestion } from '@pcc-stream/quic';
 import { nowUs } from '../clock.ts';
@@ -31,6 +31,9 @@ export interface HttpsOriginOptions {
 interface ConnectionState {
   player: PlayerStateRecord;
   cmcdRejected: number;
+  /** The player's early requests (`pcc-prefetch=1`) on this connection, and those it abandoned before the body ended. */
+  prefetchRequests: number;
+  prefetchCancelled: number;
 }
 
 const TCP_ALGORITHM = /^[a-z0-9_]{1,15}$/;
@@ -47,9 +50,11 @@ export class HttpsOrigin extends ListeningServer {
   }
 
   /** /status: each open connection's latest CMCD (`cmcd_*` fields) and CMCD refusals. */
-  connectionStates(): Array<{ peer: string; cmcd_rejected: number } & PlayerStateFields> {
+  connectionStates(): Array<{ peer: string; cmcd_rejected: number; prefetch_requests: number; prefetch_cancelled: number } & PlayerStateFields> {
     const now = nowUs();
-    return [...this.connections].map(([peer, c]) => ({ peer, cmcd_rejected: c.cmcdRejected, ...c.player.fields(now) }));
+    return [...this.connections].map(([peer, c]) => ({
+      peer, cmcd_rejected: c.cmcdRejected, prefetch_requests: c.prefetchRequests, prefetch_cancelled: c.prefetchCancelled, ...c.player.fields(now),
+    }));
   }
 
   static async start(options: HttpsOriginOptions): Promise<HttpsOrigin> {
@@ -61,7 +66,7 @@ export class HttpsOrigin extends ListeningServer {
       const key = `${socket.remoteAddress}:${socket.remotePort}`;
       const fd = socketFd(socket);
       if (fd !== null) fds.set(key, fd);
-      connections.set(key, { player: new PlayerStateRecord(), cmcdRejected: 0 });
+      connections.set(key, { player: new PlayerStateRecord(), cmcdRejected: 0, prefetchRequests: 0, prefetchCancelled: 0 });
       socket.once('close', () => {
         fds.delete(key);
         connections.delete(key);
@@ -110,6 +115,10 @@ async function serve(
     return fail(res, 400, cmcd.error.message);
   }
   if (cmcd.value) connection?.player.set(cmcd.value, nowUs());
+  if (connection && isPrefetchRequest(req.url ?? '/')) {
+    connection.prefetchRequests++;
+    res.once('close', () => { if (!res.writableFinished) connection.prefetchCancelled++; });
+  }
   // The kernel's delivery-rate estimate (TCP_INFO) is out of this process's reach: CMSD-Dynamic carries only mb.
   res.setHeader(CMSD_STATIC_HEADER, encodeCmsdStatic());
   res.setHeader(CMSD_DYNAMIC_HEADER, encodeCmsdDynamic({ mbKbps: options.cmsdMaxBitrateKbps ?? undefined }));

@@ -14,7 +14,7 @@ import { MiTelemetry } from '../telemetry/mi-telemetry.ts';
 import { videoStateFromCmcd } from '../telemetry/player-state.ts';
 import type { RequestStream } from './request-stream.ts';
 import { serveTelemetryFeed } from './telemetry-feed.ts';
-import type { ResponseCmsd, TransportHandler } from './transport-handler.ts';
+import type { ResponseCmsd, ServeOutcome, TransportHandler } from './transport-handler.ts';
 
 const TELEMETRY_SAMPLE_INTERVAL_US = 1000;
 const RECV_BATCH = 256;
@@ -102,7 +102,7 @@ export class DatagramTransport implements TransportHandler, SendLoopMember {
     this.sender.onPlayerState(videoStateFromCmcd(state), nowUs);
   }
 
-  async serveBody(request: RequestFrame, stream: RequestStream, opened: OpenedBody, cmsd: ResponseCmsd): Promise<'complete' | 'cancelled'> {
+  async serveBody(request: RequestFrame, stream: RequestStream, opened: OpenedBody, cmsd: ResponseCmsd): Promise<ServeOutcome> {
     const id = request.requestId;
     const responded = await stream.write({
       type: 'response', requestId: id, status: opened.status, delivery: DELIVERY_DATAGRAMS, totalSize: opened.totalSize,
@@ -110,7 +110,7 @@ export class DatagramTransport implements TransportHandler, SendLoopMember {
     });
     if (!responded || this.closed) {
       opened.body.close();
-      return 'cancelled';
+      return { outcome: 'cancelled', bodyBytesSent: 0 };
     }
     const outgoing = new OutgoingRequest(id, opened.body, opened.bodyOffset, opened.bodyLength, nowUs());
     let complete = opened.bodyLength === 0;
@@ -126,7 +126,7 @@ export class DatagramTransport implements TransportHandler, SendLoopMember {
         this.sender.removeRequest(id);
         log('info', 'request.cancelled', { session: this.quic.id, request: id, why: winner, acked_bytes: outgoing.ackedBytes });
         await stream.finish();
-        return 'cancelled';
+        return { outcome: 'cancelled', bodyBytesSent: outgoing.bytesSent };
       }
     } else {
       opened.body.close();
@@ -137,7 +137,7 @@ export class DatagramTransport implements TransportHandler, SendLoopMember {
     });
     await stream.finish();
     stream.stopReading();
-    return 'complete';
+    return { outcome: 'complete', bodyBytesSent: outgoing.bytesSent };
   }
 
   serveTelemetry(request: RequestFrame, stream: RequestStream): Promise<void> {

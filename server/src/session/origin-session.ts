@@ -2,7 +2,7 @@
 // timeout, resolves paths in the media store and hands bodies to the session's transport.
 import {
   CLOSE_IDLE_TIMEOUT, CLOSE_PROTOCOL_VIOLATION, DELIVERY_STREAM, TELEMETRY_PATH, cmcdFromRequestPath, encodeCmsdDynamic,
-  encodeCmsdStatic, type RequestFrame,
+  encodeCmsdStatic, isPrefetchRequest, type RequestFrame,
 } from '@pcc-stream/protocol';
 import { nowUs } from '../clock.ts';
 import type { Session } from '@pcc-stream/quic';
@@ -30,6 +30,11 @@ export class OriginSession {
   requestsServed = 0;
   /** Requests refused for a malformed CMCD (PROTOCOL.md §2.6). */
   cmcdRejected = 0;
+  /** The player's early requests (marked `pcc-prefetch=1`, PROTOCOL.md §2.6): served, cancelled, and the body bytes
+   *  sent for those cancelled (the waste the origin paid for). */
+  prefetchRequests = 0;
+  prefetchCancelled = 0;
+  prefetchCancelledBytesSent = 0;
 
   constructor(
     readonly quic: Session,
@@ -139,8 +144,16 @@ export class OriginSession {
         cmsdDynamic: encodeCmsdDynamic({ ...this.transport.deliveryEstimate(), mbKbps: this.limits.cmsdMaxBitrateKbps ?? undefined }),
       });
       this.requestsServed++;
+      if (isPrefetchRequest(request.path)) {
+        this.prefetchRequests++;
+        if (outcome.outcome === 'cancelled') {
+          this.prefetchCancelled++;
+          this.prefetchCancelledBytesSent += outcome.bodyBytesSent;
+        }
+      }
       log('debug', 'request.done', {
-        session: this.quic.id, request: id, path: request.path, status: opened.status, bytes: opened.bodyLength, outcome,
+        session: this.quic.id, request: id, path: request.path, status: opened.status, bytes: opened.bodyLength, outcome: outcome.outcome,
+        body_bytes_sent: outcome.bodyBytesSent,
         ms: Date.now() - startedMs,
       });
     } finally {

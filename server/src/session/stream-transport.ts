@@ -7,7 +7,7 @@ import type { OpenedBody } from '../media/media-store.ts';
 import { MiTelemetry } from '../telemetry/mi-telemetry.ts';
 import type { RequestStream } from './request-stream.ts';
 import { serveTelemetryFeed } from './telemetry-feed.ts';
-import type { ResponseCmsd, TransportHandler } from './transport-handler.ts';
+import type { ResponseCmsd, ServeOutcome, TransportHandler } from './transport-handler.ts';
 
 const WRITE_CHUNK_BYTES = 256 * 1024;
 const STATS_INTERVAL_MS = 100;
@@ -62,14 +62,16 @@ export class StreamTransport implements TransportHandler {
     this.telemetry.player.set(state, nowUs);
   }
 
-  async serveBody(request: RequestFrame, stream: RequestStream, opened: OpenedBody, cmsd: ResponseCmsd): Promise<'complete' | 'cancelled'> {
+  async serveBody(request: RequestFrame, stream: RequestStream, opened: OpenedBody, cmsd: ResponseCmsd): Promise<ServeOutcome> {
+    let sent = 0;
+    const ended = (outcome: ServeOutcome['outcome']): ServeOutcome => ({ outcome, bodyBytesSent: sent });
     try {
       const ok = await stream.write({
         type: 'response', requestId: request.requestId, status: opened.status, delivery: DELIVERY_STREAM,
         totalSize: opened.totalSize, bodyOffset: opened.bodyOffset, bodyLength: opened.bodyLength,
         contentType: opened.contentType, reason: '', ...cmsd,
       });
-      if (!ok) return 'cancelled';
+      if (!ok) return ended('cancelled');
       let cancelled = false;
       void stream.untilCancelled().then(() => {
         cancelled = true;
@@ -78,15 +80,16 @@ export class StreamTransport implements TransportHandler {
       for (let at = opened.bodyOffset; at < end; at += WRITE_CHUNK_BYTES) {
         if (cancelled || this.closed) {
           stream.reset(0x10);
-          return 'cancelled';
+          return ended('cancelled');
         }
         const n = Math.min(WRITE_CHUNK_BYTES, end - at);
         // The block cache's view is overwritten by the next read: copy before the async write.
-        if (!(await stream.writeRaw(opened.body.read(at, n).slice()))) return 'cancelled';
+        if (!(await stream.writeRaw(opened.body.read(at, n).slice()))) return ended('cancelled');
         this.sentBytes += n;
+        sent += n;
       }
       await stream.finish();
-      return 'complete';
+      return ended('complete');
     } finally {
       opened.body.close();
     }

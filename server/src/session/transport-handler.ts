@@ -10,12 +10,18 @@ export interface ResponseCmsd {
   cmsdDynamic: string;
 }
 
+/** How serving one body ended, and the body bytes the transport sent for it (retransmissions included). */
+export interface ServeOutcome {
+  outcome: 'complete' | 'cancelled';
+  bodyBytesSent: number;
+}
+
 export interface TransportHandler {
   readonly transport: 'datagram' | 'quic-stream';
   /** Algorithm in charge, for logs. */
   readonly algorithm: string;
   /** Sends the RESPONSE frame and the body; resolves when the request completed or was cancelled. */
-  serveBody(request: RequestFrame, stream: RequestStream, opened: OpenedBody, cmsd: ResponseCmsd): Promise<'complete' | 'cancelled'>;
+  serveBody(request: RequestFrame, stream: RequestStream, opened: OpenedBody, cmsd: ResponseCmsd): Promise<ServeOutcome>;
   /** The transport's view of the delivery for CMSD-Dynamic (PROTOCOL.md §2.7): etp and rtt once it has an RTT sample. */
   deliveryEstimate(): Pick<CmsdDynamic, 'etpKbps' | 'rttMs'>;
   /** The player's latest valid CMCD (PROTOCOL.md §2.6): kept for /status and telemetry, and told to the controller. */

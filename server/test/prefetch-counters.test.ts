@@ -1,0 +1,46 @@
+// The origin's count of the player's early requests (issue 18 item 5, PROTOCOL.md §2.6's `pcc-prefetch=1` mark):
+// per session in /status, how many were served, how many cancelled and the body bytes it sent for those cancelled.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { withPrefetchMark } from '@pcc-stream/protocol';
+import { PccClient } from '../src/client/pcc-client.ts';
+import { makeMedia, startOrigin, waitFor, type MediaFixture, type RunningOrigin } from './helpers.ts';
+
+let media: MediaFixture;
+let origin: RunningOrigin;
+
+before(async () => {
+  media = makeMedia({ 'v/seg-1.m4s': 4_000_000, 'v/seg-2.m4s': 100_000 });
+  origin = await startOrigin(media.dir, ['--cc', 'fixed']);
+});
+
+after(async () => {
+  await origin?.stop();
+  media?.cleanup();
+});
+
+test('/status counts early requests, those cancelled and the bytes sent for them; unmarked requests are not counted', async () => {
+  // 20 Mbit/s: the 4 MB body takes 1.6 s, so a cancel after 0.4 s leaves most of it unsent.
+  const client = await PccClient.connect(origin.origin, { certSha256Hex: origin.certHash, cc: 'fixed', params: { rate_bps: 20e6 } });
+  try {
+    assert.equal((await client.fetch('/v/seg-2.m4s')).status, 200);
+    assert.equal((await client.fetch(withPrefetchMark('/v/seg-2.m4s'))).status, 200);
+    const abort = new AbortController();
+    let received = 0;
+    const cancelled = client.fetch(withPrefetchMark('/v/seg-1.m4s'), { signal: abort.signal, onData: (chunk) => { received += chunk.byteLength; } });
+    await waitFor(() => received > 200_000, 5000, 'bytes of the early request');
+    abort.abort();
+    const r = await cancelled;
+    assert.equal(r.aborted, true);
+    let row: Record<string, number | string> | undefined;
+    await waitFor(async () => {
+      row = (await origin.status()).session_list[0];
+      return row?.prefetch_cancelled === 1;
+    }, 5000, 'the cancel in /status');
+    assert.equal(row!.prefetch_requests, 2, 'two marked requests, the unmarked one not counted');
+    const sent = row!.prefetch_cancelled_bytes_sent as number;
+    assert.ok(sent >= received && sent < 4_000_000, `bytes sent for the cancelled early request: ${sent} (received ${received})`);
+  } finally {
+    client.close();
+  }
+});

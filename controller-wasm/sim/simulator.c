@@ -222,7 +222,6 @@ static void push(sim_world *world, sim_event_type type, int64_t time_us, uint32_
     if (sim_event_queue_push(&world->events, &event) != 0) world->status = PCC_SIM_ERR_NO_MEMORY;
 }
 
-/* Keeps exactly one live SEND and one live SENDER_TIMER event per flow, at the times the sender wants. */
 /* A video flow's sender has data when its stream does; the time it has none (after the first request) is idle. */
 static void refresh_video_sender(sim_world *world, sim_flow *flow) {
     int has_data = sim_video_stream_has_data(&flow->stream);
@@ -236,6 +235,7 @@ static void refresh_video_sender(sim_world *world, sim_flow *flow) {
     }
 }
 
+/* Keeps exactly one live SEND and one live SENDER_TIMER event per flow, at the times the sender wants. */
 static void reschedule(sim_world *world, uint32_t index) {
     sim_flow *flow = &world->flows[index];
     if (!flow->active) return;

@@ -6,6 +6,11 @@ import { TCP_CONTROLLERS, isSchemeName, schemeInfo } from '@pcc-stream/protocol'
 import { compareRuns, compareSchemes, type RunResult } from './results.ts';
 import { ALL_SCHEMES } from './scenario.ts';
 import { schemeTransport } from './schemes.ts';
+import { splitAids } from './aids.ts';
+
+function sameAids(a: string, b: string): boolean {
+  return splitAids(a).aids.join('+') === splitAids(b).aids.join('+');
+}
 import { meanCi95, pairedTTestP, signFlipTest, SIGN_FLIP_DRAWS, SIGN_FLIP_EXACT_MAX_PAIRS } from './stats.ts';
 
 /** Below this many complete pairs no verdict is given. */
@@ -38,13 +43,15 @@ const METRICS: readonly ComparedMetric[] = [
  * is compared without further edits.
  */
 export function isPccScheme(scheme: string): boolean {
-  if (!(ALL_SCHEMES as readonly string[]).includes(scheme)) return false;
-  const { transport, cc } = schemeTransport(scheme as (typeof ALL_SCHEMES)[number]);
+  const base = splitAids(scheme).base; // an aided scheme (vivace+prefetch) is its plain scheme's kind
+  if (!(ALL_SCHEMES as readonly string[]).includes(base)) return false;
+  const { transport, cc } = schemeTransport(base as (typeof ALL_SCHEMES)[number]);
   return transport === 'datagram' && !(TCP_CONTROLLERS as readonly string[]).includes(cc);
 }
 
 export function isKernelTcpScheme(scheme: string): boolean {
-  return isSchemeName(scheme) && schemeInfo(scheme).transport === 'tcp';
+  const base = splitAids(scheme).base;
+  return isSchemeName(base) && schemeInfo(base).transport === 'tcp';
 }
 
 export interface ComparisonRow {
@@ -88,7 +95,8 @@ export function compareToTcp(results: readonly RunResult[]): ComparisonRow[] {
     const isBulk = !okRuns.some((r) => metricValue(r, 'buffering_ratio') !== null);
     const metrics = METRICS.filter((m) => (m.bulkOnly ? isBulk : true) && okRuns.some((r) => metricValue(r, m.key) !== null));
     for (const pcc of schemes.filter(isPccScheme)) {
-      for (const tcp of schemes.filter(isKernelTcpScheme)) {
+      // Like for like: a scheme with an aid is compared with TCP given the same aid (aids.ts), a plain one with plain TCP.
+      for (const tcp of schemes.filter((s) => isKernelTcpScheme(s) && sameAids(s, pcc))) {
         const repetitions = [...new Set(runs.map((r) => r.repetition))].sort((a, b) => a - b)
           .filter((rep) => byKey.has(`${pcc}/${rep}`) && byKey.has(`${tcp}/${rep}`));
         for (const metric of metrics) {

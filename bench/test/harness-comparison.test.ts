@@ -137,3 +137,13 @@ test('provenance: commit, Chromium, dash.js, kernel, CPU and Node as the machine
   writeReport(dir);
   assert.match(readFileSync(join(dir, 'summary.md'), 'utf8'), /Produced by:/);
 });
+
+test('aided schemes are compared like for like: vivace+prefetch with tcp-cubic+prefetch, plain with plain', () => {
+  const results: RunResult[] = [];
+  for (let rep = 1; rep <= 3; rep += 1) {
+    for (const scheme of ['vivace', 'vivace+prefetch', 'tcp-cubic', 'tcp-cubic+prefetch']) results.push(result(scheme, rep, { buffering_ratio: 0.01 }));
+  }
+  assert.ok(isPccScheme('vivace+prefetch') && !isPccScheme('tcp-cubic+prefetch') && !isPccScheme('cubic+prefetch'));
+  const pairs = [...new Set(compareToTcp(results).map((r) => `${r.pcc} vs ${r.tcp}`))];
+  assert.deepEqual(pairs, ['vivace vs tcp-cubic', 'vivace+prefetch vs tcp-cubic+prefetch']);
+});

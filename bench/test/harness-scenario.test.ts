@@ -147,3 +147,21 @@ test('controller_params: per datagram scheme, finite numbers, reaching the playe
   bad({ vivace: { 'Bad-Name': 1 } }, /controller_params\.vivace\.Bad-Name: expected a parameter name/);
   bad({ vivace: 3 }, /controller_params\.vivace: expected an object/);
 });
+
+test('aided schemes: <scheme>+prefetch (aliases too) with the plain scheme\'s controller, parameters and the player\'s prefetch=1; bad aids are errors', async () => {
+  const { playerUrl } = await import('../harness/run-browser.ts');
+  const { controllerParamsFor, schemeTransport } = await import('../harness/schemes.ts');
+  const s = parseScenario({
+    name: 'aided', duration_s: 10, link: { down: { rate_mbps: 8 }, up: { rate_mbps: 8 } }, media: { abr: false, bitrate_mbps: 4 },
+    schemes: ['vivace+prefetch', 'cubic@tcp+prefetch', 'vivace'], controller_params: { vivace: { epsilon_min: 0.02 } },
+  }, '/tmp');
+  assert.deepEqual(s.schemes, ['vivace+prefetch', 'tcp-cubic+prefetch', 'vivace']);
+  assert.deepEqual(schemeTransport('tcp-cubic+prefetch'), { transport: 'tcp', cc: 'cubic' });
+  assert.deepEqual(controllerParamsFor(s, 'vivace+prefetch'), { epsilon_min: 0.02 });
+  const ports = { host: '10.0.0.1', webTransportPort: 4433, httpPort: 8080, httpsPort: 8443 };
+  assert.equal(new URL(playerUrl(ports, 'tcp-cubic+prefetch', s)).searchParams.get('prefetch'), '1');
+  assert.equal(new URL(playerUrl(ports, 'vivace', s)).searchParams.get('prefetch'), null);
+  for (const bad of ['vivace+teleport', 'nope+prefetch', 'vivace+prefetch+prefetch']) {
+    assert.throws(() => parseScenario({ name: 'x', duration_s: 10, link: { down: { rate_mbps: 8 }, up: { rate_mbps: 8 } }, schemes: [bad] }, '/tmp'), ScenarioError, bad);
+  }
+});

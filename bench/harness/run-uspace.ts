@@ -1,7 +1,8 @@
 // One bulk run of the PCC authors' own implementation, PCC-Uspace (external-schemes.ts), from the user's build
 // (`--uspace DIR`). Data flows downlink as in our bulk runs: its sender (`pccclient send`) runs on the host side,
 // where our origin would, and its receiver (`pccserver recv`) inside linkem's namespace, where our client would.
-// Goodput is what its receiver reports: one line a second of received data packets × payload size (UDT's perfmon).
+// Goodput is what its receiver reports: one line a second with the data packets received in it (UDT's perfmon),
+// times UDT's payload size, over the time the sender sent.
 import { accessSync, constants, existsSync, statSync, writeFileSync } from 'node:fs';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
@@ -13,6 +14,10 @@ import type { Scenario } from './scenario.ts';
 const USPACE_PORT = 9000;
 /** Its control algorithm argument: Vivace (NSDI 2018; thesis ch. 4) with its default (primary) utility. */
 const USPACE_ALGORITHM = 'Vivace';
+/** UDT's data payload at its default MSS of 1464 B (pccclient sets none): less IP + UDP (28 B) and UDT's header (16 B). */
+const USPACE_PAYLOAD_BYTES = 1464 - 28 - 16;
+/** After the sender stops, the receiver's next per-second line covers the data of its last partial second. */
+const TAIL_LINE_WAIT_MS = 1500;
 const READY_TIMEOUT_MS = 10_000;
 const CONNECT_TIMEOUT_MS = 15_000;
 
@@ -93,10 +98,10 @@ function monitorRows(lines: readonly Line[], header: string, minFields: number, 
     .filter((f) => f.length >= minFields && f.every(Number.isFinite));
 }
 
-/** pccserver's lines "Recv Rate(Mb/s)  RTT(ms)  Packets Recvd": the receiver's rate each second (its RTT column is
- *  UDT's initial 10 s: the receiver does not measure it). */
-export function receiverRatesMbps(lines: readonly Line[], untilMs: number): number[] {
-  return monitorRows(lines, 'Recv Rate', 3, untilMs).map((f) => f[0]!);
+/** pccserver's lines "Recv Rate(Mb/s)  RTT(ms)  Packets Recvd": the data packets received each second (its RTT
+ *  column is UDT's initial 10 s: the receiver does not measure it). */
+export function receiverPackets(lines: readonly Line[], untilMs: number): number[] {
+  return monitorRows(lines, 'Recv Rate', 3, untilMs).map((f) => f[2]!);
 }
 
 /** pccclient's lines "SendRate(Mb/s)  RTT(ms)  CTotal  Loss" (each led by its second's number): the sender's RTT. */
@@ -112,20 +117,21 @@ export async function runUspace(shell: LinkemShell, binaries: UspaceBinaries, sc
     await waitFor(server, /server is ready/, READY_TIMEOUT_MS, 'pccserver recv (inside the namespace)');
     client = collect(spawn(binaries.client, ['send', shell.innerAddress, String(USPACE_PORT), USPACE_ALGORITHM], { stdio: ['ignore', 'pipe', 'pipe'] }));
     await waitFor(server, /new connection/, CONNECT_TIMEOUT_MS, `pccclient send ${shell.innerAddress}:${USPACE_PORT} (host side)`);
+    const connectedMs = Date.now();
     await new Promise((r) => setTimeout(r, scenario.durationS * 1000));
-    const stoppedMs = Date.now();
-    // pccclient exits on SIGINT (its own handler); the receiver keeps printing zeros after that, so lines
-    // that arrive later are not counted.
+    // pccclient exits on SIGINT (its own handler); the receiver's lines after that show what was still in flight,
+    // then zeros.
     client.child.kill('SIGINT');
-    const monitor = receiverRatesMbps(server.lines, stoppedMs);
-    if (monitor.length === 0) throw new UspaceError(`pccserver printed no throughput lines in ${scenario.durationS} s: ${server.lines.map((l) => l.text).join(' | ').slice(-500)}`);
-    // Each line covers one second of the receiver's monitor (sleep(1) between samples).
-    const bytes = monitor.reduce((s, rateMbps) => s + (rateMbps * 1e6) / 8, 0);
-    const rtts = senderRttsMs(client.lines, stoppedMs).filter((v) => v > 0).sort((a, b) => a - b);
+    const sentS = (Date.now() - connectedMs) / 1000;
+    await new Promise((r) => setTimeout(r, TAIL_LINE_WAIT_MS));
+    const packets = receiverPackets(server.lines, Date.now());
+    if (packets.length === 0) throw new UspaceError(`pccserver printed no throughput lines in ${scenario.durationS} s: ${server.lines.map((l) => l.text).join(' | ').slice(-500)}`);
+    const bytes = packets.reduce((s, n) => s + n, 0) * USPACE_PAYLOAD_BYTES;
+    const rtts = senderRttsMs(client.lines, Date.now()).filter((v) => v > 0).sort((a, b) => a - b);
     return {
       bytes,
-      seconds: monitor.length,
-      goodput_mbps: (bytes * 8) / 1e6 / monitor.length,
+      seconds: sentS,
+      goodput_mbps: (bytes * 8) / 1e6 / sentS,
       rtt_ms_p50: percentile(rtts, 0.5),
       rtt_ms_p95: percentile(rtts, 0.95),
       retransmitted_bytes: null,

@@ -144,7 +144,7 @@ export class Origin {
       send_loop_turns: this.sendLoop.turns, send_loop_sleeps: this.sendLoop.sleeps,
       session_list: [...this.sessions.values()].map((s) => ({
         id: s.quic.id, transport: s.transport.transport, open_requests: s.openRequests, cmcd_rejected: s.cmcdRejected,
-        prefetch_requests: s.prefetchRequests, prefetch_cancelled: s.prefetchCancelled, prefetch_cancelled_bytes_sent: s.prefetchCancelledBytesSent,
+        ...s.transport.telemetry.prefetch.fields(),
         ...s.transport.stats(),
       })),
       https_connections: this.https?.connectionStates() ?? [],

@@ -19,11 +19,15 @@ after(async () => {
   media?.cleanup();
 });
 
-test('/status counts early requests, those cancelled and the bytes sent for them; unmarked requests are not counted', async () => {
+test('/status and the telemetry lines count early requests, those cancelled and the bytes sent for them; unmarked requests are not counted', async () => {
   // 20 Mbit/s: the 4 MB body takes 1.6 s, so a cancel after 0.4 s leaves most of it unsent.
   const client = await PccClient.connect(origin.origin, { certSha256Hex: origin.certHash, cc: 'fixed', params: { rate_bps: 20e6 } });
+  const lines: Array<Record<string, unknown>> = [];
+  const stopTelemetry = await client.telemetry((record) => lines.push(record as Record<string, unknown>));
   try {
     assert.equal((await client.fetch('/v/seg-2.m4s')).status, 200);
+    await new Promise((r) => setTimeout(r, 300));
+    assert.ok(lines.length > 0 && lines.every((l) => l.prefetch_requests === undefined), 'no prefetch fields before an early request');
     assert.equal((await client.fetch(withPrefetchMark('/v/seg-2.m4s'))).status, 200);
     const abort = new AbortController();
     let received = 0;
@@ -40,7 +44,9 @@ test('/status counts early requests, those cancelled and the bytes sent for them
     assert.equal(row!.prefetch_requests, 2, 'two marked requests, the unmarked one not counted');
     const sent = row!.prefetch_cancelled_bytes_sent as number;
     assert.ok(sent >= received && sent < 4_000_000, `bytes sent for the cancelled early request: ${sent} (received ${received})`);
+    await waitFor(() => lines.some((l) => l.prefetch_cancelled === 1 && l.prefetch_cancelled_bytes_sent === sent), 5000, 'the counts in a telemetry line');
   } finally {
+    stopTelemetry();
     client.close();
   }
 });

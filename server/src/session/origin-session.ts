@@ -30,11 +30,6 @@ export class OriginSession {
   requestsServed = 0;
   /** Requests refused for a malformed CMCD (PROTOCOL.md §2.6). */
   cmcdRejected = 0;
-  /** The player's early requests (marked `pcc-prefetch=1`, PROTOCOL.md §2.6): served, cancelled, and the body bytes
-   *  sent for those cancelled (the waste the origin paid for). */
-  prefetchRequests = 0;
-  prefetchCancelled = 0;
-  prefetchCancelledBytesSent = 0;
 
   constructor(
     readonly quic: Session,
@@ -144,13 +139,8 @@ export class OriginSession {
         cmsdDynamic: encodeCmsdDynamic({ ...this.transport.deliveryEstimate(), mbKbps: this.limits.cmsdMaxBitrateKbps ?? undefined }),
       });
       this.requestsServed++;
-      if (isPrefetchRequest(request.path)) {
-        this.prefetchRequests++;
-        if (outcome.outcome === 'cancelled') {
-          this.prefetchCancelled++;
-          this.prefetchCancelledBytesSent += outcome.bodyBytesSent;
-        }
-      }
+      // The player's early requests (PROTOCOL.md §2.6), for /status and the telemetry lines.
+      if (isPrefetchRequest(request.path)) this.transport.telemetry.prefetch.record(outcome.outcome, outcome.bodyBytesSent);
       log('debug', 'request.done', {
         session: this.quic.id, request: id, path: request.path, status: opened.status, bytes: opened.bodyLength, outcome: outcome.outcome,
         body_bytes_sent: outcome.bodyBytesSent,

@@ -2,6 +2,7 @@
 // provides to the session: serving one opened body and the telemetry feed.
 import type { CmcdState, CmsdDynamic, RequestFrame } from '@pcc-stream/protocol';
 import type { OpenedBody } from '../media/media-store.ts';
+import type { MiTelemetry } from '../telemetry/mi-telemetry.ts';
 import type { RequestStream } from './request-stream.ts';
 
 /** The CTA-5006 strings a RESPONSE frame carries (PROTOCOL.md §2.2). */
@@ -20,6 +21,8 @@ export interface TransportHandler {
   readonly transport: 'datagram' | 'quic-stream';
   /** Algorithm in charge, for logs. */
   readonly algorithm: string;
+  /** The session's telemetry lines (and the player state and early-request counts they carry). */
+  readonly telemetry: MiTelemetry;
   /** Sends the RESPONSE frame and the body; resolves when the request completed or was cancelled. */
   serveBody(request: RequestFrame, stream: RequestStream, opened: OpenedBody, cmsd: ResponseCmsd): Promise<ServeOutcome>;
   /** The transport's view of the delivery for CMSD-Dynamic (PROTOCOL.md §2.7): etp and rtt once it has an RTT sample. */

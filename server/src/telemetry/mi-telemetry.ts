@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import type { ControllerTelemetry } from '@pcc-stream/controller';
 import { nowUs } from '../clock.ts';
 import { PlayerStateRecord } from './player-state.ts';
+import { PrefetchCounters } from './prefetch-counters.ts';
 
 export interface SenderCounters {
   sentBytes: number;
@@ -25,6 +26,8 @@ export class MiTelemetry {
   linesWritten = 0;
   /** The player's latest CMCD; every line carries it as `cmcd_*` fields (PROTOCOL.md §2.5, §2.6). */
   readonly player = new PlayerStateRecord();
+  /** The player's early requests; lines carry `prefetch_*` once there was one. */
+  readonly prefetch = new PrefetchCounters();
 
   constructor(readonly sessionId: number, algorithm: string, logDir: string | null, private readonly startUs: number) {
     this.file = logDir ? createWriteStream(join(logDir, `${new Date().toISOString().replace(/[:.]/g, '-')}-session-${sessionId}-${algorithm}.jsonl`), { flags: 'a' }) : null;
@@ -65,7 +68,7 @@ export class MiTelemetry {
   }
 
   emit(record: TelemetryRecord, atUs = nowUs()): void {
-    const line = JSON.stringify({ ...record, ...this.player.fields(atUs) }) + '\n';
+    const line = JSON.stringify({ ...record, ...this.player.fields(atUs), ...this.prefetch.telemetryFields() }) + '\n';
     this.linesWritten++;
     this.file?.write(line);
     for (const s of this.subscribers) s(line);

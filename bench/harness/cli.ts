@@ -1,4 +1,4 @@
-// npm run -s bench -- --suite NAME | --scenario FILE [--schemes a,b] [--repetitions N] [--shard i/N] [--list] --out DIR
+// npm run -s bench -- --suite NAME | --scenario FILE [--schemes a,b] [--repetitions N] [--shard i/N] [--run ID] [--list] --out DIR
 // npm run -s bench -- merge DIR... --out DIR
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -32,6 +32,7 @@ const USAGE = `usage: npm run -s bench -- (--suite NAME | --scenario FILE) --out
   --media DIR           media root (default .cache/media): each scenario's set is generated or linked there before the first run
   --report-only         rewrite summary and plots from DIR/results.jsonl without running
   --shard i/N           run only shard i of N (1-based): whole (scenario, repetition) groups, disjoint, deterministic
+  --run ID              run only this run id, as --list prints it (repeatable), e.g. --run lte-tmobile-lte-short/vivace/1
   --record              record each datagram session's controller inputs and decisions under runs/…/record/
                         (replay and analyse them: npm run -s replay -w controller-wasm -- FILE --check | --summary)
   --fidelity            pair every run with the simulator and sample each process's CPU (on with --suite fidelity);
@@ -44,7 +45,7 @@ usage: npm run -s bench -- merge DIR... --out DIR [--allow-mixed-commits]
 
 class UsageError extends Error {}
 
-interface Command { scenarios: Scenario[]; outDir: string; mediaDir: string; reportOnly: boolean; list: boolean; shard: ShardSpec | null; uspace?: UspaceBinaries; skipped?: Record<string, string>; record?: boolean; fidelity?: boolean }
+interface Command { scenarios: Scenario[]; outDir: string; mediaDir: string; reportOnly: boolean; list: boolean; shard: ShardSpec | null; runIds?: string[]; uspace?: UspaceBinaries; skipped?: Record<string, string>; record?: boolean; fidelity?: boolean }
 
 function parse(): Command {
   const { values } = parseArgs({
@@ -52,7 +53,7 @@ function parse(): Command {
       suite: { type: 'string' }, scenario: { type: 'string', multiple: true }, out: { type: 'string' }, schemes: { type: 'string' },
       repetitions: { type: 'string' }, 'duration-s': { type: 'string' }, emulator: { type: 'string' }, media: { type: 'string' },
       'report-only': { type: 'boolean' }, help: { type: 'boolean' }, 'cc-param': { type: 'string', multiple: true },
-      list: { type: 'boolean' }, shard: { type: 'string' }, uspace: { type: 'string' }, record: { type: 'boolean' }, fidelity: { type: 'boolean' },
+      list: { type: 'boolean' }, shard: { type: 'string' }, run: { type: 'string', multiple: true }, uspace: { type: 'string' }, record: { type: 'boolean' }, fidelity: { type: 'boolean' },
     },
     strict: true,
   });
@@ -72,7 +73,7 @@ function parse(): Command {
   if (!values.out && !list) throw new UsageError('--out DIR is required');
   const outDir = values.out ? userPath(values.out) : '';
   const reportOnly = values['report-only'] === true;
-  if (reportOnly && (list || shard)) throw new UsageError('--report-only reads DIR/results.jsonl: it takes no --list or --shard');
+  if (reportOnly && (list || shard || values.run)) throw new UsageError('--report-only reads DIR/results.jsonl: it takes no --list, --shard or --run');
   if (reportOnly) return { scenarios: [], outDir, mediaDir: '', reportOnly, list, shard };
   if (values.emulator && values.emulator !== 'linkem') {
     throw new UsageError(`--emulator ${values.emulator}: only "linkem" is supported by this runner (mahimahi's nested shells are not driven yet)`);
@@ -140,7 +141,7 @@ function parse(): Command {
   } catch (error) {
     throw new UsageError(error instanceof Error ? error.message : String(error));
   }
-  return { scenarios, outDir, mediaDir, reportOnly, list, shard, uspace, skipped, record: values.record === true, fidelity: values.fidelity === true || values.suite === 'fidelity' };
+  return { scenarios, outDir, mediaDir, reportOnly, list, shard, ...(values.run ? { runIds: values.run } : {}), uspace, skipped, record: values.record === true, fidelity: values.fidelity === true || values.suite === 'fidelity' };
 }
 
 /** `merge DIR... --out DIR [--allow-mixed-commits]` */
@@ -163,8 +164,14 @@ function merge(args: string[]): number {
 
 async function main(): Promise<number> {
   if (process.argv[2] === 'merge') return merge(process.argv.slice(3));
-  const { scenarios, outDir, mediaDir, reportOnly, list, shard, uspace, skipped, record, fidelity } = parse();
-  const items = shard ? shardPlan(plan(scenarios), shard) : plan(scenarios);
+  const { scenarios, outDir, mediaDir, reportOnly, list, shard, runIds, uspace, skipped, record, fidelity } = parse();
+  let items = shard ? shardPlan(plan(scenarios), shard) : plan(scenarios);
+  if (runIds) {
+    const idOf = (item: (typeof items)[number]) => runId(item.scenario.name, item.scheme, item.repetition);
+    const unknown = runIds.filter((id) => !items.some((item) => idOf(item) === id));
+    if (unknown.length > 0) throw new UsageError(`--run ${unknown.join(', ')}: not among the ${items.length} run ids of this command (see --list)`);
+    items = items.filter((item) => runIds.includes(idOf(item)));
+  }
   if (list) {
     for (const item of items) console.log(runId(item.scenario.name, item.scheme, item.repetition));
     return 0;

@@ -177,7 +177,6 @@ const SHORT_FORMS = new Map<string, ShortForm>([
   ['npm run -s sim:paper:reference -w controller-wasm', {
     run: () => tscOf('controller-wasm'), why: 'it rewrites tracked reference files (~4 min): the type check of its script; npm test replays the stored output (ts/test/sim-paper-reference.test.ts)' }],
   ['npm run -s sim -w controller-wasm -- --help', { run: () => 'npm run -s sim -w controller-wasm -- --help', check: usage, why: 'as written' }],
-  ['npm run -s sim:video -w controller-wasm', { run: (c) => `npm run -s sim:video -w controller-wasm -- --seeds 1 --duration-s 2 --out ${c.out}/video`, check: (_, c) => JSON.parse(readFileSync(landed(c, 'video/fig5.2-multiflow.json'), 'utf8')), why: 'every table, 1 seed of 2 simulated seconds' }],
   ['npm run -s bench:ack -w controller-wasm', { run: () => 'npm run -s bench:ack -w controller-wasm -- --packets 20000', why: '20k packets instead of 1M' }],
 
   // controller-wasm/sim/README.md

@@ -12,10 +12,10 @@ import { join } from 'node:path';
 import { WASM_CONTROLLERS } from '@pcc-stream/protocol';
 import { userPath } from '@pcc-stream/protocol/node/user-path';
 import { abrLadder, fixedBitratesKbps, segmentDurationS } from '@pcc-stream/player/media';
-import { meanCi95, type MeanCi } from '../../bench/harness/stats.ts';
-import { suiteScenarios } from '../../bench/harness/suites.ts';
-import { assertSimBuilt, controllerDir, runPool, runSim, type SimResult } from './paper/run-sim.ts';
-import { renderTable, toCsv, type Cell } from './paper/table.ts';
+import { meanCi95, type MeanCi } from './stats.ts';
+import { suiteScenarios } from './suites.ts';
+import { assertSimBuilt, controllerDir, runPool, runSim, type SimResult } from '@pcc-stream/controller/paper/run-sim';
+import { renderTable, toCsv, type Cell } from '@pcc-stream/controller/paper/table';
 
 const usage = 'usage: sim-video [--quick] [--seeds N] [--duration-s S] [--jobs N] [--out DIR]\n  default: 3 seeds x 60 s per setting; --quick: 1 seed x 30 s';
 

@@ -14,8 +14,9 @@ import { userPath } from '@pcc-stream/protocol/node/user-path';
 import { abrLadder, fixedBitratesKbps, segmentDurationS } from '@pcc-stream/player/media';
 import { meanCi95, type MeanCi } from './stats.ts';
 import { suiteScenarios } from './suites.ts';
-import { assertSimBuilt, controllerDir, runPool, runSim, type SimResult } from '@pcc-stream/controller/paper/run-sim';
+import { assertSimBuilt, controllerDir, runPool, runSim, simControllers, type SimResult } from '@pcc-stream/controller/paper/run-sim';
 import { renderTable, toCsv, type Cell } from '@pcc-stream/controller/paper/table';
+import { logEvent as log } from '@pcc-stream/controller/paper/log';
 
 const usage = 'usage: sim-video [--quick] [--seeds N] [--duration-s S] [--jobs N] [--out DIR]\n  default: 3 seeds x 60 s per setting; --quick: 1 seed x 30 s';
 
@@ -33,10 +34,6 @@ const DELIVERIES = [
 ];
 
 interface Options { quick: boolean; seeds: number; durationS: number | null; jobs: number; out: string }
-
-function log(event: Record<string, unknown>): void {
-  process.stderr.write(JSON.stringify({ time: new Date().toISOString(), ...event }) + '\n');
-}
 
 function parseArgs(argv: string[]): Options {
   const options: Options = { quick: false, seeds: 3, durationS: null, jobs: 2, out: join(controllerDir, 'build', 'video') };
@@ -67,16 +64,8 @@ function parseArgs(argv: string[]): Options {
 }
 
 async function availableControllers(): Promise<string[]> {
-  const available: string[] = [];
-  for (const cc of WASM_CONTROLLERS.filter((name) => !NOT_COMPARED.has(name))) {
-    try {
-      await runSim(['--cc', cc, '--duration-s', '0.01']);
-      available.push(cc);
-    } catch {
-      log({ event: 'controller_unavailable', cc });
-    }
-  }
-  return available;
+  const compared = WASM_CONTROLLERS.filter((name) => !NOT_COMPARED.has(name));
+  return simControllers(compared, (cc) => log({ event: 'controller_unavailable', cc }));
 }
 
 interface Job { key: string; args: string[] }

@@ -6,15 +6,12 @@ import { join } from 'node:path';
 import { WASM_CONTROLLERS } from '@pcc-stream/protocol';
 import { userPath } from '@pcc-stream/protocol/node/user-path';
 import { figures, type FigureContext } from './paper/figures.ts';
-import { assertSimBuilt, controllerDir, runSim } from './paper/run-sim.ts';
+import { assertSimBuilt, controllerDir, simControllers } from './paper/run-sim.ts';
 import { renderChart } from './paper/svg-chart.ts';
 import { renderTable, toCsv } from './paper/table.ts';
+import { logEvent as log } from './paper/log.ts';
 
 const usage = 'usage: sim-paper [--quick | --long] [--only ID[,ID]] [--jobs N] [--out DIR]\nfigures: ' + figures.map((f) => f.id).join(', ');
-
-function log(event: Record<string, unknown>): void {
-  process.stderr.write(JSON.stringify({ time: new Date().toISOString(), ...event }) + '\n');
-}
 
 function parseArgs(argv: string[]): { quick: boolean; long: boolean; only: string[]; jobs: number; out: string } {
   const options = { quick: false, long: false, only: [] as string[], jobs: 2, out: join(controllerDir, 'build', 'paper') };
@@ -43,19 +40,6 @@ function parseArgs(argv: string[]): { quick: boolean; long: boolean; only: strin
   return options;
 }
 
-async function availableControllers(): Promise<Set<string>> {
-  const available = new Set<string>();
-  for (const cc of WASM_CONTROLLERS) {
-    try {
-      await runSim(['--cc', cc, '--duration-s', '0.01']);
-      available.add(cc);
-    } catch {
-      log({ event: 'controller_unavailable', cc });
-    }
-  }
-  return available;
-}
-
 async function main(): Promise<void> {
   let options;
   try {
@@ -66,7 +50,7 @@ async function main(): Promise<void> {
   }
   assertSimBuilt();
   mkdirSync(options.out, { recursive: true });
-  const ctx: FigureContext = { quick: options.quick, long: options.long, jobs: options.jobs, available: await availableControllers(), log };
+  const ctx: FigureContext = { quick: options.quick, long: options.long, jobs: options.jobs, available: new Set(await simControllers(WASM_CONTROLLERS, (cc) => log({ event: 'controller_unavailable', cc }))), log };
   const selected = options.only.length ? figures.filter((f) => options.only.includes(f.id)) : figures;
   const started = Date.now();
   const summary: string[] = [`# pcc-sim: the seed papers' figures (${options.quick ? 'quick' : options.long ? 'long' : 'default'} run)\n`];

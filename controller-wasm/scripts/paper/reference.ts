@@ -13,6 +13,7 @@ import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { assertSimBuilt, controllerDir, runPool, simBinary } from './run-sim.ts';
+import { logEvent as log } from './log.ts';
 
 export const SUBSET_DURATION_S = 20;
 export const REFERENCE_TEXT = join(controllerDir, 'test', 'sim-paper.reference.txt');
@@ -30,10 +31,6 @@ export interface SubsetRun {
 /** One run per line, so a diff names the scenarios that moved. */
 export function formatSubset(runs: SubsetRun[]): string {
   return `{"subsetDurationS": ${SUBSET_DURATION_S}, "runs": [\n${runs.map((run) => JSON.stringify(run)).join(',\n')}\n]}\n`;
-}
-
-function log(event: Record<string, unknown>): void {
-  process.stderr.write(JSON.stringify({ time: new Date().toISOString(), ...event }) + '\n');
 }
 
 /** sim:paper's stdout without the line that names the output folder (it depends on the checkout's path). */

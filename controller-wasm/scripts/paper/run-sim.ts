@@ -99,6 +99,23 @@ export function runSim(args: string[], wantSamples = false): Promise<SimRun> {
   });
 }
 
+/**
+ * Those of `candidates` this pcc-sim build can run (a 10 ms run of each), in the given order; each one it
+ * cannot run is reported to `onUnavailable` and left out.
+ */
+export async function simControllers(candidates: readonly string[], onUnavailable: (cc: string) => void): Promise<string[]> {
+  const available: string[] = [];
+  for (const cc of candidates) {
+    try {
+      await runSim(['--cc', cc, '--duration-s', '0.01']);
+      available.push(cc);
+    } catch {
+      onUnavailable(cc);
+    }
+  }
+  return available;
+}
+
 /** Runs jobs with at most `limit` in flight, keeping results in input order. */
 export async function runPool<T>(jobs: Array<() => Promise<T>>, limit: number, onDone?: (done: number) => void): Promise<T[]> {
   const results: T[] = new Array<T>(jobs.length);

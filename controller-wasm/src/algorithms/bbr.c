@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "../cc_algorithm.h"
+#include "../cc_window.h"
 
 enum bbr_param {
     BBR_PARAM_STARTUP_GAIN,
@@ -97,7 +98,7 @@ typedef struct bbr_state {
 
 static double bbr_param(const bbr_state *s, enum bbr_param p) { return s->ctx->params[p]; }
 
-static double bbr_mss(const bbr_state *s) { return s->ctx->mss_bytes > 0 ? (double)s->ctx->mss_bytes : 1200.0; }
+static double bbr_mss(const bbr_state *s) { return cc_window_mss_bytes(s->ctx); }
 
 static double bbr_min_cwnd_bytes(const bbr_state *s) { return bbr_param(s, BBR_PARAM_MIN_CWND_PACKETS) * bbr_mss(s); }
 
@@ -141,9 +142,7 @@ static void bbr_set_gains(bbr_state *s)
 
 static void bbr_clamp_cwnd(bbr_state *s)
 {
-    double floor_bytes = bbr_min_cwnd_bytes(s);
-    if (!isfinite(s->cwnd_bytes) || s->cwnd_bytes < floor_bytes) s->cwnd_bytes = floor_bytes;
-    if (s->cwnd_bytes > 1e15) s->cwnd_bytes = 1e15;
+    s->cwnd_bytes = cc_window_bound_bytes(s->cwnd_bytes, bbr_min_cwnd_bytes(s));
 }
 
 static void bbr_init(void *state, cc_context *ctx, int64_t now_us)
@@ -394,7 +393,7 @@ static double bbr_pacing_rate_bytes_per_s(const void *state)
     double rate = s->ctx->initial_rate_bytes_per_s;
     int64_t srtt_us = s->ctx->rtt->smoothed_rtt_us;
     if (srtt_us > 0) {
-        double from_rtt = s->pacing_gain * s->cwnd_bytes / ((double)srtt_us / 1e6);
+        double from_rtt = cc_window_pacing_rate_bytes_per_s(s->pacing_gain, s->cwnd_bytes, srtt_us);
         if (from_rtt > rate) rate = from_rtt;
     }
     return rate;

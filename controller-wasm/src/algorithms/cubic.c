@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "../cc_algorithm.h"
+#include "../cc_window.h"
 #include "../portable_math.h"
 
 enum cubic_param {
@@ -45,9 +46,7 @@ static const cc_param_desc cubic_params[CUBIC_PARAM_COUNT] = {
 #define HYSTART_CSS_GROWTH_DIVISOR 4.0
 #define HYSTART_CSS_ROUNDS 5
 
-/* Before any RTT sample the pacing rate comes from the framework's initial rate. Windows are kept
- * finite: no real path needs more than a petabyte in flight. */
-#define CUBIC_MAX_CWND_BYTES 1e15
+/* Before any RTT sample the pacing rate comes from the framework's initial rate. */
 
 typedef enum cubic_phase {
     CUBIC_SLOW_START,
@@ -92,7 +91,7 @@ typedef struct cubic_state {
 
 static double cubic_param(const cubic_state *s, enum cubic_param p) { return s->ctx->params[p]; }
 
-static double cubic_mss(const cubic_state *s) { return s->ctx->mss_bytes > 0 ? (double)s->ctx->mss_bytes : 1200.0; }
+static double cubic_mss(const cubic_state *s) { return cc_window_mss_bytes(s->ctx); }
 
 static double cubic_min_cwnd_bytes(const cubic_state *s)
 {
@@ -101,10 +100,7 @@ static double cubic_min_cwnd_bytes(const cubic_state *s)
 
 static void cubic_set_cwnd(cubic_state *s, double cwnd_bytes)
 {
-    double floor_bytes = cubic_min_cwnd_bytes(s);
-    if (!isfinite(cwnd_bytes) || cwnd_bytes < floor_bytes) cwnd_bytes = floor_bytes;
-    if (cwnd_bytes > CUBIC_MAX_CWND_BYTES) cwnd_bytes = CUBIC_MAX_CWND_BYTES;
-    s->cwnd_bytes = cwnd_bytes;
+    s->cwnd_bytes = cc_window_bound_bytes(cwnd_bytes, cubic_min_cwnd_bytes(s));
 }
 
 static void cubic_init(void *state, cc_context *ctx, int64_t now_us)
@@ -112,7 +108,7 @@ static void cubic_init(void *state, cc_context *ctx, int64_t now_us)
     cubic_state *s = state;
     s->ctx = ctx;
     s->phase = CUBIC_SLOW_START;
-    s->ssthresh_bytes = CUBIC_MAX_CWND_BYTES;
+    s->ssthresh_bytes = CC_MAX_CWND_BYTES;
     cubic_set_cwnd(s, cubic_param(s, CUBIC_PARAM_INITIAL_CWND_PACKETS) * cubic_mss(s));
     s->last_ack_us = now_us;
     s->last_round_min_rtt_us = INT64_MAX;
@@ -322,7 +318,7 @@ static double cubic_pacing_rate_bytes_per_s(const void *state)
     if (srtt_us <= 0) return s->ctx->initial_rate_bytes_per_s;
     int slow = s->phase == CUBIC_SLOW_START || s->phase == CUBIC_CONSERVATIVE_SLOW_START;
     double gain = cubic_param(s, slow ? CUBIC_PARAM_PACING_GAIN_SLOW_START : CUBIC_PARAM_PACING_GAIN_AVOIDANCE);
-    return gain * s->cwnd_bytes / ((double)srtt_us / 1e6);
+    return cc_window_pacing_rate_bytes_per_s(gain, s->cwnd_bytes, srtt_us);
 }
 
 static double cubic_cwnd_bytes(const void *state)

@@ -5,8 +5,9 @@ import {
   AckScheduler, DELIVERY_DATAGRAMS, DatagramReceiver, TELEMETRY_PATH, U48_MAX, timerDelayMs, type AckStep, type ByteRange,
   type DoneFrame,
 } from '@pcc-stream/protocol';
-import { QuicClient, type Session, type TimedDatagrams } from '@pcc-stream/quic';
-import { nowUs, usFromMonotonicNs } from '../clock.ts';
+import { QuicClient, type Session } from '@pcc-stream/quic';
+import { nowUs } from '../clock.ts';
+import { receiveDatagramBatches } from '../datagram/receive-batches.ts';
 import { RequestStream } from '../session/request-stream.ts';
 
 export interface ConnectOptions {
@@ -113,21 +114,12 @@ export class PccClient {
     return this.receiver;
   }
 
-  private async receiveLoop(): Promise<void> {
-    while (!this.closed) {
-      let batch: TimedDatagrams;
-      try {
-        batch = await this.quic.recvDatagramsTimed(RECV_BATCH);
-      } catch {
-        break;
-      }
-      if (batch.datagrams.length === 0) break;
-      const now = nowUs();
-      // Receive times from the addon: the ACK's delay then covers the time the batch waited for this
-      // event loop, which the sender subtracts from its RTT sample (PROTOCOL.md §3).
-      const receivedAt = usFromMonotonicNs(batch.receivedAtNs, now);
+  private receiveLoop(): Promise<void> {
+    // Receive times from the addon: the ACK's delay then covers the time the batch waited for this
+    // event loop, which the sender subtracts from its RTT sample (PROTOCOL.md §3).
+    return receiveDatagramBatches(this.quic, RECV_BATCH, () => this.closed, (datagrams, now, receivedAt) => {
       const touched = new Set<number>();
-      for (const d of batch.datagrams) {
+      for (const d of datagrams) {
         const r = this.receiver.onDatagram(d, receivedAt);
         if (r.ok && r.value.newBytes > 0) touched.add(r.value.requestId);
       }
@@ -135,7 +127,7 @@ export class PccClient {
       for (const id of touched) bodyCompleted = this.deliver(id, now) || bodyCompleted;
       // A completed body is acknowledged at once (the policy's tail ACK).
       this.runAckStep(this.ackScheduler.onReceived(nowUs(), bodyCompleted));
-    }
+    });
   }
 
   /** Hands in-order bytes to the request; returns true when this completed its body. */

@@ -2,11 +2,12 @@
 // process-wide send loop, the ACK receive loop and per-MI telemetry.
 import type { Controller } from '@pcc-stream/controller';
 import { DELIVERY_DATAGRAMS, type CmcdState, type CmsdDynamic, type RequestFrame } from '@pcc-stream/protocol';
-import type { Session, TimedDatagrams } from '@pcc-stream/quic';
-import { nowUs, usFromMonotonicNs } from '../clock.ts';
+import type { Session } from '@pcc-stream/quic';
+import { nowUs } from '../clock.ts';
 import { cryptoRandom } from '../crypto-random.ts';
 import { DatagramSender } from '../datagram/datagram-sender.ts';
 import { OutgoingRequest } from '../datagram/outgoing-request.ts';
+import { receiveDatagramBatches } from '../datagram/receive-batches.ts';
 import type { SendLoop, SendLoopMember } from '../datagram/send-loop.ts';
 import { errorMessage, log } from '../log.ts';
 import type { OpenedBody } from '../media/media-store.ts';
@@ -49,21 +50,13 @@ export class DatagramTransport implements TransportHandler, SendLoopMember {
     return this.controller.algorithm;
   }
 
-  private async receiveLoop(): Promise<void> {
-    while (!this.closed) {
-      let batch: TimedDatagrams;
-      try {
-        batch = await this.quic.recvDatagramsTimed(RECV_BATCH);
-      } catch {
-        return;
-      }
-      if (batch.datagrams.length === 0 || this.closed) return;
-      // RTT samples use the time the addon took the ACKs off the connection: the send loop sleeps up to
-      // 0.5 ms between turns, and at loopback RTTs that wait would read as a rising RTT.
-      const now = nowUs();
-      this.sender.onDatagrams(batch.datagrams, now, usFromMonotonicNs(batch.receivedAtNs, now));
+  private receiveLoop(): Promise<void> {
+    // RTT samples use the time the addon took the ACKs off the connection: the send loop sleeps up to
+    // 0.5 ms between turns, and at loopback RTTs that wait would read as a rising RTT.
+    return receiveDatagramBatches(this.quic, RECV_BATCH, () => this.closed, (datagrams, now, receivedAtUs) => {
+      this.sender.onDatagrams(datagrams, now, receivedAtUs);
       this.sendLoop.wake(this);
-    }
+    });
   }
 
   service(now: number): number {

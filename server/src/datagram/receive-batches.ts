@@ -1,0 +1,28 @@
+// The receive side of a datagram session, for both ends (the origin's ACK loop, the client's DATA loop):
+// batches from the QUIC addon, each dated when the addon took it off the connection.
+import type { Session } from '@pcc-stream/quic';
+import { nowUs, usFromMonotonicNs } from '../clock.ts';
+
+/**
+ * Hands every received batch (at most `maxDatagrams`) to `onBatch` until the session ends (a failed or empty receive) or `isClosed()`.
+ * `receivedAtUs` is the addon's receive stamp on this process's clock: the event loop may have been busy
+ * meanwhile, and that wait must not read as path delay (PROTOCOL.md §3).
+ */
+export async function receiveDatagramBatches(
+  quic: Session,
+  maxDatagrams: number,
+  isClosed: () => boolean,
+  onBatch: (datagrams: Buffer[], now: number, receivedAtUs: number) => void,
+): Promise<void> {
+  while (!isClosed()) {
+    let batch;
+    try {
+      batch = await quic.recvDatagramsTimed(maxDatagrams);
+    } catch {
+      return;
+    }
+    if (batch.datagrams.length === 0 || isClosed()) return;
+    const now = nowUs();
+    onBatch(batch.datagrams, now, usFromMonotonicNs(batch.receivedAtNs, now));
+  }
+}

@@ -12,7 +12,7 @@ use rustls::{DigitallySignedStruct, SignatureScheme};
 use sha2::{Digest, Sha256};
 
 use crate::certificate::parse_sha256_hex;
-use crate::endpoint_options::EndpointOptions;
+use crate::endpoint_options::with_endpoint_options;
 use crate::errors::{failure, invalid_arg, with_context};
 use crate::server::path_and_query;
 use crate::session::Session;
@@ -20,30 +20,15 @@ use crate::udp_socket::endpoint_on;
 
 const DEFAULT_CONNECT_TIMEOUT_MS: u32 = 10_000;
 
-#[napi(object)]
-pub struct ClientOptions {
-    pub congestion: Option<String>,
-    pub initial_mtu: Option<u32>,
-    pub datagram_send_buffer_bytes: Option<u32>,
-    pub datagram_recv_buffer_bytes: Option<u32>,
-    pub idle_timeout_ms: Option<u32>,
-    pub keep_alive_ms: Option<u32>,
-    /// SHA-256 (hex) of the server's certificate DER; the only certificate accepted.
-    pub cert_sha256_hex: Option<String>,
-    /// Handshake plus CONNECT must finish within this time (default 10000).
-    pub connect_timeout_ms: Option<u32>,
-}
-
-impl ClientOptions {
-    fn endpoint_options(&self) -> EndpointOptions {
-        EndpointOptions {
-            congestion: self.congestion.clone(),
-            initial_mtu: self.initial_mtu,
-            datagram_send_buffer_bytes: self.datagram_send_buffer_bytes,
-            datagram_recv_buffer_bytes: self.datagram_recv_buffer_bytes,
-            idle_timeout_ms: self.idle_timeout_ms,
-            keep_alive_ms: self.keep_alive_ms,
-        }
+with_endpoint_options! {
+    #[napi(object)]
+    #[derive(Default)]
+    pub struct ClientOptions {
+        // Doc attributes, not `///`: inside a macro those become raw strings that napi's .d.ts keeps quoted.
+        #[doc = "SHA-256 (hex) of the server's certificate DER; the only certificate accepted."]
+        pub cert_sha256_hex: Option<String>,
+        #[doc = "Handshake plus CONNECT must finish within this time (default 10000)."]
+        pub connect_timeout_ms: Option<u32>,
     }
 }
 
@@ -141,16 +126,7 @@ impl QuicClient {
     /// Open a WebTransport session to `https://host:port/path?query`.
     #[napi]
     pub async fn connect(url: String, options: Option<ClientOptions>) -> napi::Result<Session> {
-        let options = options.unwrap_or(ClientOptions {
-            congestion: None,
-            initial_mtu: None,
-            datagram_send_buffer_bytes: None,
-            datagram_recv_buffer_bytes: None,
-            idle_timeout_ms: None,
-            keep_alive_ms: None,
-            cert_sha256_hex: None,
-            connect_timeout_ms: None,
-        });
+        let options = options.unwrap_or_default();
         let (parsed, remote) = parse_url(&url)?;
         let config = client_config(&options)?;
         let timeout_ms = options.connect_timeout_ms.unwrap_or(DEFAULT_CONNECT_TIMEOUT_MS);

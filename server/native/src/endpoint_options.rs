@@ -22,15 +22,47 @@ const MAX_BUFFER_BYTES: u32 = 256 << 20;
 const DEFAULT_IDLE_TIMEOUT_MS: u32 = 30_000;
 const DEFAULT_KEEP_ALIVE_MS: u32 = 5_000;
 
-#[napi(object)]
-#[derive(Clone, Default)]
-pub struct EndpointOptions {
-    pub congestion: Option<String>,
-    pub initial_mtu: Option<u32>,
-    pub datagram_send_buffer_bytes: Option<u32>,
-    pub datagram_recv_buffer_bytes: Option<u32>,
-    pub idle_timeout_ms: Option<u32>,
-    pub keep_alive_ms: Option<u32>,
+/// Declares an options struct that carries the endpoint options as flat fields after its own (a napi
+/// object cannot embed another: JS sees `interface ServerOptions extends EndpointOptions`), with
+/// `endpoint_options()` picking them out. The one list of the endpoint fields.
+macro_rules! with_endpoint_options {
+    // Field types as plain tokens (`Option<u32>`), not `ty` fragments: napi recognises optional fields by
+    // reading `Option<…>`, which an opaque `ty` fragment hides.
+    ($(#[$meta:meta])* pub struct $name:ident {
+        $($(#[$field_meta:meta])* pub $field:ident: $ty:ident $(<$inner:ident>)?,)*
+    }) => {
+        $(#[$meta])*
+        pub struct $name {
+            $($(#[$field_meta])* pub $field: $ty $(<$inner>)?,)*
+            pub congestion: Option<String>,
+            pub initial_mtu: Option<u32>,
+            pub datagram_send_buffer_bytes: Option<u32>,
+            pub datagram_recv_buffer_bytes: Option<u32>,
+            pub idle_timeout_ms: Option<u32>,
+            pub keep_alive_ms: Option<u32>,
+        }
+
+        impl $name {
+            #[allow(dead_code)]
+            pub fn endpoint_options(&self) -> $crate::endpoint_options::EndpointOptions {
+                $crate::endpoint_options::EndpointOptions {
+                    congestion: self.congestion.clone(),
+                    initial_mtu: self.initial_mtu,
+                    datagram_send_buffer_bytes: self.datagram_send_buffer_bytes,
+                    datagram_recv_buffer_bytes: self.datagram_recv_buffer_bytes,
+                    idle_timeout_ms: self.idle_timeout_ms,
+                    keep_alive_ms: self.keep_alive_ms,
+                }
+            }
+        }
+    };
+}
+pub(crate) use with_endpoint_options;
+
+with_endpoint_options! {
+    #[napi(object)]
+    #[derive(Clone, Default)]
+    pub struct EndpointOptions {}
 }
 
 pub struct ValidatedOptions {

@@ -11,37 +11,20 @@ use napi_derive::napi;
 use tokio::sync::{mpsc, watch, Mutex};
 
 use crate::certificate::{parse_cert_chain, parse_private_key};
-use crate::endpoint_options::EndpointOptions;
+use crate::endpoint_options::with_endpoint_options;
 use crate::errors::{invalid_arg, with_context};
 use crate::session::Session;
 use crate::udp_socket::endpoint_on;
 
 const ACCEPT_QUEUE_SESSIONS: usize = 64;
 
-#[napi(object)]
-pub struct ServerOptions {
-    pub host: String,
-    pub port: u32,
-    pub cert_pem: String,
-    pub key_pem: String,
-    pub congestion: Option<String>,
-    pub initial_mtu: Option<u32>,
-    pub datagram_send_buffer_bytes: Option<u32>,
-    pub datagram_recv_buffer_bytes: Option<u32>,
-    pub idle_timeout_ms: Option<u32>,
-    pub keep_alive_ms: Option<u32>,
-}
-
-impl ServerOptions {
-    fn endpoint_options(&self) -> EndpointOptions {
-        EndpointOptions {
-            congestion: self.congestion.clone(),
-            initial_mtu: self.initial_mtu,
-            datagram_send_buffer_bytes: self.datagram_send_buffer_bytes,
-            datagram_recv_buffer_bytes: self.datagram_recv_buffer_bytes,
-            idle_timeout_ms: self.idle_timeout_ms,
-            keep_alive_ms: self.keep_alive_ms,
-        }
+with_endpoint_options! {
+    #[napi(object)]
+    pub struct ServerOptions {
+        pub host: String,
+        pub port: u32,
+        pub cert_pem: String,
+        pub key_pem: String,
     }
 }
 

@@ -27,8 +27,8 @@ void pcc_mi_close(pcc_mi_tracker *tracker, int64_t now_us) {
         tracker->count--;
         return;
     }
-    /* end_time_us holds the last send. If the sender went idle since (an application-limited gap,
-     * common for video), the idle time is not part of the MI: it ends one average spacing after its
+    /* end_time_us holds the last send. If the sender went idle since and said it ran out of data (an
+     * application-limited gap, common for video), the idle time is not part of the MI: it ends one average spacing after its
      * last packet. Otherwise it ends now, when the next MI takes over. */
     int64_t last_send_us = mi->end_time_us;
     double spacing_us = mi->packets_sent > 1
@@ -39,7 +39,7 @@ void pcc_mi_close(pcc_mi_tracker *tracker, int64_t now_us) {
                                                           : 0.0;
     double idle_threshold_us = PCC_MI_IDLE_FACTOR * (spacing_us > paced_gap_us ? spacing_us : paced_gap_us);
     if (idle_threshold_us < PCC_MI_IDLE_MIN_US) idle_threshold_us = PCC_MI_IDLE_MIN_US;
-    if ((double)(now_us - last_send_us) > idle_threshold_us) {
+    if (tracker->out_of_data && (double)(now_us - last_send_us) > idle_threshold_us) {
         double tail_us = spacing_us > 0 ? spacing_us : paced_gap_us;
         mi->end_time_us = last_send_us + (int64_t)tail_us;
     } else {
@@ -53,6 +53,7 @@ void pcc_mi_close(pcc_mi_tracker *tracker, int64_t now_us) {
 }
 
 void pcc_mi_mark_app_limited(pcc_mi_tracker *tracker) {
+    tracker->out_of_data = 1;
     pcc_mi *mi = pcc_mi_open(tracker);
     if (mi != NULL && mi->packets_sent > 0) mi->app_limited = 1;
 }
@@ -98,11 +99,12 @@ void pcc_mi_on_sent(pcc_mi_tracker *tracker, const cc_sent_packet *packet) {
     /* The threshold below is never under PCC_MI_IDLE_MIN_US, so a shorter gap (nearly every packet) cannot
      * be idle: testing that first skips a division per packet without changing any result. */
     double gap_us = (double)(packet->sent_time_us - mi->end_time_us);
-    if (mi->packets_sent > 0 && gap_us > PCC_MI_IDLE_MIN_US) {
-        /* A pause inside the MI longer than PCC_MI_IDLE_FACTOR paced gaps is the sender out of data (video
-         * between segments), not the rate: it is left out of the MI's duration like an idle tail (pcc_mi_close),
-         * or MIs spanning bursts measure the application's rate, and the send-rate ceiling then drags every
-         * segment's start down. */
+    if (tracker->out_of_data && mi->packets_sent > 0 && gap_us > PCC_MI_IDLE_MIN_US) {
+        /* A pause inside the MI longer than PCC_MI_IDLE_FACTOR paced gaps after the sender said it ran out of
+         * data (video between segments) is not the rate; a pause with data waiting (the sender not scheduled,
+         * held by a window) is what the MI really sent (thesis §4.4) and stays in. An idle pause is left out of
+         * the MI's duration like an idle tail (pcc_mi_close), or MIs spanning bursts measure the application's
+         * rate, and the send-rate ceiling then drags every segment's start down. */
         double paced_gap_us = mi->target_rate_bytes_per_s > 0 ? (double)packet->bytes * 1e6 / mi->target_rate_bytes_per_s : 0.0;
         double idle_threshold_us = PCC_MI_IDLE_FACTOR * paced_gap_us;
         if (idle_threshold_us < PCC_MI_IDLE_MIN_US) idle_threshold_us = PCC_MI_IDLE_MIN_US;
@@ -112,6 +114,7 @@ void pcc_mi_on_sent(pcc_mi_tracker *tracker, const cc_sent_packet *packet) {
     mi->packets_sent++;
     mi->bytes_sent += packet->bytes;
     mi->end_time_us = packet->sent_time_us;
+    tracker->out_of_data = 0;
 }
 
 /* The MI owning pn, oldest first (feedback arrives roughly in send order, so the oldest MI still

@@ -62,6 +62,7 @@ typedef struct pcc_mi_tracker {
     uint64_t next_id;
     double recent_send_rate_bytes_per_s[PCC_MI_RECENT_RATES];
     size_t recent_rates_written;
+    int out_of_data;              /* the sender said it ran out of data since its last packet (cc_on_app_state) */
 } pcc_mi_tracker;
 
 /* What a finished MI reports. */

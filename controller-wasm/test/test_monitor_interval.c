@@ -177,8 +177,8 @@ static void test_timeout_and_edge_cases(void) {
 }
 
 static void test_idle_sender(void) {
-    /* 10 packets 1 ms apart, then the application has nothing to send for half a second: the MI's
-     * duration is its sending time (10 ms), not 500 ms, so its rate is 8 Mbit/s, not 0.16. */
+    /* 10 packets 1 ms apart, then the application has nothing to send for half a second (it says so): the
+     * MI's duration is its sending time (10 ms), not 500 ms, so its rate is 8 Mbit/s, not 0.16. */
     pcc_mi_tracker t;
     pcc_mi_tracker_init(&t);
     pcc_mi_start(&t, 1e6, 0, 0, 0);
@@ -186,6 +186,7 @@ static void test_idle_sender(void) {
         cc_sent_packet p = packet(i, (int64_t)i * 1000);
         pcc_mi_on_sent(&t, &p);
     }
+    pcc_mi_mark_app_limited(&t);
     pcc_mi_start(&t, 1e6, 0, 0, 500000);
     for (uint64_t i = 0; i < 10; i++) {
         cc_sent_packet p = packet(i, (int64_t)i * 1000);
@@ -197,8 +198,38 @@ static void test_idle_sender(void) {
     CHECK_NEAR(r.stats.send_rate_bps, 8e6, 1e-6);
 }
 
+static double stalled_mi_duration_us(int out_of_data) {
+    /* 5 packets 1 ms apart, a 20 ms pause, 5 more, the MI closed 1 ms after the last: the pause is idle
+     * only when the sender said it ran out of data before it. */
+    pcc_mi_tracker t;
+    pcc_mi_tracker_init(&t);
+    pcc_mi_start(&t, 1e6, 0, 0, 0);
+    for (uint64_t i = 0; i < 10; i++) {
+        int64_t sent_us = (int64_t)i * 1000 + (i >= 5 ? 20000 : 0);
+        if (i == 5 && out_of_data) pcc_mi_mark_app_limited(&t);
+        cc_sent_packet p = packet(i, sent_us);
+        pcc_mi_on_sent(&t, &p);
+    }
+    pcc_mi_start(&t, 1e6, 0, 0, 30000);
+    for (uint64_t i = 0; i < 10; i++) {
+        cc_sent_packet p = packet(i, (int64_t)i * 1000 + (i >= 5 ? 20000 : 0));
+        pcc_mi_on_ack(&t, &p, 60000);
+    }
+    pcc_mi_result r;
+    CHECK(pcc_mi_pop_result(&t, 20000, &r) == 1);
+    return r.stats.duration_us;
+}
+
+static void test_stalled_sender(void) {
+    /* Issue 17: a sender that paused with data waiting (not scheduled, held by a window) sent at the rate
+     * over the whole MI (thesis §4.4), so the pause is part of the duration; an idle sender's pause is not. */
+    CHECK_NEAR(stalled_mi_duration_us(0), 30000, 1e-9);
+    CHECK_NEAR(stalled_mi_duration_us(1), 30000 - 20000, 1e-9); /* the 21 ms gap less one paced gap */
+}
+
 int main(void) {
     test_idle_sender();
+    test_stalled_sender();
     test_association_and_order();
     test_regression_by_hand();
     test_clustered_samples();

@@ -28,18 +28,22 @@ test('every kept recording is small, complete up to its cut, and replays through
 });
 
 // Found 2026-11-25 (issue 17 item 2), origin + Node client through linkem, 100 Mbit/s, 30 ms, 75 KB: the origin's
-// sender paused 5-18 ms (and ≥ 4 packet spacings) with data waiting, 17 times in 1.7 s, and the PCC
-// monitor interval does not count a pause longer than 4 packet spacings as part of its duration (an idle sender's
-// pause). So the controller measured its send rate (and throughput, over the same duration) 19% above its target,
-// where the link saw 5% above: MIs "achieved" 99-109 Mbit/s on a 100 Mbit/s link. This test pins the finding; the
-// fix (a pause counts as idle only when the sender said it ran out of data) must turn the second assertion around.
-test('known problem: sender stalls shorten the MI duration and inflate its measured rates (vivace, 100 Mbit/s)', () => {
+// sender paused 5-18 ms (and ≥ 4 packet spacings) with data waiting, 17 times in 1.7 s, and the PCC monitor
+// interval left any pause longer than 4 packet spacings out of its duration as if the sender were idle. So the
+// controller measured its send rate (and throughput, over the same duration) 19% above its target where the link
+// saw 5% above: MIs "achieved" 99-109 Mbit/s on a 100 Mbit/s link. Fixed in monitor_interval.c: a pause is idle
+// only after the sender said it ran out of data (cc_on_app_state), so replayed on the same inputs the MIs now
+// measure what the wire carried (thesis §4.4: an MI's rate is what was sent over it).
+test('sender stalls with data waiting stay in the MI duration: measured send rate matches the wire (vivace, 100 Mbit/s)', () => {
   const text = readFileSync(join(DIR, 'vivace-100mbps-30ms-75kb-sender-stalls.replay'), 'utf8');
   const stalls = senderStalls(text);
   assert.ok(stalls.length >= 10, `${stalls.length} stalls`);
-  const summary = summarize(analyse(text, replayMisOfText(inputsOnly(text))), stalls);
-  assert.ok(summary.median_wire_over_target < 1.1, `wire rate / target ${summary.median_wire_over_target}`);
-  assert.ok(summary.median_sent_over_target > summary.median_wire_over_target + 0.1,
-    `the controller's send rate over its target (${summary.median_sent_over_target}) exceeds the wire's (${summary.median_wire_over_target})`);
-  assert.ok(summary.median_send_span_over_duration > 1.05, `send span / MI duration ${summary.median_send_span_over_duration}`);
+  const rows = analyse(text, replayMisOfText(inputsOnly(text)));
+  // Replayed open loop, the MIs' targets are the replayed controller's, not those the recorded sends were paced at,
+  // so the check is each MI's own: its measured send rate over the rate its recorded sends had on the wire.
+  const sentOverWire = rows.map((r) => r.sent_mbps / r.wire_mbps).filter(Number.isFinite).sort((a, b) => a - b);
+  const median = sentOverWire[Math.floor(sentOverWire.length / 2)]!;
+  assert.ok(median > 0.9 && median < 1.03, `median MI send rate / wire rate ${median}`);
+  const summary = summarize(rows, stalls);
+  assert.ok(summary.median_send_span_over_duration < 1.02, `send span / MI duration ${summary.median_send_span_over_duration}`);
 });

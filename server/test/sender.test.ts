@@ -110,6 +110,12 @@ test('the receiver window bounds bytes in flight; an ACK reopens it', () => {
   sender.onDatagrams([ackAll(sink.datagrams, 5000)], 50_000);
   for (let t = 50_100; t < 60_000; t += 100) sender.service(t);
   assert.equal(sink.datagrams.length, 8);
+  // Why it paused (issue 17): every empty turn and the 50 ms stall are charged to the receiver window.
+  const f = sender.stallReasons.fields();
+  assert.equal(f.stall_receiver_window, 1);
+  assert.equal(f.stall_not_scheduled, 0);
+  assert.ok(f.empty_turns_receiver_window! >= 499, `${f.empty_turns_receiver_window} empty turns`);
+  assert.equal(f.empty_turns_cwnd, 0);
 });
 
 test('backpressure: refused datagrams are resent first, under their numbers, nothing lost or duplicated', () => {

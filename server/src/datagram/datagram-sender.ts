@@ -17,6 +17,7 @@ import type { OutgoingRequest } from './outgoing-request.ts';
 import { Packetizer, type BuiltPacket, type DatagramSink } from './packetizer.ts';
 import { ProbeTimeouts } from './probe-timeouts.ts';
 import { RequestRoundRobin } from './request-round-robin.ts';
+import { StallReasons } from './stall-reasons.ts';
 import { TokenBucket, burstBytes } from './token-bucket.ts';
 
 export type { DatagramSink } from './packetizer.ts';
@@ -45,6 +46,8 @@ export class DatagramSender {
   private readonly probes = new ProbeTimeouts();
   private readonly ackGuard: AckGuard;
   private readonly ticker: ControllerTicker;
+  /** Why turns sent nothing and what held the sender in each pause between sends (issue 17). */
+  readonly stallReasons = new StallReasons();
   private lastLimit: Limit = 'none';
   /** Send time of the newest packet (µs): a turn's later controller events are not dated before it. */
   private lastSentUs = 0;
@@ -133,6 +136,7 @@ export class DatagramSender {
   /** Sends what pacing, cwnd and the window allow at `nowUs`; returns when it next needs to run (µs), or Infinity. */
   service(nowUs: number): number {
     if (this.closed) return Infinity;
+    this.stallReasons.turnStarted(nowUs);
     const lost = this.probes.run(this.tracker, nowUs, (p) => this.requests.get(p.requestId)?.requeue(p.offset, p.length));
     if (lost.length > 0) this.applyLosses(lost, nowUs);
     this.ticker.tick(nowUs);
@@ -176,6 +180,10 @@ export class DatagramSender {
       // limited by cwnd or window: an ACK wakes us (and the probe timeout covers a silent peer).
     }
     if (this.tracker.packetsInFlight > 0 || hasData) wakeUs = Math.min(wakeUs, nowUs + BUSY_SERVICE_INTERVAL_US);
+    const heldBy = !hasData ? 'app-limited'
+      : limitedBy === 'window' ? this.flight.binding(nowUs, cwndBytes, this.tracker.packetsInFlight, this.maxDatagramBytes)
+      : limitedBy === 'none' ? null : limitedBy;
+    this.stallReasons.turnEnded(heldBy, wakeUs, burst === 0);
     return wakeUs;
   }
 
@@ -233,6 +241,7 @@ export class DatagramSender {
         if (sentUs - nowUs > this.handoverLagMaxUs) this.handoverLagMaxUs = sentUs - nowUs;
       }
       this.lastSentUs = sentUs;
+      this.stallReasons.sent(sentUs);
       b.packet.sentTimeUs = sentUs;
       this.tracker.onPacketSent(b.packet);
       this.controller.packetSent(b.packet.packetNumber, size, sentUs);
@@ -270,6 +279,8 @@ export class DatagramSender {
       }
       this.applyLosses(outcome.lost, nowUs);
     }
+    // The caller wakes the send loop for these ACKs: a turn is due now.
+    this.stallReasons.woken(nowUs);
     this.hooks.onProgress(nowUs);
   }
 

@@ -47,6 +47,13 @@ export class FlightLimit {
     return packetsInFlight > 0 && nowUs - this.lastAckUs > SILENT_PEER_US;
   }
 
+  /** Which of the limits in allowedBytes binds now (the smallest; cwnd on ties). */
+  binding(nowUs: number, cwndBytes: number, packetsInFlight: number, packetBytes: number): 'cwnd' | 'receiver-window' | 'silent-peer' {
+    const silentCap = this.silent(nowUs, packetsInFlight) ? SILENT_PEER_MAX_PACKETS * packetBytes : Infinity;
+    if (silentCap < Math.min(cwndBytes, this.peerWindow)) return 'silent-peer';
+    return this.peerWindow < cwndBytes ? 'receiver-window' : 'cwnd';
+  }
+
   /** Bytes that may be in flight now. */
   allowedBytes(nowUs: number, cwndBytes: number, packetsInFlight: number, packetBytes: number): number {
     const silentCap = this.silent(nowUs, packetsInFlight) ? SILENT_PEER_MAX_PACKETS * packetBytes : Infinity;

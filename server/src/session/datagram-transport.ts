@@ -141,6 +141,7 @@ export class DatagramTransport implements TransportHandler, SendLoopMember {
     if (this.closed) return;
     this.closed = true;
     this.sendLoop.remove(this);
+    log('info', 'session.stall_reasons', { session: this.quic.id, ...this.sender.stallReasons.fields() });
     this.sender.close();
     for (const resolve of this.completions.values()) resolve();
     this.completions.clear();
@@ -168,6 +169,7 @@ export class DatagramTransport implements TransportHandler, SendLoopMember {
       mean_handover_lag_us: this.sender.tracker.packetsSent === 0 ? 0 : Math.round(this.sender.handoverLagSumUs / this.sender.tracker.packetsSent),
       max_handover_lag_us: this.sender.handoverLagMaxUs,
       backpressure_events: this.sender.backpressureEvents,
+      ...this.sender.stallReasons.fields(),
       active_requests: this.sender.activeRequests,
       tracked_packets: this.sender.tracker.trackedPackets,
       bytes_in_flight: this.sender.tracker.bytesInFlight,

@@ -107,6 +107,8 @@ const fetched = (bytes: number) => (output: string) => assert.equal((JSON.parse(
 const MANIFEST_BYTES = 3000;
 const BIG_BYTES = 2_000_000;
 
+const KEPT_RECORDING = 'controller-wasm/test/recordings/vivace-100mbps-30ms-75kb-sender-stalls.replay';
+
 // Keyed by the command exactly as the README writes it (whitespace collapsed, comment dropped).
 const SHORT_FORMS = new Map<string, ShortForm>([
   // README.md
@@ -125,6 +127,27 @@ const SHORT_FORMS = new Map<string, ShortForm>([
     run: (c) => `npm run -s media -- --bitrate-mbps 5 --duration-s 4 --segment-s 2 --out ${c.out}/media-cbr`, check: (_, c) => { landed(c, 'media-cbr/cbr-5000k-4s-2s/manifest.mpd'); }, why: '4 s instead of 300' }],
   ['npm run -s media -- --bitrate-mbps 3.3 --duration-s 60 --vbr', {
     run: (c) => `npm run -s media -- --bitrate-mbps 3.3 --duration-s 4 --vbr --out ${c.out}/media-vbr`, check: (_, c) => manifestUnder(c, 'media-vbr'), why: '4 s instead of 60' }],
+  ['npm run -s media -- --bitrate-mbps 5 --duration-s 60 --vbr', {
+    run: (c) => `npm run -s media -- --bitrate-mbps 5 --duration-s 4 --vbr --out ${c.out}/media-vbr5`, check: (_, c) => manifestUnder(c, 'media-vbr5'), why: '4 s instead of 60' }],
+  // PCC-Uspace is the user's own build (none on a CI machine): the runs the commands plan without it
+  ['npm run -s bench -- --suite bulk --uspace ../PCC-Uspace --out results/bulk', {
+    run: () => 'npm run -s bench -- --suite bulk --out results/bulk --list', check: listed(), why: '--list without --uspace (the suite drops the peer with a note; no PCC-Uspace here)' }],
+  ['npm run -s bench -- --scenario bench/scenarios/bulk-100mbps-30ms-1mb.json --uspace ../PCC-Uspace --out results/1mb', {
+    run: () => 'npm run -s bench -- --scenario bench/scenarios/bulk-100mbps-30ms-1mb.json --schemes vivace,tcp-cubic --out results/1mb --list', check: listed(6), why: '--list of our schemes in the shipped scenario (it names pcc-uspace, refused without --uspace)' }],
+  ['npm run -s bench -- --suite fidelity --out results/fidelity', { run: () => 'npm run -s bench -- --suite fidelity --out results/fidelity --list', check: listed(), why: '--list (bench/test/harness-fidelity.test.ts runs its short form)' }],
+  ['npm run -s bench -- --suite fidelity --schemes vivace,vivace-loss --repetitions 6 --out results/fidelity-6', {
+    run: () => 'npm run -s bench -- --suite fidelity --schemes vivace,vivace-loss --repetitions 6 --out results/fidelity-6 --list', check: listed(), why: '--list' }],
+  ['npm run -s bench -- --scenario bench/scenarios/changing-rtt-8mbps-40s.json --fidelity --out results/mine-fidelity', {
+    run: () => 'npm run -s bench -- --scenario bench/scenarios/changing-rtt-8mbps-40s.json --fidelity --out results/mine-fidelity --list', check: listed(), why: '--list' }],
+  // controller-wasm/README.md (record and replay) over the kept recording
+  ['npm run -s replay -w controller-wasm -- FILE --summary', {
+    run: () => `npm run -s replay -w controller-wasm -- ${KEPT_RECORDING} --summary`, why: 'FILE: the kept recording' }],
+  ['npm run -s replay -w controller-wasm -- FILE --check', {
+    run: () => `npm run -s replay -w controller-wasm -- ${KEPT_RECORDING} --summary`,
+    why: 'the kept recording predates the MI fix (b7f380e), so its recorded decisions differ by design: --summary of it; --check on fresh recordings is server/test/record-replay.test.ts' }],
+  [`controller-wasm/build/pcc-replay --mi ${KEPT_RECORDING}`, { run: () => `controller-wasm/build/pcc-replay --mi ${KEPT_RECORDING}`, why: 'as written' }],
+  ['npm run -s origin -- --media .cache/media --record-dir results/record', {
+    run: () => 'npm run -s origin -- --media .cache/media --record-dir results/record --help', check: usage, why: 'it serves until stopped: its usage (recording is tested by server/test/record-replay.test.ts)' }],
   ['npm run -s media -- --ladder --duration-s 90 --vbr --out /tmp/media', {
     run: (c) => `npm run -s media -- --ladder --duration-s 2 --vbr --out ${c.out}/media-ladder`, check: (_, c) => manifestUnder(c, 'media-ladder'), why: '2 s instead of 90, into the results folder' }],
   ['npm run -s linkem -- --down bench/traces/TMobile-LTE-short.down --up bench/traces/TMobile-LTE-short.up --delay-ms 20', {

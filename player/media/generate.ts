@@ -155,6 +155,11 @@ function segmentSizes(dir: string, representationId: number): number[] {
     .map((f) => statSync(join(dir, f)).size);
 }
 
+/** The exact mean rate of a rendition, rounded up to whole bit/s (the spread's meanKbps is rounded for display). */
+function meanBps(sizes: readonly number[], segmentDurationS: number): number {
+  return Math.ceil((sizes.reduce((sum, bytes) => sum + bytes, 0) * 8) / (sizes.length * segmentDurationS));
+}
+
 /** Measures every video rendition; for VBR replaces ffmpeg's @bandwidth (the target mean, which a constant-rate
  *  channel of that rate cannot deliver in time through the peaks) with the DASH-true value. */
 function measureAndFixManifest(dir: string, set: MediaSet): RenditionReport[] {
@@ -169,7 +174,7 @@ function measureAndFixManifest(dir: string, set: MediaSet): RenditionReport[] {
     // Never below the measured mean: with minBufferTime longer than a segment the DASH bound of short content can
     // dip under it, and a rate below the mean would read as a lower bitrate in dash.js and in the bench's tables.
     const bandwidthBps = set.vbr
-      ? Math.max(dashBandwidthBps(sizes, set.segmentDurationS, minBufferS), Math.ceil(spread.meanKbps * 1000))
+      ? Math.max(dashBandwidthBps(sizes, set.segmentDurationS, minBufferS), meanBps(sizes, set.segmentDurationS))
       : r.videoKbps * 1000;
     if (set.vbr) {
       const tag = new RegExp(`(<Representation id="${id}"[^>]*? bandwidth=")\\d+(")`);

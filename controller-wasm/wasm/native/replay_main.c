@@ -20,6 +20,8 @@
  * with telemetry keys named as in ts/types.ts ControllerTelemetry; numbers printed with 17 significant digits.
  * --check: no output per command; one summary line at the end {"lines":..,"events":..,"expects":..,"truncated":..}.
  * --mi: one line per finished monitor interval instead (PCC algorithms; cc_mi_report's fields), for analysis.
+ *       It replays the inputs through today's controller and skips `expect` lines: a recording made with an older
+ *       controller stays analysable after a change that moves its decisions on purpose.
  *
  * usage: pcc-replay [--check | --mi] [SCRIPT]   (stdin when omitted)
  */
@@ -164,6 +166,7 @@ static int run(FILE *in, enum output_mode mode) {
             if (cc_param_set(cc, words[0], v[1]) != CC_OK) { status = fail(line_no, "parameter refused", words[0]); break; }
         } else if (strcmp(command, "expect") == 0) {
             if (word_count != 2) { status = fail(line_no, "usage: expect PACING_BYTES_PER_S CWND_BYTES", ""); break; }
+            if (mode == OUTPUT_MI) continue;
             double rate = cc_pacing_rate_bytes_per_s(cc), cwnd = cc_cwnd_bytes(cc);
             expects++;
             if (rate != v[0] || cwnd != v[1]) {

@@ -3,15 +3,12 @@
 // `etp` reaches dash.js's CmsdModel and is blended into the throughput samples its ABR uses. Fails if dash.js stops
 // sending `bl` or stops reading `etp`.
 import assert from 'node:assert/strict';
-import { createHash, X509Certificate } from 'node:crypto';
-import { connect } from 'node:tls';
 import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import type { CmsdReport } from '@pcc-stream/player';
 import { decodeCmsdDynamic } from '@pcc-stream/protocol';
-import { startOriginProcess, type OriginProcess } from '@pcc-stream/server/process';
-import { launchChromium } from '../src/chromium.ts';
-import { mediaDir, playerDist, preparePlayerAndMedia } from '../src/player-fixture.ts';
+import type { OriginProcess } from '@pcc-stream/server/process';
+import { startOriginAndChromium } from '../src/origin-and-chromium.ts';
 
 const playS = 20;
 const statusPollMs = 1000;
@@ -19,25 +16,9 @@ const statusPollMs = 1000;
 let origin: OriginProcess;
 let browser: Browser;
 
-/** SHA-256 of the origin's HTTPS public key (base64), so Chromium trusts exactly that certificate and nothing else. */
-function spkiHashOf(host: string, port: number): Promise<string> {
-  return new Promise((resolve, reject) => {
-    // Only reads the certificate the origin presents; its key is then the one Chromium is told to trust.
-    const socket = connect({ host, port, rejectUnauthorized: false }, () => {
-      const der = socket.getPeerCertificate(true).raw;
-      socket.end();
-      const spki = new X509Certificate(der).publicKey.export({ type: 'spki', format: 'der' });
-      resolve(createHash('sha256').update(spki).digest('base64'));
-    });
-    socket.on('error', reject);
-  });
-}
 
 before(async () => {
-  preparePlayerAndMedia();
-  origin = await startOriginProcess({ mediaDir, staticDir: playerDist, cc: 'vivace' });
-  const spki = await spkiHashOf(origin.host, origin.httpsPort);
-  browser = await launchChromium({ extraArgs: [`--ignore-certificate-errors-spki-list=${spki}`] });
+  ({ origin, browser } = await startOriginAndChromium());
 });
 
 /** dash.js's own CMCD must pass the origin's parser: a refusal would be a 400 (and a retry) in the middle of playback. */

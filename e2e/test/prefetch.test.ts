@@ -3,14 +3,11 @@
 // segment still feeds dash.js's throughput model (a segment handed over microseconds after dash.js asked would be
 // dropped as "from a cache" without its real arrival timing).
 import assert from 'node:assert/strict';
-import { createHash, X509Certificate } from 'node:crypto';
-import { connect } from 'node:tls';
 import { after, before, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import type { CmsdReport, SessionReport } from '@pcc-stream/player';
-import { startOriginProcess, type OriginProcess } from '@pcc-stream/server/process';
-import { launchChromium } from '../src/chromium.ts';
-import { mediaDir, playerDist, preparePlayerAndMedia } from '../src/player-fixture.ts';
+import type { OriginProcess } from '@pcc-stream/server/process';
+import { startOriginAndChromium } from '../src/origin-and-chromium.ts';
 
 const playS = 20;
 /** The pinned 4000 kbit/s rung's video segments are ~1 MB, its audio ~24 KB: a stored sample above this is video's. */
@@ -19,22 +16,9 @@ const VIDEO_SAMPLE_MIN_BYTES = 200_000;
 let origin: OriginProcess;
 let browser: Browser;
 
-function spkiHashOf(host: string, port: number): Promise<string> {
-  return new Promise((resolve, reject) => {
-    // Reads the certificate the origin presents; Chromium is then told to trust exactly that key.
-    const socket = connect({ host, port, rejectUnauthorized: false }, () => {
-      const der = socket.getPeerCertificate(true).raw;
-      socket.end();
-      resolve(createHash('sha256').update(new X509Certificate(der).publicKey.export({ type: 'spki', format: 'der' })).digest('base64'));
-    });
-    socket.on('error', reject);
-  });
-}
 
 before(async () => {
-  preparePlayerAndMedia();
-  origin = await startOriginProcess({ mediaDir, staticDir: playerDist, cc: 'vivace' });
-  browser = await launchChromium({ extraArgs: [`--ignore-certificate-errors-spki-list=${await spkiHashOf(origin.host, origin.httpsPort)}`] });
+  ({ origin, browser } = await startOriginAndChromium());
 });
 
 after(async () => {

@@ -103,6 +103,18 @@ test('pacing: exact average rate and bursts never above max(2 packets, 1 ms of r
   }
 });
 
+test('the controller plans with the datagram size the sender really sends (mss_bytes), not its 1200 B default', () => {
+  for (const maxDatagramBytes of [1000, 1421, 1472]) {
+    const controller: Controller = module.create('vivace', { nowUs: 0 });
+    assert.equal(controller.getParam('mss_bytes'), 1200);
+    new DatagramSender(controller, new RecordingSink(), {
+      onFatal: () => undefined, onRequestComplete: () => undefined, onProgress: () => undefined,
+    }, { random: Math.random, maxDatagramBytes, initialWindowBytes: 2 ** 20, nowUs: 0 });
+    assert.equal(controller.getParam('mss_bytes'), maxDatagramBytes);
+    controller.destroy();
+  }
+});
+
 test('the receiver window bounds bytes in flight; an ACK reopens it', () => {
   const { sender, sink } = setup(1e9, 1_000_000, 5000);
   for (let t = 0; t < 50_000; t += 100) sender.service(t);

@@ -80,6 +80,10 @@ export class DatagramSender {
     this.ackGuard = new AckGuard(options.nowUs);
     this.ticker = new ControllerTicker(controller);
     this.startUs = options.nowUs;
+    // The controller plans in packets (an MI's minimum packet count, slow start's steps, windows): it counts the
+    // datagrams this session really sends, not the library's 1200 B default (issue 17). A session URL's
+    // mss_bytes is overridden: the path, not the user, decides the packet size.
+    controller.setParam('mss_bytes', this.maxDatagramBytes);
   }
 
   get maxPayloadBytes(): number {

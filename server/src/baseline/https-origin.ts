@@ -12,6 +12,7 @@ import { getTcpCongestion, setTcpCongestion } from '@pcc-stream/quic';
 import { nowUs } from '../clock.ts';
 import { errorMessage, log } from '../log.ts';
 import { MemoryBodySource } from '../media/body-source.ts';
+import { ContinuousStreamBody } from '../media/continuous-stream.ts';
 import { parseHttpRange, type MediaStore } from '../media/media-store.ts';
 import { listen, ListeningServer } from '../http/listening-server.ts';
 import { PlayerStateRecord, type PlayerStateFields } from '../telemetry/player-state.ts';
@@ -166,6 +167,11 @@ async function serve(
   }
   if (opened.body instanceof MemoryBodySource) {
     res.end(opened.body.read(opened.bodyOffset, opened.bodyLength));
+    return;
+  }
+  if (opened.body instanceof ContinuousStreamBody) {
+    // One response, the segments back to back (continuous-stream.ts): the socket's own backpressure paces it.
+    opened.body.readable().on('error', () => res.destroy()).pipe(res).on('close', () => opened.body.close());
     return;
   }
   opened.body.close();

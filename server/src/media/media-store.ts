@@ -5,6 +5,7 @@ import { FileBodySource, MemoryBodySource, type BodySource } from './body-source
 import { contentTypeFor } from './content-types.ts';
 import { MediaRoot } from './safe-path.ts';
 import { SegmentCache } from './segment-cache.ts';
+import { CONTINUOUS_STREAM_CONTENT_TYPE, openContinuousStream, parseStreamPath, type StreamPath } from './continuous-stream.ts';
 
 export interface RangeSpec {
   /** Inclusive first byte; with `suffixLength` unset. */
@@ -36,6 +37,8 @@ export class MediaStore {
   }
 
   async open(requestPath: string, range?: RangeSpec): Promise<OpenedBody | OpenFailure> {
+    const stream = parseStreamPath(requestPath);
+    if (stream) return this.openStream(requestPath, stream, range);
     const resolved = this.root.resolve(requestPath);
     if (!resolved.ok) return { status: 404, reason: resolved.reason };
     const size = resolved.sizeBytes;
@@ -71,6 +74,18 @@ export class MediaStore {
       bodyOffset,
       bodyLength,
       body,
+    };
+  }
+
+  /** A continuous stream of a rendition's segments (continuous-stream.ts); not byte-rangeable. */
+  private openStream(requestPath: string, stream: StreamPath, range?: RangeSpec): OpenedBody | OpenFailure {
+    if (range) return { status: 400, reason: 'a continuous stream takes no byte range' };
+    const opened = openContinuousStream(this.root, stream);
+    if (!opened.ok) return { status: 404, reason: opened.reason };
+    this.filesOpened++;
+    return {
+      status: 200, realPath: requestPath.split('?', 1)[0]!, contentType: CONTINUOUS_STREAM_CONTENT_TYPE,
+      totalSize: opened.body.lengthBytes, bodyOffset: 0, bodyLength: opened.body.lengthBytes, body: opened.body,
     };
   }
 }

@@ -36,3 +36,12 @@ export {
   CMSD_DYNAMIC_HEADER, CMSD_SERVER_ID, CMSD_STATIC_HEADER, decodeCmsdDynamic, encodeCmsdDynamic, encodeCmsdStatic, type CmsdDynamic,
 } from './cmsd.ts';
 export { PREFETCH_QUERY_KEY, isPrefetchRequest, withPrefetchMark } from './prefetch-mark.ts';
+export {
+  QUEUE_DELAY_PERCENTILE, averageSegmentBitrateKbps, bufferingRatio, bufferingRatioWithStartup, kbpsToMbps, linkUtilization,
+  meanCapacityMbps, meanOverPlayers, queueDelayPercentileMs, type DelayCount,
+} from './qoe.ts';
+export {
+  DEFAULT_NETWORK_MODE, NETWORK_MODES, NETWORK_MODE_PARAM, NETWORK_STATUS_PATH, NETWORK_STATUS_VERSION, isNetworkMode, linkIndexForPane,
+  networkStatusQuery, paneKey, parseNetworkStatus, parseNetworkStatusQuery, type CapacityBin, type NetworkLink, type NetworkMode,
+  type NetworkOrigin, type NetworkStatus, type NetworkStatusQuery, type QueueBin,
+} from './network-status.ts';

@@ -19,6 +19,9 @@ export interface EndpointOptions {
   idleTimeoutMs?: number;
   /** Default min(5000, idleTimeoutMs / 2); 0 disables keep-alives. */
   keepAliveMs?: number;
+  /** QUIC receive window, connection and per stream, in bytes (16 KiB..256 MiB; default quinn's): how much
+   * stream data a peer may leave unread with us. */
+  receiveWindowBytes?: number;
 }
 
 export interface ServerOptions extends EndpointOptions {
@@ -34,6 +37,8 @@ export interface ClientOptions extends EndpointOptions {
   certSha256Hex?: string;
   /** QUIC handshake plus WebTransport CONNECT deadline (default 10000). */
   connectTimeoutMs?: number;
+  /** Local IP address to send from (default: any), e.g. one of 127.0.0.0/8 to look like many clients on loopback. */
+  localAddress?: string;
 }
 
 export interface SelfSignedCert {

@@ -2,7 +2,7 @@
 // sessions under quinn's CC), the HTTPS-over-TCP baseline, and the plain-HTTP control port (cert hash).
 import { readFileSync } from 'node:fs';
 import {
-  CLOSE_BAD_SESSION_PARAMS, CLOSE_LIMIT_EXCEEDED, CLOSE_PROTOCOL_VIOLATION, CLOSE_SERVER_SHUTDOWN, parseSessionUrl,
+  CLOSE_BAD_SESSION_PARAMS, CLOSE_LIMIT_EXCEEDED, CLOSE_OPTIMISTIC_ACK, CLOSE_PROTOCOL_VIOLATION, CLOSE_SERVER_SHUTDOWN, parseSessionUrl,
 } from '@pcc-stream/protocol';
 import { QuicServer, generateSelfSignedCert, type QuicCongestion, type Session } from '@pcc-stream/quic';
 import { HttpsOrigin } from './baseline/https-origin.ts';
@@ -15,6 +15,7 @@ import { errorMessage, log } from './log.ts';
 import { MediaStore } from './media/media-store.ts';
 import { DatagramTransport } from './session/datagram-transport.ts';
 import { OriginSession, type SessionLimits } from './session/origin-session.ts';
+import { DEFAULT_SESSION_MEMORY_BYTES, sessionMemoryBudget, type SessionMemoryBudget } from './session/session-memory.ts';
 import { StreamTransport } from './session/stream-transport.ts';
 import { RecordingController } from './telemetry/controller-recording.ts';
 import type { TransportHandler } from './session/transport-handler.ts';
@@ -36,6 +37,10 @@ export interface OriginOptions {
   certPath?: string;
   keyPath?: string;
   maxSessions: number;
+  /** Concurrent sessions from one IP address (a misbehaving or flooding client cannot take every slot). */
+  maxSessionsPerAddress: number;
+  /** Bound on what one session can make the origin hold (session-memory.ts). */
+  sessionMemoryBytes: number;
   limits: SessionLimits;
   cacheBytes: number;
   corsOrigin: string;
@@ -52,7 +57,9 @@ export const DEFAULT_ORIGIN_OPTIONS: Omit<OriginOptions, 'mediaDir'> = {
   cc: 'vivace',
   logDir: null,
   maxSessions: 64,
-  limits: { maxRequestsPerSession: 64, idleTimeoutMs: 60_000, requestTimeoutMs: 10_000 },
+  maxSessionsPerAddress: 16,
+  sessionMemoryBytes: DEFAULT_SESSION_MEMORY_BYTES,
+  limits: { maxRequestsPerSession: 64, idleTimeoutMs: 60_000, requestTimeoutMs: 10_000, maxRefusedRequests: 32 },
   cacheBytes: 256 * 1024 * 1024,
   corsOrigin: '*',
   staticDir: null,
@@ -67,6 +74,12 @@ export class Origin {
   private acceptLoop: Promise<void> | null = null;
   private stopped = false;
   sessionsRefused = 0;
+  /** Refusals by reason ('session-limit', 'address-limit', 'bad-params', 'shutting-down'), for /status. */
+  readonly refusedByReason = new Map<string, number>();
+  /** Open sessions per remote IP address. */
+  private readonly sessionsPerAddress = new Map<string, number>();
+  /** Sessions closed by the origin for a protocol violation (hostile or broken clients), by close code. */
+  readonly violationsByCode = new Map<number, number>();
 
   private constructor(
     readonly options: OriginOptions,
@@ -76,10 +89,12 @@ export class Origin {
     readonly certSha256Hex: string,
     readonly control: ControlServer | null,
     readonly https: HttpsOrigin | null,
+    readonly memory: SessionMemoryBudget,
   ) {}
 
   static async start(partial: Partial<OriginOptions> & { mediaDir: string }): Promise<Origin> {
     const options: OriginOptions = { ...DEFAULT_ORIGIN_OPTIONS, ...partial, limits: { ...DEFAULT_ORIGIN_OPTIONS.limits, ...partial.limits } };
+    const memory = sessionMemoryBudget(options.sessionMemoryBytes);
     const media = new MediaStore(options.mediaDir, { cacheBytes: options.cacheBytes });
     const controllers = await ControllerFactory.load(options.cc);
     let certPem: string;
@@ -98,6 +113,7 @@ export class Origin {
     const quicServer = await QuicServer.bind({
       host: options.host, port: options.port, certPem, keyPem, congestion: 'none',
       datagramSendBufferBytes: options.datagramSendBufferBytes, idleTimeoutMs: 30_000,
+      receiveWindowBytes: memory.receiveWindowBytes, datagramRecvBufferBytes: memory.datagramReceiveBufferBytes,
     });
     let control: ControlServer | null = null;
     let https: HttpsOrigin | null = null;
@@ -118,7 +134,7 @@ export class Origin {
       https?.close();
       throw err;
     }
-    const origin: Origin = new Origin(options, quicServer, media, controllers, certSha256Hex, control, https);
+    const origin: Origin = new Origin(options, quicServer, media, controllers, certSha256Hex, control, https, memory);
     origin.acceptLoop = origin.accept();
     log('info', 'origin.started', {
       quic_port: quicServer.port, http_port: control?.port ?? null, https_port: https?.port ?? null,
@@ -133,7 +149,17 @@ export class Origin {
 
   status(): Record<string, unknown> {
     return {
-      sessions: this.sessions.size, sessions_refused: this.sessionsRefused, cache_bytes: this.media.cache.sizeBytes,
+      sessions: this.sessions.size, sessions_refused: this.sessionsRefused,
+      sessions_refused_by_reason: Object.fromEntries(this.refusedByReason),
+      sessions_closed_for_violation_by_code: Object.fromEntries(this.violationsByCode),
+      addresses: this.sessionsPerAddress.size,
+      limits: {
+        max_sessions: this.options.maxSessions, max_sessions_per_address: this.options.maxSessionsPerAddress,
+        session_memory_bytes: this.memory.sessionMemoryBytes, receive_window_bytes: this.memory.receiveWindowBytes,
+        datagram_receive_buffer_bytes: this.memory.datagramReceiveBufferBytes, max_packets_in_flight: this.memory.maxTrackedPackets,
+        max_requests_per_session: this.options.limits.maxRequestsPerSession, max_refused_requests: this.options.limits.maxRefusedRequests,
+      },
+      cache_bytes: this.media.cache.sizeBytes,
       cache_files: this.media.cache.count, send_loop_members: this.sendLoop.size, algorithms: this.controllers.algorithms(),
       default_cc: this.options.cc, files_opened: this.media.filesOpened,
       cpu_us: (() => {
@@ -170,18 +196,28 @@ export class Origin {
     }
   }
 
+  /** Refuses a session: one structured log line and a close whose reason the client sees. */
+  private refuse(quic: Session, kind: string, code: number, reason: string, fields: Record<string, unknown> = {}): void {
+    this.sessionsRefused++;
+    this.refusedByReason.set(kind, (this.refusedByReason.get(kind) ?? 0) + 1);
+    log(kind === 'bad-params' ? 'info' : 'warn', 'session.refused', { session: quic.id, remote: quic.remoteAddress, kind, reason, ...fields });
+    safeClose(quic, code, reason);
+  }
+
   private onSession(quic: Session): void {
-    if (this.stopped) return safeClose(quic, CLOSE_SERVER_SHUTDOWN, 'server shutting down');
+    if (this.stopped) return this.refuse(quic, 'shutting-down', CLOSE_SERVER_SHUTDOWN, 'server shutting down');
     if (this.sessions.size >= this.options.maxSessions) {
-      this.sessionsRefused++;
-      log('warn', 'session.refused', { session: quic.id, reason: 'session limit', limit: this.options.maxSessions });
-      return safeClose(quic, CLOSE_LIMIT_EXCEEDED, `server is at its limit of ${this.options.maxSessions} sessions`);
+      return this.refuse(quic, 'session-limit', CLOSE_LIMIT_EXCEEDED, `server is at its limit of ${this.options.maxSessions} sessions`,
+        { limit: this.options.maxSessions });
+    }
+    const address = addressOf(quic.remoteAddress);
+    const fromAddress = this.sessionsPerAddress.get(address) ?? 0;
+    if (fromAddress >= this.options.maxSessionsPerAddress) {
+      return this.refuse(quic, 'address-limit', CLOSE_LIMIT_EXCEEDED,
+        `${address} already has ${fromAddress} sessions, the limit per address`, { limit: this.options.maxSessionsPerAddress });
     }
     const params = parseSessionUrl(quic.url);
-    if (!params.ok) {
-      log('info', 'session.refused', { session: quic.id, url: quic.url, reason: params.error.message });
-      return safeClose(quic, CLOSE_BAD_SESSION_PARAMS, params.error.message);
-    }
+    if (!params.ok) return this.refuse(quic, 'bad-params', CLOSE_BAD_SESSION_PARAMS, params.error.message, { url: quic.url.slice(0, 256) });
     let transport: TransportHandler;
     if (params.value.transport === 'quic-stream') {
       // parseSessionUrl admits only quinn's controllers (the scheme registry's) here; the native call is still
@@ -191,18 +227,14 @@ export class Origin {
         quic.setCongestion(cc);
       } catch (err) {
         const reason = `cc=${cc} cannot be used with transport=quic-stream: ${err instanceof Error ? err.message : String(err)}`;
-        log('info', 'session.refused', { session: quic.id, url: quic.url, reason });
-        return safeClose(quic, CLOSE_BAD_SESSION_PARAMS, reason);
+        return this.refuse(quic, 'bad-params', CLOSE_BAD_SESSION_PARAMS, reason, { url: quic.url.slice(0, 256) });
       }
       transport = new StreamTransport(quic, cc, this.options.logDir);
     } else {
       const seed = randomBytes(4).readUInt32BE(0);
       const createdAtUs = nowUs();
       const created = this.controllers.create(params.value.cc, params.value.params, createdAtUs, seed);
-      if (!created.ok) {
-        log('info', 'session.refused', { session: quic.id, url: quic.url, reason: created.error });
-        return safeClose(quic, CLOSE_BAD_SESSION_PARAMS, created.error);
-      }
+      if (!created.ok) return this.refuse(quic, 'bad-params', CLOSE_BAD_SESSION_PARAMS, created.error, { url: quic.url.slice(0, 256) });
       const controller = this.options.recordDir
         ? new RecordingController(created.controller, {
           dir: this.options.recordDir, sessionId: quic.id, algorithm: created.controller.algorithm, seed, nowUs: createdAtUs,
@@ -217,9 +249,9 @@ export class Origin {
       let session: OriginSession | null = null;
       try {
         transport = new DatagramTransport(quic, controller, this.sendLoop, this.options.logDir, (code, reason) => {
-          log('warn', 'session.violation', { session: quic.id, code, reason });
+          log('warn', 'session.violation', { session: quic.id, remote: quic.remoteAddress, code, reason });
           session?.close(code, reason);
-        });
+        }, this.memory.maxTrackedPackets);
       } catch (err) {
         controller.destroy();
         throw err;
@@ -234,11 +266,21 @@ export class Origin {
   private register(quic: Session, transport: TransportHandler): OriginSession {
     const session = new OriginSession(quic, transport, this.media, this.options.limits);
     this.sessions.set(quic.id, session);
+    const address = addressOf(quic.remoteAddress);
+    this.sessionsPerAddress.set(address, (this.sessionsPerAddress.get(address) ?? 0) + 1);
     log('info', 'session.open', { session: quic.id, remote: quic.remoteAddress, url: quic.url, transport: transport.transport, cc: transport.algorithm });
     void quic.closed().then((info) => {
       session.released();
       this.sessions.delete(quic.id);
-      log('info', 'session.closed', { session: quic.id, code: info.code, reason: info.reason, requests: session.requestsServed, ...transport.stats() });
+      const byUs = session.closedWith;
+      if (byUs && VIOLATION_CODES.has(byUs.code)) this.violationsByCode.set(byUs.code, (this.violationsByCode.get(byUs.code) ?? 0) + 1);
+      const left = (this.sessionsPerAddress.get(address) ?? 1) - 1;
+      if (left > 0) this.sessionsPerAddress.set(address, left);
+      else this.sessionsPerAddress.delete(address);
+      log('info', 'session.closed', {
+        session: quic.id, remote: quic.remoteAddress, code: info.code, reason: info.reason, closed_by: byUs ? 'origin' : 'peer',
+        requests: session.requestsServed, requests_refused: session.requestsRefused, ...transport.stats(),
+      });
     });
     void session.run();
     return session;
@@ -268,6 +310,16 @@ export class Origin {
     await Promise.all([...this.recordings].map((r) => r.finished()));
     log('info', 'origin.stopped', {});
   }
+}
+
+/** Close codes that mean the client broke the protocol or a limit (PROTOCOL.md §1.3). */
+const VIOLATION_CODES = new Set([CLOSE_PROTOCOL_VIOLATION, CLOSE_OPTIMISTIC_ACK, CLOSE_LIMIT_EXCEEDED]);
+
+/** The IP address of an "ip:port" (IPv6 as "[ip]:port"). */
+export function addressOf(remote: string): string {
+  const colon = remote.lastIndexOf(':');
+  const host = colon < 0 ? remote : remote.slice(0, colon);
+  return host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host;
 }
 
 function safeClose(quic: Session, code: number, reason: string): void {

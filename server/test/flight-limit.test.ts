@@ -37,3 +37,11 @@ test('after an idle spell new data gets half a second before a silent peer is ca
   f.onTurn(start + 100, 5); // packets in flight: the credit is not renewed
   assert.equal(f.silent(start + SILENT_PEER_US - IDLE_SILENCE_CREDIT_US + 1, 10), true);
 });
+
+test('the session memory caps packets in flight whatever cwnd and the advertised window allow', () => {
+  const f = new FlightLimit(4e9, 0, 100);
+  assert.equal(f.allowedBytes(0, 1e12, 0, PACKET), 100 * PACKET);
+  assert.equal(f.binding(0, 1e12, 0, PACKET), 'session-memory');
+  assert.equal(f.allowedBytes(0, 50 * PACKET, 0, PACKET), 50 * PACKET, 'a smaller cwnd still binds');
+  assert.equal(f.binding(0, 50 * PACKET, 0, PACKET), 'cwnd');
+});

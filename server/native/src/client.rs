@@ -29,6 +29,8 @@ with_endpoint_options! {
         pub cert_sha256_hex: Option<String>,
         #[doc = "Handshake plus CONNECT must finish within this time (default 10000)."]
         pub connect_timeout_ms: Option<u32>,
+        #[doc = "Local IP address to send from (default: any); e.g. one of 127.0.0.0/8 for many clients on loopback."]
+        pub local_address: Option<String>,
     }
 }
 
@@ -130,9 +132,14 @@ impl QuicClient {
         let (parsed, remote) = parse_url(&url)?;
         let config = client_config(&options)?;
         let timeout_ms = options.connect_timeout_ms.unwrap_or(DEFAULT_CONNECT_TIMEOUT_MS);
-        let local: SocketAddr = match remote.ip() {
-            IpAddr::V4(_) => (Ipv4Addr::UNSPECIFIED, 0).into(),
-            IpAddr::V6(_) => (Ipv6Addr::UNSPECIFIED, 0).into(),
+        let local: SocketAddr = match (&options.local_address, remote.ip()) {
+            (Some(address), _) => {
+                let ip: IpAddr =
+                    address.parse().map_err(|e| invalid_arg(format!("localAddress {address:?} is not an IP address: {e}")))?;
+                (ip, 0).into()
+            }
+            (None, IpAddr::V4(_)) => (Ipv4Addr::UNSPECIFIED, 0).into(),
+            (None, IpAddr::V6(_)) => (Ipv6Addr::UNSPECIFIED, 0).into(),
         };
         let endpoint = endpoint_on(local, None)?;
         let client = web_transport_quinn::Client::new(endpoint.clone(), config);

@@ -21,6 +21,9 @@ const DEFAULT_DATAGRAM_RECV_BUFFER_BYTES: u32 = 4 << 20;
 const MAX_BUFFER_BYTES: u32 = 256 << 20;
 const DEFAULT_IDLE_TIMEOUT_MS: u32 = 30_000;
 const DEFAULT_KEEP_ALIVE_MS: u32 = 5_000;
+/// Below this a single stream could not carry one full-size packet of data (the peer's unread stream bytes
+/// are what the receive window bounds, so the origin sets it to cap what a hostile client can park there).
+const MIN_RECEIVE_WINDOW_BYTES: u32 = 16 * 1024;
 
 /// Declares an options struct that carries the endpoint options as flat fields after its own (a napi
 /// object cannot embed another: JS sees `interface ServerOptions extends EndpointOptions`), with
@@ -40,6 +43,7 @@ macro_rules! with_endpoint_options {
             pub datagram_recv_buffer_bytes: Option<u32>,
             pub idle_timeout_ms: Option<u32>,
             pub keep_alive_ms: Option<u32>,
+            pub receive_window_bytes: Option<u32>,
         }
 
         impl $name {
@@ -52,6 +56,7 @@ macro_rules! with_endpoint_options {
                     datagram_recv_buffer_bytes: self.datagram_recv_buffer_bytes,
                     idle_timeout_ms: self.idle_timeout_ms,
                     keep_alive_ms: self.keep_alive_ms,
+                    receive_window_bytes: self.receive_window_bytes,
                 }
             }
         }
@@ -101,6 +106,11 @@ impl EndpointOptions {
             )));
         }
 
+        let receive_window = self
+            .receive_window_bytes
+            .map(|bytes| check_range("receiveWindowBytes", bytes, MIN_RECEIVE_WINDOW_BYTES, MAX_BUFFER_BYTES))
+            .transpose()?;
+
         let mut transport = quinn::TransportConfig::default();
         transport.congestion_controller_factory(Arc::new(SwitchableControllerFactory { initial: congestion }));
         transport.initial_mtu(initial_mtu as u16);
@@ -112,6 +122,11 @@ impl EndpointOptions {
         transport.max_idle_timeout(Some(quinn::IdleTimeout::from(quinn::VarInt::from_u32(idle_timeout_ms))));
         // 0 disables keep-alives.
         transport.keep_alive_interval((keep_alive_ms > 0).then(|| Duration::from_millis(keep_alive_ms.into())));
+        if let Some(bytes) = receive_window {
+            // Both the connection's and each stream's: unread stream data a peer may leave with us.
+            transport.receive_window(quinn::VarInt::from_u32(bytes));
+            transport.stream_receive_window(quinn::VarInt::from_u32(bytes));
+        }
         Ok(ValidatedOptions { transport: Arc::new(transport) })
     }
 }

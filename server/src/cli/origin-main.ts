@@ -6,6 +6,7 @@ import { TCP_CONTROLLERS, WASM_CONTROLLERS } from '@pcc-stream/protocol';
 import { userPath } from '@pcc-stream/protocol/node/user-path';
 import { errorMessage, log, setLogLevel, type LogLevel } from '../log.ts';
 import { DEFAULT_ORIGIN_OPTIONS, Origin } from '../origin.ts';
+import { MIN_SESSION_MEMORY_BYTES } from '../session/session-memory.ts';
 import { parseFlags, usage, UsageError, type FlagSpec } from './args.ts';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -22,7 +23,13 @@ const specs: Record<string, FlagSpec> = {
   cert: { type: 'string', help: 'PEM certificate (default: self-signed ECDSA P-256, 13 days)' },
   key: { type: 'string', help: 'PEM private key for --cert' },
   'max-sessions': { type: 'number', help: 'concurrent WebTransport sessions', default: d.maxSessions },
+  'max-sessions-per-address': { type: 'number', help: 'concurrent WebTransport sessions from one IP address', default: d.maxSessionsPerAddress },
+  'session-memory-mb': {
+    type: 'number', help: 'what one session may make the origin hold (unread stream data, ACK buffer, packets in flight), MiB',
+    default: d.sessionMemoryBytes / 1048576,
+  },
   'max-requests': { type: 'number', help: 'concurrent requests per session', default: d.limits.maxRequestsPerSession },
+  'max-refused-requests': { type: 'number', help: 'refused (4xx) requests after which a session is closed', default: d.limits.maxRefusedRequests },
   'idle-timeout-ms': { type: 'number', help: 'close sessions idle this long', default: d.limits.idleTimeoutMs },
   'cache-mb': { type: 'number', help: 'in-memory cache of hot segments, MiB', default: d.cacheBytes / 1048576 },
   'cmsd-max-bitrate-kbps': { type: 'number', help: 'send CMSD mb (max suggested bitrate, kbit/s) with every response; -1 = off', default: -1 },
@@ -75,10 +82,13 @@ async function main(): Promise<void> {
       ...(v.cert ? { certPath: userPath(v.cert as string) } : {}),
       ...(v.key ? { keyPath: userPath(v.key as string) } : {}),
       maxSessions: positiveInt('max-sessions', v['max-sessions'] as number),
+      maxSessionsPerAddress: positiveInt('max-sessions-per-address', v['max-sessions-per-address'] as number),
+      sessionMemoryBytes: positiveInt('session-memory-mb', v['session-memory-mb'] as number, MIN_SESSION_MEMORY_BYTES / 1048576) * 1048576,
       limits: {
         maxRequestsPerSession: positiveInt('max-requests', v['max-requests'] as number),
         idleTimeoutMs: positiveInt('idle-timeout-ms', v['idle-timeout-ms'] as number, 100),
         requestTimeoutMs: 10_000,
+        maxRefusedRequests: positiveInt('max-refused-requests', v['max-refused-requests'] as number),
         cmsdMaxBitrateKbps: v['cmsd-max-bitrate-kbps'] === -1 ? null : positiveInt('cmsd-max-bitrate-kbps', v['cmsd-max-bitrate-kbps'] as number),
       },
       cacheBytes: positiveInt('cache-mb', v['cache-mb'] as number, 0) * 1048576,

@@ -23,6 +23,8 @@ export interface ConnectOptions {
   /** Session path on the server (default /pcc). */
   sessionPath?: string;
   connectTimeoutMs?: number;
+  /** Local IP address to send from (e.g. one of 127.0.0.0/8: many clients on loopback look like many hosts). */
+  localAddress?: string;
 }
 
 export interface FetchOptions {
@@ -105,7 +107,7 @@ export class PccClient {
     for (const [k, v] of Object.entries(options.params ?? {})) url.searchParams.set(k, String(v));
     const quic = await QuicClient.connect(url.toString(), {
       certSha256Hex: options.certSha256Hex, congestion: 'none', connectTimeoutMs: options.connectTimeoutMs ?? 10_000,
-      datagramRecvBufferBytes: 16 * 1024 * 1024,
+      datagramRecvBufferBytes: 16 * 1024 * 1024, ...(options.localAddress ? { localAddress: options.localAddress } : {}),
     });
     return new PccClient(quic, transport, options);
   }

@@ -71,12 +71,12 @@ export class DatagramSender {
     private readonly controller: Controller,
     private readonly sink: DatagramSink,
     private readonly hooks: SenderHooks,
-    options: { random: () => number; maxDatagramBytes: number; initialWindowBytes: number; nowUs: number },
+    options: { random: () => number; maxDatagramBytes: number; initialWindowBytes: number; nowUs: number; maxPacketsInFlight?: number },
   ) {
     this.tracker = new SentPacketTracker({ random: options.random });
     this.packetizer = new Packetizer(options.maxDatagramBytes);
     this.bucket = new TokenBucket(options.nowUs);
-    this.flight = new FlightLimit(options.initialWindowBytes, options.nowUs);
+    this.flight = new FlightLimit(options.initialWindowBytes, options.nowUs, options.maxPacketsInFlight);
     this.ackGuard = new AckGuard(options.nowUs);
     this.ticker = new ControllerTicker(controller);
     this.startUs = options.nowUs;

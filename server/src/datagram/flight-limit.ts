@@ -1,6 +1,7 @@
 // How many bytes one session may have in flight (PROTOCOL.md §6): min(cwnd, the receiver's window), and no
 // more than a couple of packets to a peer that has stopped acknowledging, whatever a rate-based controller
-// would allow: do not stream into a dead client.
+// would allow: do not stream into a dead client. The session's memory bound caps the packets tracked for loss
+// detection (session-memory.ts), so no window a client advertises makes the origin hold more for it.
 /** No ACK for this long with packets in flight makes a peer silent: far beyond any RTT plus ack delay we serve. */
 export const SILENT_PEER_US = 1_000_000;
 /** A silent peer is held to this many packets in flight (enough to probe it). */
@@ -14,7 +15,8 @@ export class FlightLimit {
   private windowFromLargestAcked = -1;
   private lastAckUs: number;
 
-  constructor(initialWindowBytes: number, nowUs: number) {
+  /** `maxPacketsInFlight`: the session memory's cap on tracked packets (Infinity = none). */
+  constructor(initialWindowBytes: number, nowUs: number, private readonly maxPacketsInFlight = Infinity) {
     this.peerWindow = initialWindowBytes;
     this.lastAckUs = nowUs;
   }
@@ -48,15 +50,16 @@ export class FlightLimit {
   }
 
   /** Which of the limits in allowedBytes binds now (the smallest; cwnd on ties). */
-  binding(nowUs: number, cwndBytes: number, packetsInFlight: number, packetBytes: number): 'cwnd' | 'receiver-window' | 'silent-peer' {
+  binding(nowUs: number, cwndBytes: number, packetsInFlight: number, packetBytes: number): 'cwnd' | 'receiver-window' | 'silent-peer' | 'session-memory' {
     const silentCap = this.silent(nowUs, packetsInFlight) ? SILENT_PEER_MAX_PACKETS * packetBytes : Infinity;
     if (silentCap < Math.min(cwndBytes, this.peerWindow)) return 'silent-peer';
+    if (this.maxPacketsInFlight * packetBytes < Math.min(cwndBytes, this.peerWindow)) return 'session-memory';
     return this.peerWindow < cwndBytes ? 'receiver-window' : 'cwnd';
   }
 
   /** Bytes that may be in flight now. */
   allowedBytes(nowUs: number, cwndBytes: number, packetsInFlight: number, packetBytes: number): number {
     const silentCap = this.silent(nowUs, packetsInFlight) ? SILENT_PEER_MAX_PACKETS * packetBytes : Infinity;
-    return Math.min(cwndBytes, this.peerWindow, silentCap);
+    return Math.min(cwndBytes, this.peerWindow, silentCap, this.maxPacketsInFlight * packetBytes);
   }
 }

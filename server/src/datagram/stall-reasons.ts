@@ -7,7 +7,7 @@
 export const STALL_MIN_US = 5000;
 
 export const STALL_REASONS = [
-  'tokens', 'cwnd', 'receiver-window', 'silent-peer', 'backpressure', 'app-limited', 'not-scheduled',
+  'tokens', 'cwnd', 'receiver-window', 'silent-peer', 'session-memory', 'backpressure', 'app-limited', 'not-scheduled',
 ] as const;
 export type StallReason = (typeof STALL_REASONS)[number];
 /** What ended a turn that sent nothing (every reason but 'not-scheduled', which no turn reports). */

@@ -34,6 +34,7 @@ export class DatagramTransport implements TransportHandler, SendLoopMember {
     private readonly sendLoop: SendLoop,
     logDir: string | null,
     private readonly onFatal: (code: number, reason: string) => void,
+    maxPacketsInFlight = Infinity,
   ) {
     const now = nowUs();
     this.telemetry = new MiTelemetry(quic.id, controller.algorithm, logDir, now);
@@ -41,7 +42,7 @@ export class DatagramTransport implements TransportHandler, SendLoopMember {
       onFatal: (code, reason) => this.onFatal(code, reason),
       onRequestComplete: (request) => this.completions.get(request.requestId)?.(),
       onProgress: (t) => this.sampleTelemetry(t),
-    }, { random: cryptoRandom, maxDatagramBytes: quic.maxDatagramSize(), initialWindowBytes: 1 << 20, nowUs: now });
+    }, { random: cryptoRandom, maxDatagramBytes: quic.maxDatagramSize(), initialWindowBytes: 1 << 20, nowUs: now, maxPacketsInFlight });
     sendLoop.add(this);
     void this.receiveLoop();
   }

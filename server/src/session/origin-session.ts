@@ -1,7 +1,7 @@
 // One WebTransport session at the origin: accepts request streams, enforces per-session limits and the idle
 // timeout, resolves paths in the media store and hands bodies to the session's transport.
 import {
-  CLOSE_IDLE_TIMEOUT, CLOSE_PROTOCOL_VIOLATION, DELIVERY_STREAM, TELEMETRY_PATH, cmcdFromRequestPath, encodeCmsdDynamic,
+  CLOSE_IDLE_TIMEOUT, CLOSE_LIMIT_EXCEEDED, CLOSE_PROTOCOL_VIOLATION, DELIVERY_STREAM, TELEMETRY_PATH, cmcdFromRequestPath, encodeCmsdDynamic,
   encodeCmsdStatic, isPrefetchRequest, type RequestFrame,
 } from '@pcc-stream/protocol';
 import { nowUs } from '../clock.ts';
@@ -20,6 +20,9 @@ export interface SessionLimits {
   requestTimeoutMs: number;
   /** CMSD `mb` (kbit/s) sent with every response when set: the bitrate the origin wants players to stay under. */
   cmsdMaxBitrateKbps?: number | null;
+  /** Requests refused (4xx: malformed CMCD, bad or traversing paths, missing files, over the request limit) before
+   * the session is closed: a player asks for what the manifest lists, a prober for anything. */
+  maxRefusedRequests: number;
 }
 
 export class OriginSession {
@@ -28,6 +31,10 @@ export class OriginSession {
   private readonly idleTimer: NodeJS.Timeout;
   private closed = false;
   requestsServed = 0;
+  /** Requests answered with a 4xx status. */
+  requestsRefused = 0;
+  /** The code and reason the origin closed this session with (null: open, or ended by the peer). */
+  closedWith: { code: number; reason: string } | null = null;
   /** Requests refused for a malformed CMCD (PROTOCOL.md §2.6). */
   cmcdRejected = 0;
 
@@ -88,6 +95,11 @@ export class OriginSession {
   }
 
   private async respondError(stream: RequestStream, requestId: number, status: number, reason: string, totalSize?: number): Promise<void> {
+    if (status >= 400 && status < 500 && ++this.requestsRefused >= this.limits.maxRefusedRequests) {
+      // Answer this one too, then end the session: its client is probing, not playing.
+      this.close(CLOSE_LIMIT_EXCEEDED, `${this.requestsRefused} requests refused, the limit per session (last: ${status} ${reason.slice(0, 200)})`);
+      return;
+    }
     await stream.write({
       type: 'response', requestId, status, delivery: DELIVERY_STREAM, totalSize: totalSize ?? 0, bodyOffset: 0, bodyLength: 0,
       contentType: 'text/plain', reason: reason.slice(0, 500),
@@ -155,6 +167,7 @@ export class OriginSession {
   close(code: number, reason: string): void {
     if (this.closed) return;
     this.closed = true;
+    this.closedWith = { code, reason };
     clearInterval(this.idleTimer);
     this.transport.close();
     try {

@@ -96,6 +96,9 @@ test('the forwarder refuses bad queue arguments and options by itself', () => {
   for (const [args, message] of [
     [['--queue-down', 'droptail', '--queue-down-args', 'packets=0'], /must be > 0/],
     [['--queue-down', 'infinite', '--queue-down-args', 'packets=5'], /infinite queue takes no/],
+    // Found by the linkem-options fuzz target: milliseconds beyond 2^64 / 1000 wrapped when stored as microseconds.
+    [['--queue-down', 'codel', '--queue-down-args', 'interval=495555555555555559'], /codel interval must be at most 3600000 ms/],
+    [['--queue-up', 'codel', '--queue-up-args', 'target=999999999999999999'], /codel target must be at most 3600000 ms/],
     [['--loss-up', 'x'], /--loss-up needs a probability/],
     [['--nope'], /unknown or incomplete option/],
   ] as const) {

@@ -11,6 +11,8 @@
 #define CODEL_DEFAULT_INTERVAL_US 100000u
 /* §5.5: below one MTU of backlog the queue is not standing */
 #define CODEL_MIN_BACKLOG_BYTES 1504u
+/* Longest target= or interval= taken: an hour is far beyond any queue worth emulating. */
+#define CODEL_MAX_MS 3600000ull
 
 static void codel_set_defaults(queue_config *c) {
     c->codel.target_us = CODEL_DEFAULT_TARGET_US;
@@ -18,19 +20,23 @@ static void codel_set_defaults(queue_config *c) {
 }
 
 static int codel_set_arg(queue_config *c, const char *key, uint64_t value, char *err, size_t err_len) {
-    if (!strcmp(key, "target")) {
+    int is_target = !strcmp(key, "target");
+    if (!is_target && strcmp(key, "interval")) return 0;
+    /* Milliseconds are stored as microseconds: a larger value would wrap (found by the linkem-options fuzz target). */
+    if (value > CODEL_MAX_MS) {
+        snprintf(err, err_len, "codel %s must be at most %llu ms", key, (unsigned long long)CODEL_MAX_MS);
+        return -1;
+    }
+    if (is_target) {
         c->codel.target_us = value * 1000;
         return 1;
     }
-    if (!strcmp(key, "interval")) {
-        if (value == 0) {
-            snprintf(err, err_len, "codel interval must be > 0");
-            return -1;
-        }
-        c->codel.interval_us = value * 1000;
-        return 1;
+    if (value == 0) {
+        snprintf(err, err_len, "codel interval must be > 0");
+        return -1;
     }
-    return 0;
+    c->codel.interval_us = value * 1000;
+    return 1;
 }
 
 static void codel_describe_args(const queue_config *c, char *buf, size_t len) {

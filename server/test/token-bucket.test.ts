@@ -57,6 +57,29 @@ test('credit lost to a late turn becomes debt (≤ 50 ms of rate), repaid at ≤
   assert.equal(bucket.debtBytes, (rate * MAX_DEBT_DURATION_US) / 1e6);
 });
 
+test('debt is owed only at the rate it was incurred at: a new rate forgives it', () => {
+  const high = 19_700_000; // 157 Mbit/s: a slow-start MI the sender could not keep up with
+  const low = 9_250_000; // 74 Mbit/s: the next MI
+  const bucket = new TokenBucket(0);
+  bucket.refill(20_000, high, burstBytes(high, PACKET_BYTES), true); // 20 ms late at the high rate
+  assert.ok(bucket.debtBytes > 300_000);
+  bucket.take(bucket.tokensBytes);
+  // The next MI at the low rate: a sender taking all it is given sends at that rate, not up to 25 % above it.
+  let sent = 0;
+  let t = 20_000;
+  while (t < 220_000) {
+    t += 500;
+    bucket.refill(t, low, burstBytes(low, PACKET_BYTES), true);
+    while (bucket.allows(PACKET_BYTES)) {
+      bucket.take(PACKET_BYTES);
+      sent += PACKET_BYTES;
+    }
+  }
+  const sentRate = (sent * 1e6) / (t - 20_000);
+  assert.equal(bucket.debtBytes, 0);
+  assert.ok(sentRate <= low * 1.01, `the low-rate MI sent at ${(sentRate / low).toFixed(3)} x its rate`);
+});
+
 test('a sender that takes what the bucket allows holds the rate when one turn in 100 runs 3 ms late', () => {
   const rate = 6_250_000; // 50 Mbit/s
   const cap = burstBytes(rate, PACKET_BYTES);

@@ -3,7 +3,9 @@
 //
 // Credit beyond the burst is lost when the sender was idle or blocked (by cwnd, the peer's window, QUIC's
 // buffer), but when it was only waiting for tokens (the event loop ran late) part of it is kept as debt and
-// repaid a little above the rate: bursts stay capped and the average rate holds on a busy machine.
+// repaid a little above the rate: bursts stay capped and the average rate holds on a busy machine. Debt is owed
+// only at the rate it was incurred at: a new rate (a PCC controller's next monitor interval) forgives it, so
+// credit a late turn lost in one MI is not sent in the next at up to 25 % above that MI's own rate.
 
 const US_PER_S = 1e6;
 
@@ -26,6 +28,8 @@ export function burstBytes(rateBytesPerSec: number, packetBytes: number): number
 export class TokenBucket {
   private tokens = 0;
   private debt = 0;
+  /** The rate the debt was incurred at (B/s). */
+  private debtRateBytesPerSec = 0;
   private lastRefillUs: number;
 
   constructor(nowUs: number) {
@@ -43,11 +47,17 @@ export class TokenBucket {
   /**
    * Adds the credit accrued since the last refill at `rateBytesPerSec`, capped at `capBytes`. `waitedForTokens`:
    * the sender's last turn stopped for lack of tokens, so credit beyond the cap was lost to lateness and is
-   * kept as debt (up to MAX_DEBT_DURATION_US of the rate); otherwise any debt is forgiven.
+   * kept as debt (up to MAX_DEBT_DURATION_US of the rate); otherwise any debt is forgiven, as it is when the rate
+   * changed: repaid at a new rate, it would make an MI's send rate what the controller did not choose. (A rate
+   * controller measures each MI at the rate it sent; thesis §4.4.)
    */
   refill(nowUs: number, rateBytesPerSec: number, capBytes: number, waitedForTokens: boolean): void {
     const accrued = ((nowUs - this.lastRefillUs) * rateBytesPerSec) / US_PER_S;
     this.lastRefillUs = nowUs;
+    if (rateBytesPerSec !== this.debtRateBytesPerSec) {
+      this.debt = 0;
+      this.debtRateBytesPerSec = rateBytesPerSec;
+    }
     const repaid = Math.min(this.debt, DEBT_REPAY_FRACTION * accrued);
     this.debt -= repaid;
     this.tokens += accrued + repaid;

@@ -10,6 +10,11 @@ export const AIDS = [
     playerParam: 'prefetch',
     description: 'client-side early request of the next segment (CMCD nor), one segment ahead, byte-capped (player/src/transport/prefetching-fetcher.ts)',
   },
+  {
+    name: 'stream',
+    playerParam: 'stream',
+    description: 'continuous stream: the rendition\'s segments from the first one dash.js asks for to the last as one response, no request between segments, as the thesis\'s tunnelling proxy (§5.2) (player/src/transport/continuous-stream-fetcher.ts, server/src/media/continuous-stream.ts)',
+  },
 ] as const;
 
 export type AidName = (typeof AIDS)[number]['name'];

@@ -21,6 +21,10 @@ export function tracesDir(): string {
 const BROWSER_SCHEMES = [...BENCHMARKED_SCHEMES];
 const FIXED_BITRATES_MBPS = [4, 8, 15, 30];
 
+/** The thesis's own setting (§5.2, Fig 5.1): these bitrates, each as one continuous stream (the `stream` aid, aids.ts)
+ *  for every scheme, Allegro-Latency and Vivace beside kernel CUBIC and BBR. */
+const THESIS_BITRATES_MBPS = [15, 30, 50, 95];
+const THESIS_STREAM_SCHEMES = ['allegro-latency', 'vivace', 'tcp-cubic', 'tcp-bbr'].map((s) => `${s}+stream`);
 // LTE traces of the `lte` suite, each with the uplink recorded with it (TMobile-LTE-driving has no uplink
 // trace in the set; the TMobile-LTE-short uplink stands in for it).
 const LTE_TRACES: ReadonlyArray<readonly [string, string, string]> = [
@@ -34,26 +38,32 @@ function scenario(json: Record<string, unknown>): Scenario {
   return parseScenario(json, repoRoot, `suite scenario ${String(json.name)}`);
 }
 
-function changingRtt(): Scenario[] {
-  const base = {
-    duration_s: 60,
-    repetitions: 3,
-    delay: { rtt_pattern: { min_ms: 10, max_ms: 100, period_s: 5, seed: 1 } },
-    loss: { down: 0.0001, up: 0 },
-    players: 1,
-    schemes: BROWSER_SCHEMES,
-  };
-  const fixed = FIXED_BITRATES_MBPS.map((bitrate) => {
+const CHANGING_RTT_BASE = {
+  duration_s: 60,
+  repetitions: 3,
+  delay: { rtt_pattern: { min_ms: 10, max_ms: 100, period_s: 5, seed: 1 } },
+  loss: { down: 0.0001, up: 0 },
+  players: 1,
+};
+
+/** Fig 5.1's link at each bitrate: 10% above it, 300 KB buffer. */
+function changingRttFixed(bitratesMbps: readonly number[], schemes: readonly string[], suffix: string): Scenario[] {
+  const base = { ...CHANGING_RTT_BASE, schemes };
+  return bitratesMbps.map((bitrate) => {
     const rate = Number((bitrate * 1.1).toFixed(2));
     return scenario({
       ...base,
-      name: `changing-rtt-${bitrate}mbps`,
+      name: `changing-rtt-${bitrate}mbps${suffix}`,
       link: { down: { rate_mbps: rate }, up: { rate_mbps: rate }, queue: { type: 'droptail', bytes: 300_000 } },
       media: { abr: false, bitrate_mbps: bitrate },
     });
   });
   const abr = scenario({
-    ...base,
+}
+
+function changingRtt(): Scenario[] {
+  const fixed = changingRttFixed(FIXED_BITRATES_MBPS, BROWSER_SCHEMES, '');
+    ...CHANGING_RTT_BASE, schemes: BROWSER_SCHEMES,
     name: 'changing-rtt-abr',
     link: { down: { rate_mbps: 8.8 }, up: { rate_mbps: 8.8 }, queue: { type: 'droptail', bytes: 300_000 } },
     media: { abr: true },
@@ -61,10 +71,10 @@ function changingRtt(): Scenario[] {
   return [...fixed, abr];
 }
 
-function multiflow(): Scenario[] {
+function multiflow(schemes: readonly string[] = BROWSER_SCHEMES, suffix = ''): Scenario[] {
   return [
     scenario({
-      name: 'multiflow-3x8mbps',
+      name: `multiflow-3x8mbps${suffix}`,
       duration_s: 60,
       repetitions: 3,
       link: { down: { rate_mbps: 30 }, up: { rate_mbps: 30 }, queue: { type: 'droptail', bytes: 75_000 } },
@@ -72,7 +82,7 @@ function multiflow(): Scenario[] {
       loss: { down: 0.0001, up: 0 },
       media: { abr: false, bitrate_mbps: 8 },
       players: 3,
-      schemes: BROWSER_SCHEMES,
+      schemes,
     }),
   ];
 }
@@ -170,7 +180,10 @@ function fidelity(): Scenario[] {
 
 export const SUITES: Readonly<Record<string, () => Scenario[]>> = {
   'seed-changing-rtt': changingRtt,
-  'seed-multiflow': multiflow,
+  'seed-multiflow': () => multiflow(),
+  // The thesis's setting, like for like (issue 18 item 9): one continuous stream per player for every scheme.
+  'seed-changing-rtt-stream': () => changingRttFixed(THESIS_BITRATES_MBPS, THESIS_STREAM_SCHEMES, '-stream'),
+  'seed-multiflow-stream': () => multiflow(THESIS_STREAM_SCHEMES, '-stream'),
   lte,
   bulk,
   smoke,

@@ -38,6 +38,9 @@ export interface SessionParams {
   /** Client-side early requests (`prefetch=1`): the next segment (CMCD `nor`) is asked for before the current one
    *  ends, on every transport (player/src/transport/prefetching-fetcher.ts). */
   prefetch: boolean;
+  /** Continuous stream (`stream=1`): a rendition's segments from the first one dash.js asks for to the last, as one
+   *  response on every transport, with no request between segments (player/src/transport/continuous-stream-fetcher.ts). */
+  stream: boolean;
   /** Short label for charts and panels, e.g. "vivace · datagrams". */
   label: string;
 }
@@ -135,6 +138,10 @@ function parseOne(query: URLSearchParams, scheme: RegisteredScheme, server: Serv
   const prefetchRaw = query.get('prefetch') ?? '0';
   if (prefetchRaw !== '0' && prefetchRaw !== '1') throw new ParamError(`prefetch="${prefetchRaw}" must be 0 or 1`);
   const prefetch = prefetchRaw === '1';
+  const streamRaw = query.get('stream') ?? '0';
+  if (streamRaw !== '0' && streamRaw !== '1') throw new ParamError(`stream="${streamRaw}" must be 0 or 1`);
+  const stream = streamRaw === '1';
+  if (stream && prefetch) throw new ParamError('stream=1 and prefetch=1 exclude each other: a continuous stream has no requests to make early');
   const paramNote = Object.entries(controllerParams).map(([k, v]) => `${k}=${v}`).join(', ');
   return {
     scheme: scheme.name,
@@ -147,7 +154,8 @@ function parseOne(query: URLSearchParams, scheme: RegisteredScheme, server: Serv
     pinnedBitrateKbps: abrRaw === 'off' ? pinnedBitrateKbps : null,
     server,
     prefetch,
-    label: `${ccRaw}${paramNote === '' ? '' : ` (${paramNote})`} · ${transportLabel(transport)}${prefetch ? ' + prefetch' : ''}`,
+    stream,
+    label: `${ccRaw}${paramNote === '' ? '' : ` (${paramNote})`} · ${transportLabel(transport)}${prefetch ? ' + prefetch' : ''}${stream ? ' + stream' : ''}`,
   };
 }
 

@@ -5,6 +5,8 @@ import { createTransportLoader } from '../dash/transport-loader.ts';
 import { PlaybackMetrics, type MetricsSnapshot } from '../metrics/playback-metrics.ts';
 import { HttpsFetcher } from '../transport/https-fetcher.ts';
 import { PrefetchingFetcher } from '../transport/prefetching-fetcher.ts';
+import { ContinuousStreamFetcher } from '../transport/continuous-stream-fetcher.ts';
+import { HttpStreamSource } from '../transport/http-stream-source.ts';
 import { WorkerFetcher } from '../transport/worker-fetcher.ts';
 import type { TelemetryPoint, TransportCounters } from '../transport/worker-messages.ts';
 import type { SessionPane } from '../ui/session-pane.ts';
@@ -58,6 +60,11 @@ export interface SessionReport extends MetricsSnapshot {
   segmentGapMeanMs: number | null;
   segmentGapP50Ms: number | null;
   segmentGapP95Ms: number | null;
+  /** Continuous stream on (`stream=1`; continuous-stream-fetcher.ts). Its streams and bytes are reported in the
+   *  early-delivery fields above: prefetchIssued = streams opened, prefetchHits = segments served from a stream,
+   *  prefetchCancelled = streams dropped for another rendition or position, prefetchBytes = segment bytes streamed,
+   *  prefetchWasteBytes = those dash.js never asked for; the segment gaps are between a stream's segments. */
+  stream: boolean;
   errors: string[];
 }
 
@@ -79,6 +86,7 @@ export class PlaybackSession {
   private fetcher: WorkerFetcher | null = null;
   /** What dash.js's loader fetches through (WebTransport, or HTTPS when an aid needs our loader on TCP). */
   private mediaFetcher: PrefetchingFetcher | null = null;
+  private streamFetcher: ContinuousStreamFetcher | null = null;
   private httpsFetcher: HttpsFetcher | null = null;
   private readonly errors: string[] = [];
   private state = 'connecting';
@@ -131,15 +139,21 @@ export class PlaybackSession {
   private startPlayer(manifestUrl: string): void {
     const player = MediaPlayer().create();
     this.player = player;
-    if (!this.fetcher && this.params.prefetch) {
+    if (!this.fetcher && (this.params.prefetch || this.params.stream)) {
       // Early requests need our loader in front of dash.js on TCP too; ?cc= still comes from the interceptor below.
       this.httpsFetcher = new HttpsFetcher(new URL(manifestUrl).origin);
     }
     const inner = this.fetcher ?? this.httpsFetcher;
     if (inner) {
-      this.mediaFetcher = new PrefetchingFetcher(inner, { enabled: this.params.prefetch });
+      let loaderFetcher: PrefetchingFetcher | ContinuousStreamFetcher;
+      if (this.params.stream) {
+        const source = this.fetcher ?? new HttpStreamSource(new URL(manifestUrl).origin);
+        loaderFetcher = this.streamFetcher = new ContinuousStreamFetcher(inner, source);
+      } else {
+        loaderFetcher = this.mediaFetcher = new PrefetchingFetcher(inner, { enabled: this.params.prefetch });
+      }
       // Must precede initialize(): dash.js instantiates its loaders then.
-      player.extend('XHRLoader', createTransportLoader(this.mediaFetcher, {
+      player.extend('XHRLoader', createTransportLoader(loaderFetcher, {
         onError: (url, message) => this.note(`request ${new URL(url).pathname} failed: ${message}`),
         onCmsd: (url, cmsdDynamic) => keepLast(this.cmsdHanded, { path: new URL(url).pathname, cmsdDynamic }),
       }), false);
@@ -168,7 +182,7 @@ export class PlaybackSession {
         // A segment served from an early request ends microseconds after dash.js asked, which its "came from a cache"
         // rule (a response under 10 ms) would drop from the ABR's samples; its progress events carry the real arrival
         // timing instead (prefetching-fetcher.ts), and our loader never reads a browser cache.
-        ...(this.params.prefetch ? { cacheLoadThresholds: { video: 0, audio: 0 } } : {}),
+        ...(this.params.prefetch || this.params.stream ? { cacheLoadThresholds: { video: 0, audio: 0 } } : {}),
         // CTA-5004 in query mode: the `CMCD` argument rides in the request path over WebTransport and HTTPS alike,
         // and adds no CORS preflight to dash.js's cross-origin XHRs (PROTOCOL.md §2.6).
         cmcd: { enabled: true, mode: 'query', version: 1 },
@@ -352,8 +366,12 @@ export class PlaybackSession {
     };
   }
 
-  private prefetchReport(): Pick<SessionReport, 'prefetch' | 'prefetchIssued' | 'prefetchHits' | 'prefetchCancelled' | 'prefetchBytes' | 'prefetchWasteBytes' | 'segmentGapCount' | 'segmentGapMeanMs' | 'segmentGapP50Ms' | 'segmentGapP95Ms'> {
-    const c = this.mediaFetcher?.counters;
+  private prefetchReport(): Pick<SessionReport, 'prefetch' | 'prefetchIssued' | 'prefetchHits' | 'prefetchCancelled' | 'prefetchBytes' | 'prefetchWasteBytes' | 'segmentGapCount' | 'segmentGapMeanMs' | 'segmentGapP50Ms' | 'segmentGapP95Ms' | 'stream'> {
+    const s = this.streamFetcher?.counters;
+    const c = s ? {
+      prefetchIssued: s.streamsOpened, prefetchHits: s.segmentsServed, prefetchCancelled: s.streamsCancelled,
+      prefetchBytes: s.streamBytes, prefetchWasteBytes: s.wasteBytes, segmentGapsMs: s.segmentGapsMs,
+    } : this.mediaFetcher?.counters;
     const gaps = (c?.segmentGapsMs ?? []).slice().sort((a, b) => a - b);
     const at = (q: number): number | null => (gaps.length === 0 ? null : gaps[Math.min(gaps.length - 1, Math.floor(q * gaps.length))]!);
     return {
@@ -364,6 +382,7 @@ export class PlaybackSession {
       segmentGapMeanMs: gaps.length === 0 ? null : gaps.reduce((a, b) => a + b, 0) / gaps.length,
       segmentGapP50Ms: at(0.5), segmentGapP95Ms: at(0.95),
     };
+      stream: this.params.stream,
   }
 
   stop(): void {
@@ -400,3 +419,4 @@ export class PlaybackSession {
     }
   }
 }
+    this.streamFetcher?.close();

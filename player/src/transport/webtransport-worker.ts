@@ -28,6 +28,9 @@ interface ActiveRequest {
   filled: number;
   lastProgressMs: number;
   done: boolean;
+  /** Body handed over in progress messages as it arrives (worker-messages.ts `chunks`); `posted` bytes so far. */
+  chunks: boolean;
+  posted: number;
 }
 
 let transport: WebTransport | null = null;
@@ -164,6 +167,12 @@ function drainBody(r: ActiveRequest, tUs: number): boolean {
 function maybeProgress(r: ActiveRequest, now: number): void {
   if (r.filled === r.body?.byteLength || now - r.lastProgressMs >= progressIntervalMs) {
     r.lastProgressMs = now;
+    if (r.chunks && r.body && r.filled > r.posted) {
+      const bytes = r.body.slice(r.posted, r.filled).buffer;
+      r.posted = r.filled;
+      post({ type: 'progress', id: r.id, loaded: r.filled, total: r.body.byteLength, bytes }, [bytes]);
+      return;
+    }
     post({ type: 'progress', id: r.id, loaded: r.filled, total: r.body?.byteLength ?? 0 });
   }
 }
@@ -173,7 +182,8 @@ function finish(r: ActiveRequest): void {
   r.done = true;
   requests.delete(r.id);
   receiver.close(r.id);
-  const body = r.body.buffer as ArrayBuffer;
+  // A chunked body already went out in the progress messages (the last one at completion, maybeProgress).
+  const body = r.chunks ? new ArrayBuffer(0) : r.body.buffer as ArrayBuffer;
   post({
     type: 'response', id: r.id, status: r.response.status, statusText: r.response.reason, contentType: r.response.contentType, body,
     cmsdStatic: r.response.cmsdStatic ?? '', cmsdDynamic: r.response.cmsdDynamic ?? '',
@@ -190,13 +200,13 @@ function failRequest(r: ActiveRequest, message: string): void {
 }
 
 /** Opens a request stream, writes REQUEST, and reads frames (and a stream-delivered body) until the end. */
-async function runRequest(id: number, path: string, range: ByteRange | null): Promise<void> {
+async function runRequest(id: number, path: string, range: ByteRange | null, chunks: boolean): Promise<void> {
   const wt = transport;
   if (!wt || closed) {
     post({ type: 'failed', id, message: 'no WebTransport session' });
     return;
   }
-  const r: ActiveRequest = { id, stream: null, writer: null, response: null, body: null, filled: 0, lastProgressMs: 0, done: false };
+  const r: ActiveRequest = { id, stream: null, writer: null, response: null, body: null, filled: 0, lastProgressMs: 0, done: false, chunks, posted: 0 };
   requests.set(id, r);
   receiver.open(id); // before REQUEST: datagrams may overtake the RESPONSE frame
   try {
@@ -346,7 +356,7 @@ self.onmessage = (ev: MessageEvent<ToWorker>) => {
       connect(msg.options).then(() => post({ type: 'ready' }), (err: unknown) => post({ type: 'fatal', message: describe(err) }));
       break;
     case 'fetch':
-      void runRequest(msg.id, msg.path, msg.range);
+      void runRequest(msg.id, msg.path, msg.range, msg.chunks === true);
       break;
     case 'cancel':
       cancel(msg.id);

@@ -6,6 +6,7 @@ interface Pending {
   resolve: (r: MediaResponse) => void;
   reject: (e: Error) => void;
   onProgress: ProgressCallback;
+  onChunk?: (bytes: Uint8Array) => void;
 }
 
 export interface WorkerFetcherEvents {
@@ -31,7 +32,12 @@ export class WorkerFetcher implements MediaFetcher {
         case 'ready': settle?.resolve(); break;
         case 'fatal': this.fail(new Error(msg.message)); settle?.reject(new Error(msg.message)); break;
         case 'closed': this.fail(new Error(`session closed: ${msg.reason}`)); events.onClosed?.(msg.reason); break;
-        case 'progress': this.pending.get(msg.id)?.onProgress(msg.loaded, msg.total); break;
+        case 'progress': {
+          const p = this.pending.get(msg.id);
+          if (msg.bytes) p?.onChunk?.(new Uint8Array(msg.bytes));
+          p?.onProgress(msg.loaded, msg.total);
+          break;
+        }
         case 'response': {
           const p = this.pending.get(msg.id);
           this.pending.delete(msg.id);
@@ -65,16 +71,25 @@ export class WorkerFetcher implements MediaFetcher {
   }
 
   fetch(path: string, range: ByteRange | null, onProgress: ProgressCallback, signal: AbortSignal): Promise<MediaResponse> {
+    return this.request(path, range, onProgress, signal);
+  }
+
+  /** StreamSource (continuous-stream-fetcher.ts): the body in order as it arrives; the response's own body is empty. */
+  stream(path: string, onChunk: (bytes: Uint8Array) => void, signal: AbortSignal): Promise<MediaResponse> {
+    return this.request(path, null, () => {}, signal, onChunk);
+  }
+
+  private request(path: string, range: ByteRange | null, onProgress: ProgressCallback, signal: AbortSignal, onChunk?: (bytes: Uint8Array) => void): Promise<MediaResponse> {
     if (this.failure) return Promise.reject(this.failure);
     const id = this.nextId++;
     return new Promise<MediaResponse>((resolve, reject) => {
-      this.pending.set(id, { resolve, reject, onProgress });
+      this.pending.set(id, { resolve, reject, onProgress, ...(onChunk ? { onChunk } : {}) });
       signal.addEventListener('abort', () => {
         if (!this.pending.delete(id)) return;
         this.post({ type: 'cancel', id });
         reject(new Error('aborted'));
       }, { once: true });
-      this.post({ type: 'fetch', id, path, range });
+      this.post({ type: 'fetch', id, path, range, ...(onChunk ? { chunks: true } : {}) });
     });
   }
 

@@ -12,7 +12,9 @@ export interface ConnectOptions {
 
 export type ToWorker =
   | { type: 'connect'; options: ConnectOptions }
-  | { type: 'fetch'; id: number; path: string; range: ByteRange | null }
+  /** `chunks`: hand over the body as it arrives, in order, in the progress messages (a continuous stream,
+   *  continuous-stream-fetcher.ts), and not again whole in the response. */
+  | { type: 'fetch'; id: number; path: string; range: ByteRange | null; chunks?: boolean }
   | { type: 'cancel'; id: number }
   | { type: 'close' };
 
@@ -40,7 +42,8 @@ export interface TransportCounters {
 export type FromWorker =
   | { type: 'ready' }
   | { type: 'fatal'; message: string }
-  | { type: 'progress'; id: number; loaded: number; total: number }
+  /** `bytes`: the in-order body bytes since the previous progress message, for a request fetched with `chunks`. */
+  | { type: 'progress'; id: number; loaded: number; total: number; bytes?: ArrayBuffer }
   | { type: 'response'; id: number; status: number; statusText: string; contentType: string; body: ArrayBuffer; cmsdStatic: string; cmsdDynamic: string }
   | { type: 'failed'; id: number; message: string }
   | { type: 'telemetry'; point: TelemetryPoint }

@@ -4,6 +4,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromiumPath, launchChromium } from '@pcc-stream/e2e/chromium';
 import type { PccPlayerApi, SessionReport } from '@pcc-stream/player';
+import { kbpsToMbps } from '@pcc-stream/protocol';
 import type { Browser, Page } from 'playwright-core';
 import type { LinkemShell } from '../linkem/src/driver/index.ts';
 import { contentFor } from './media.ts';
@@ -52,8 +53,8 @@ function toPlayerResult(r: PlayerReport): PlayerResult {
     playing_time_s: r.playingS,
     buffering_ratio: r.bufferingRatio,
     buffering_ratio_with_startup: r.bufferingRatioWithStartup,
-    avg_bitrate_mbps: r.averageBitrateKbps / 1000,
-    time_weighted_bitrate_mbps: r.timeWeightedBitrateKbps / 1000,
+    avg_bitrate_mbps: kbpsToMbps(r.averageBitrateKbps),
+    time_weighted_bitrate_mbps: kbpsToMbps(r.timeWeightedBitrateKbps),
     switch_count: r.switchCount,
     bytes_received: r.bytesReceived,
     datagrams_received: r.datagramsReceived,

@@ -4,6 +4,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { LinkemShell, LinkemSummary } from '../linkem/src/driver/index.ts';
 import { downlinkCapacityMbpsPerSecond, startLink } from './link.ts';
+import { linkUtilization, meanCapacityMbps, meanOverPlayers } from '@pcc-stream/protocol';
 import { startOriginProcess, type OriginProcess } from '@pcc-stream/server/process';
 import { repoRoot } from './repo-root.ts';
 import { Progress } from './progress.ts';
@@ -53,10 +54,8 @@ export function plan(scenarios: readonly Scenario[]): RunPlanItem[] {
   return items;
 }
 
-function mean(values: number[]): number | null {
-  const finite = values.filter(Number.isFinite);
-  return finite.length === 0 ? null : finite.reduce((s, v) => s + v, 0) / finite.length;
-}
+/** A run's figure from its players' (the same definition the page's summary card uses). */
+const mean = meanOverPlayers;
 
 /** Early-request waste and request gaps of a run's players (results.ts). */
 function prefetchFigures(players: RunResult['players']): Pick<RunResult, 'prefetch_waste_bytes' | 'prefetch_waste_ratio' | 'segment_gap_mean_ms'> {
@@ -127,8 +126,7 @@ async function runOne(item: RunPlanItem, options: RunnerOptions): Promise<RunRes
     shell = null;
     const durationS = summary.durationMs / 1000;
     const capacityPerSecond = downlinkCapacityMbpsPerSecond(scenario, durationS);
-    const capacityMbps = capacityPerSecond.reduce((s, v) => s + v, 0) / Math.max(1, capacityPerSecond.length);
-    const capacityBytes = (capacityMbps * 1e6 * durationS) / 8;
+    const capacityMbps = meanCapacityMbps(capacityPerSecond);
     // The player's clock starts after the link, origin and browser are up: align capacity to the series' own seconds.
     const offsetS = Math.max(0, Math.round(durationS - scenario.durationS - 1));
     const seriesWithCapacity = series.map((s) => ({ ...s, capacity_mbps: capacityPerSecond[Math.floor((s.t_s ?? 0) + offsetS)] ?? capacityMbps }));
@@ -151,7 +149,7 @@ async function runOne(item: RunPlanItem, options: RunnerOptions): Promise<RunRes
       avg_bitrate_mbps: mean(players.map((p) => p.avg_bitrate_mbps)),
       switch_count: mean(players.map((p) => p.switch_count)),
       goodput_mbps: goodputMbps,
-      link_utilization: capacityBytes > 0 ? summary.down.departedBytes / capacityBytes : null,
+      link_utilization: linkUtilization(summary.down.departedBytes, capacityMbps, durationS),
       queue_delay_p95_ms: summary.down.queueDelayMs.p95,
       capacity_mbps: capacityMbps,
       wire_bytes_per_media_byte: wirePerDelivered,

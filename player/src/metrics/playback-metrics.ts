@@ -2,6 +2,7 @@
 // Buffering ratio follows thesis §5.2 (time spent buffering relative to the session); startup delay is excluded from
 // it and reported on its own, as the issue asks. A stall starts with `waiting` once playback has begun and ends at the
 // next `playing`.
+import { averageSegmentBitrateKbps, bufferingRatio, bufferingRatioWithStartup } from '@pcc-stream/protocol';
 
 export interface SecondSample {
   /** Seconds since the session started. */
@@ -41,6 +42,8 @@ export interface MetricsSnapshot {
   acksSent: number;
   segmentsLoaded: number;
   playbackPositionS: number;
+  /** Each stall's start and end in seconds since the session started (end null while it lasts), for the charts. */
+  stallIntervalsS: Array<{ startS: number; endS: number | null }>;
   series: SecondSample[];
 }
 
@@ -65,6 +68,7 @@ export class PlaybackMetrics {
   private acks = 0;
   private position = 0;
   private readonly samples: SecondSample[] = [];
+  private readonly stallIntervalsMs: Array<{ startMs: number; endMs: number | null }> = [];
 
   constructor(sessionStartMs: number) {
     this.sessionStartMs = sessionStartMs;
@@ -86,6 +90,8 @@ export class PlaybackMetrics {
     }
     if (this.stallStartMs !== null) {
       this.stallMsClosed += nowMs - this.stallStartMs;
+      const open = this.stallIntervalsMs.at(-1);
+      if (open) open.endMs = nowMs;
       this.stallStartMs = null;
       this.renderedSinceMs = nowMs; // stall time does not count toward the time-weighted bitrate
     }
@@ -96,6 +102,7 @@ export class PlaybackMetrics {
     this.closeBitrateInterval(nowMs);
     this.stallStartMs = nowMs;
     this.stallCount += 1;
+    this.stallIntervalsMs.push({ startMs: nowMs, endMs: null });
   }
 
   onEnded(nowMs: number): void {
@@ -148,15 +155,14 @@ export class PlaybackMetrics {
       ? Math.max(0, nowMs - this.renderedSinceMs) : 0;
     const bitrateTimeProduct = this.bitrateTimeProductClosed + openBitrateMs * this.renderedKbps;
     const startupForRatioMs = startupMs ?? endMs - this.sessionStartMs;
-    const withStartupDenominator = startupForRatioMs + stallMs + playingMs;
     return {
       startupDelayS: startupMs !== null ? startupMs / 1000 : null,
       stallCount: this.stallCount,
       totalStallS: stallMs / 1000,
       playingS: playingMs / 1000,
-      bufferingRatio: stallMs + playingMs > 0 ? stallMs / (stallMs + playingMs) : 0,
-      bufferingRatioWithStartup: withStartupDenominator > 0 ? (startupForRatioMs + stallMs) / withStartupDenominator : 0,
-      averageBitrateKbps: this.segments > 0 ? this.segmentKbpsSum / this.segments : 0,
+      bufferingRatio: bufferingRatio(stallMs, playingMs),
+      bufferingRatioWithStartup: bufferingRatioWithStartup(startupForRatioMs, stallMs, playingMs),
+      averageBitrateKbps: averageSegmentBitrateKbps(this.segmentKbpsSum, this.segments),
       timeWeightedBitrateKbps: playingMs > 0 ? bitrateTimeProduct / playingMs : this.renderedKbps,
       currentBitrateKbps: this.renderedKbps,
       maxBitrateKbpsReached: this.maxKbps,
@@ -168,6 +174,9 @@ export class PlaybackMetrics {
       acksSent: this.acks,
       segmentsLoaded: this.segments,
       playbackPositionS: this.position,
+      stallIntervalsS: this.stallIntervalsMs.map((i) => ({
+        startS: (i.startMs - this.sessionStartMs) / 1000, endS: i.endMs === null ? null : (i.endMs - this.sessionStartMs) / 1000,
+      })),
       series: this.samples.slice(),
     };
   }

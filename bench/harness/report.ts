@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Resvg } from '@resvg/resvg-js';
 import { compareToTcp, comparisonCsv } from './comparison.ts';
+import { faultsMarkdown } from './faults/report.ts';
 import { fidelityReport } from './fidelity.ts';
 import { provenanceMarkdown } from './provenance.ts';
 import { compareRuns, readResults, type RunResult } from './results.ts';
@@ -60,7 +61,7 @@ export function writeReport(outDir: string): ReportFiles {
   const comparisons = compareToTcp(results);
   writeFileSync(join(outDir, 'summary.csv'), summaryCsv(rows));
   writeFileSync(join(outDir, 'comparison.csv'), comparisonCsv(comparisons));
-  const markdown = [summaryMarkdown(rows, comparisons), ...skippedSchemesMarkdown(outDir), ...provenanceMarkdown(results)].join('\n');
+  const markdown = [summaryMarkdown(rows, comparisons), faultsMarkdown(results), ...skippedSchemesMarkdown(outDir), ...provenanceMarkdown(results)].join('\n');
   writeFileSync(join(outDir, 'summary.md'), `# Benchmark summary\n\n${markdown}`);
   const plotDir = join(outDir, 'plots');
   mkdirSync(plotDir, { recursive: true });

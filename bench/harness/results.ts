@@ -1,6 +1,7 @@
 // One line of results.jsonl per run, plus the resume logic that reads them back.
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { FaultRecord } from './faults/fault-case.ts';
 import type { FidelityRecord } from './fidelity.ts';
 import type { MediaRecord } from './media.ts';
 import type { Provenance } from './provenance.ts';
@@ -64,6 +65,8 @@ export interface RunResult {
   segment_gap_mean_ms?: number | null;
   /** The fidelity suite's real-vs-simulator figures of this run (fidelity.ts); absent in other runs. */
   fidelity?: FidelityRecord;
+  /** The faults suite's case, figures and checks of this run (faults/fault-case.ts); absent in other runs. */
+  fault?: FaultRecord;
   /** Files of this run (relative to the output dir): per-second series, server telemetry, link log. */
   artifacts: Record<string, string>;
   /** Controller parameter overrides sent with the scheme's sessions ({}: the library's defaults). */

@@ -45,7 +45,7 @@ export function playerUrl(ports: OriginPorts, scheme: Scheme, scenario: Scenario
   return `http://${ports.host}:${ports.httpPort}/?${query.toString()}`;
 }
 
-function toPlayerResult(r: PlayerReport): PlayerResult {
+export function toPlayerResult(r: PlayerReport): PlayerResult {
   return {
     startup_delay_s: r.startupDelayS ?? Number.NaN,
     stall_count: r.stallCount,

@@ -19,6 +19,7 @@ import { runUspace, type UspaceBinaries } from './run-uspace.ts';
 import { wireBytesPerMediaByte } from './wire-overhead.ts';
 import { CpuSampler } from './cpu-sampler.ts';
 import { collectFidelity } from './fidelity.ts';
+import { runFault } from './faults/run-fault.ts';
 import type { Scenario, Scheme } from './scenario.ts';
 
 export interface RunPlanItem {
@@ -41,7 +42,7 @@ export interface RunnerOptions {
   uspace?: UspaceBinaries;
 }
 
-const PORTS = { webTransportPort: 4433, httpPort: 8080, httpsPort: 8443 };
+export const PORTS = { webTransportPort: 4433, httpPort: 8080, httpsPort: 8443 };
 
 export function plan(scenarios: readonly Scenario[]): RunPlanItem[] {
   const items: RunPlanItem[] = [];
@@ -90,6 +91,10 @@ async function runOne(item: RunPlanItem, options: RunnerOptions): Promise<RunRes
     controller_params: controllerParamsFor(scenario, scheme),
     ...(scenario.mode === 'bulk' ? {} : { media: mediaRecord(scenario) }),
   };
+  // A faults-suite case runs the scenario its own way (faults/run-fault.ts).
+  if (scenario.fault) {
+    return runFault({ scenario, scheme, repetition, runDir, outDir: options.outDir, mediaDir: options.mediaDir, playerDir: options.playerDir, record: options.record === true }, base);
+  }
   let shell: LinkemShell | null = null;
   let origin: OriginProcess | null = null;
   let summary: LinkemSummary | null = null;

@@ -45,6 +45,9 @@ export interface Scenario {
   controllerParams: ControllerParams;
   /** 'browser' plays video in Chromium; 'bulk' downloads with the Node client (no browser). */
   mode: 'browser' | 'bulk';
+  /** A case of the `faults` suite (bench/harness/faults/cases.ts) that runs this scenario its own way; absent for
+   *  every other scenario. Set by the suite, never read from a file. */
+  fault?: string;
 }
 
 /** Thrown for any problem with a scenario; the message names the field and what was expected. */

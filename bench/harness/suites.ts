@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { BENCHMARKED_SCHEMES } from '@pcc-stream/protocol';
 import { parseScenario, type Scenario } from './scenario.ts';
 import { EXTERNAL_SCHEME_NAMES } from './external-schemes.ts';
+import { FAULT_CASES } from './faults/cases.ts';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -20,11 +21,11 @@ export function tracesDir(): string {
 /** Every benchmarked scheme of the registry (@pcc-stream/protocol's SCHEMES). */
 const BROWSER_SCHEMES = [...BENCHMARKED_SCHEMES];
 const FIXED_BITRATES_MBPS = [4, 8, 15, 30];
-
 /** The thesis's own setting (§5.2, Fig 5.1): these bitrates, each as one continuous stream (the `stream` aid, aids.ts)
  *  for every scheme, Allegro-Latency and Vivace beside kernel CUBIC and BBR. */
 const THESIS_BITRATES_MBPS = [15, 30, 50, 95];
 const THESIS_STREAM_SCHEMES = ['allegro-latency', 'vivace', 'tcp-cubic', 'tcp-bbr'].map((s) => `${s}+stream`);
+
 // LTE traces of the `lte` suite, each with the uplink recorded with it (TMobile-LTE-driving has no uplink
 // trace in the set; the TMobile-LTE-short uplink stands in for it).
 const LTE_TRACES: ReadonlyArray<readonly [string, string, string]> = [
@@ -58,11 +59,11 @@ function changingRttFixed(bitratesMbps: readonly number[], schemes: readonly str
       media: { abr: false, bitrate_mbps: bitrate },
     });
   });
-  const abr = scenario({
 }
 
 function changingRtt(): Scenario[] {
   const fixed = changingRttFixed(FIXED_BITRATES_MBPS, BROWSER_SCHEMES, '');
+  const abr = scenario({
     ...CHANGING_RTT_BASE, schemes: BROWSER_SCHEMES,
     name: 'changing-rtt-abr',
     link: { down: { rate_mbps: 8.8 }, up: { rate_mbps: 8.8 }, queue: { type: 'droptail', bytes: 300_000 } },
@@ -178,6 +179,11 @@ function fidelity(): Scenario[] {
   ];
 }
 
+// Issue 20: each fault case (faults/cases.ts) on its own scenario; the case runs it (faults/run-fault.ts).
+function faults(): Scenario[] {
+  return FAULT_CASES.map((c) => ({ ...scenario({ ...c.scenario, name: c.name }), fault: c.name }));
+}
+
 export const SUITES: Readonly<Record<string, () => Scenario[]>> = {
   'seed-changing-rtt': changingRtt,
   'seed-multiflow': () => multiflow(),
@@ -188,6 +194,7 @@ export const SUITES: Readonly<Record<string, () => Scenario[]>> = {
   bulk,
   smoke,
   fidelity,
+  faults,
 };
 
 export function suiteScenarios(name: string): Scenario[] {

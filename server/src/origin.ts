@@ -17,6 +17,7 @@ import { DatagramTransport } from './session/datagram-transport.ts';
 import { OriginSession, type SessionLimits } from './session/origin-session.ts';
 import { DEFAULT_SESSION_MEMORY_BYTES, sessionMemoryBudget, type SessionMemoryBudget } from './session/session-memory.ts';
 import { StreamTransport } from './session/stream-transport.ts';
+import { loadOrCreateCert } from './tls/persisted-cert.ts';
 import { RecordingController } from './telemetry/controller-recording.ts';
 import type { TransportHandler } from './session/transport-handler.ts';
 
@@ -36,6 +37,8 @@ export interface OriginOptions {
   recordDir?: string | null;
   certPath?: string;
   keyPath?: string;
+  /** Keep the self-signed certificate here and reuse it across restarts (tls/persisted-cert.ts). */
+  certDir?: string;
   maxSessions: number;
   /** Concurrent sessions from one IP address (a misbehaving or flooding client cannot take every slot). */
   maxSessionsPerAddress: number;
@@ -107,7 +110,7 @@ export class Origin {
       certSha256Hex = createHash('sha256').update(new X509Certificate(certPem).raw).digest('hex');
     } else {
       const names = [...new Set(['localhost', '127.0.0.1', options.host].filter((n) => n !== '0.0.0.0' && n !== '::'))];
-      const cert = generateSelfSignedCert(names, 13);
+      const cert = options.certDir ? loadOrCreateCert(options.certDir, names, 13) : generateSelfSignedCert(names, 13);
       ({ certPem, keyPem, certSha256Hex } = cert);
     }
     const quicServer = await QuicServer.bind({

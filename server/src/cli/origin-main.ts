@@ -22,6 +22,7 @@ const specs: Record<string, FlagSpec> = {
   'record-dir': { type: 'string', help: 'record each datagram session\'s controller inputs and decisions here (pcc-replay scripts)' },
   cert: { type: 'string', help: 'PEM certificate (default: self-signed ECDSA P-256, 13 days)' },
   key: { type: 'string', help: 'PEM private key for --cert' },
+  'cert-dir': { type: 'string', help: 'keep the self-signed certificate in this directory and reuse it after a restart (same SHA-256 for pinned players)' },
   'max-sessions': { type: 'number', help: 'concurrent WebTransport sessions', default: d.maxSessions },
   'max-sessions-per-address': { type: 'number', help: 'concurrent WebTransport sessions from one IP address', default: d.maxSessionsPerAddress },
   'session-memory-mb': {
@@ -81,6 +82,7 @@ async function main(): Promise<void> {
       recordDir,
       ...(v.cert ? { certPath: userPath(v.cert as string) } : {}),
       ...(v.key ? { keyPath: userPath(v.key as string) } : {}),
+      ...(v['cert-dir'] ? { certDir: userPath(v['cert-dir'] as string) } : {}),
       maxSessions: positiveInt('max-sessions', v['max-sessions'] as number),
       maxSessionsPerAddress: positiveInt('max-sessions-per-address', v['max-sessions-per-address'] as number),
       sessionMemoryBytes: positiveInt('session-memory-mb', v['session-memory-mb'] as number, MIN_SESSION_MEMORY_BYTES / 1048576) * 1048576,

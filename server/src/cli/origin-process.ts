@@ -29,6 +29,9 @@ export interface OriginProcessOptions {
   extraArgs?: string[];
   /** Environment of the child; default this process's. */
   env?: NodeJS.ProcessEnv;
+  /** Command that runs the origin's node command line, e.g. ['ip', 'netns', 'exec', NS] to start it inside a network
+   *  namespace (npm start --network); it must exec the command so the process group is still the origin's. */
+  launcher?: string[];
   readyTimeoutMs?: number;
 }
 
@@ -47,6 +50,9 @@ export interface OriginProcess {
   output(): string;
   /** SIGTERM to the process group, SIGKILL after 5 s; resolves with the exit code (null when killed by a signal). */
   stop(): Promise<number | null>;
+  /** Sends `signal` to the process group (a fault test's SIGKILL, a drain's SIGTERM) and resolves when the process has
+   *  exited, with its exit code (null when a signal ended it). */
+  kill(signal: NodeJS.Signals): Promise<number | null>;
 }
 
 interface ReadyLine {
@@ -86,7 +92,8 @@ export async function startOriginProcess(options: OriginProcessOptions): Promise
   const host = options.host ?? '127.0.0.1';
   const readyTimeoutMs = options.readyTimeoutMs ?? 60_000;
   // Its own process group, so stop() reaches anything the origin spawns too.
-  const child = spawn(process.execPath, ['--import', 'tsx', originMainPath, ...originArgs(options)], {
+  const command = [...(options.launcher ?? []), process.execPath, '--import', 'tsx', originMainPath, ...originArgs(options)];
+  const child = spawn(command[0]!, command.slice(1), {
     cwd: serverDir, stdio: ['ignore', 'pipe', 'pipe'], detached: true, env: options.env ?? process.env,
   });
   let output = '';
@@ -155,5 +162,10 @@ export async function startOriginProcess(options: OriginProcessOptions): Promise
     exitCode: () => child.exitCode,
     output: () => output,
     stop,
+    kill: async (signal) => {
+      if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
+      killGroup(signal);
+      return exited;
+    },
   };
 }

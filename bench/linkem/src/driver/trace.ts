@@ -75,3 +75,28 @@ export function traceMeanRateBps(timesMs: readonly number[]): number {
   const periodMs = timesMs[timesMs.length - 1] ?? 0;
   return periodMs > 0 ? (timesMs.length * OPPORTUNITY_BYTES * 8 * 1000) / periodMs : 0;
 }
+
+/** A window of the link's time, in ms from its start, [fromMs, toMs). */
+export interface TraceWindow {
+  fromMs: number;
+  toMs: number;
+}
+
+/**
+ * A trace of a constant rate for `lengthMs` with no delivery opportunity inside each `outage` window: the link's
+ * capacity is zero there and packets wait in (or overflow) the queue, as on a radio link that blacks out. The rate is
+ * spread over milliseconds as a constant `--down-mbps` link spreads it (one 1504-byte opportunity per 12032/R µs).
+ */
+export function rateTraceWithOutages(rateMbps: number, lengthMs: number, outages: readonly TraceWindow[] = []): string {
+  if (!(rateMbps > 0) || !Number.isInteger(lengthMs) || lengthMs < 1) throw new TraceError(`rate ${rateMbps} Mbit/s over ${lengthMs} ms: expected a positive rate and whole ms ≥ 1`);
+  const perMs = (rateMbps * 1e6) / (OPPORTUNITY_BYTES * 8 * 1000);
+  const lines: string[] = [];
+  for (let ms = 1; ms <= lengthMs; ms += 1) {
+    if (outages.some((w) => ms >= w.fromMs && ms < w.toMs)) continue;
+    const count = Math.floor(ms * perMs) - Math.floor((ms - 1) * perMs);
+    for (let i = 0; i < count; i += 1) lines.push(String(ms));
+  }
+  // The trace loops shifted by its last time: end on the last millisecond so the period is exactly lengthMs.
+  if (lines.at(-1) !== String(lengthMs)) lines.push(String(lengthMs));
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,136 @@
+// Real players for fault cases: Chromium inside the emulated namespace, one page per player, sampled several times a
+// second on the link's clock, so a case can say what the player did during and after the fault it caused.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromiumPath, launchChromium } from '@pcc-stream/e2e/chromium';
+import type { PccPlayerApi, SessionReport } from '@pcc-stream/player';
+import type { Browser, Page } from 'playwright-core';
+import type { LinkemShell } from '../../linkem/src/driver/index.ts';
+import type { PlayerResult } from '../results.ts';
+import { playerUrl, toPlayerResult, type OriginPorts } from '../run-browser.ts';
+import type { Scenario, Scheme } from '../scenario.ts';
+
+/** How often fault cases read the players: fine enough for stall and recovery times in tenths of a second. */
+export const PLAYER_SAMPLE_INTERVAL_MS = 250;
+
+/** One player at one instant. */
+export interface PlayerProbe {
+  /** Seconds since the link started (linkem's schedule clock, shell.startMonotonicNs). */
+  linkS: number;
+  state: string;
+  totalStallS: number;
+  playingS: number;
+  positionS: number;
+  bufferS: number;
+  /** The controller's rate the player last heard of (the origin's telemetry, 1 s mean), bit/s. */
+  sendRateBps: number | null;
+  bytesReceived: number;
+  /** WebTransport sessions the player has opened so far (1 when it never reconnected); null for TCP. */
+  transportSessions: number | null;
+  errors: string[];
+}
+
+interface PageApi {
+  pccPlayer?: PccPlayerApi;
+}
+
+/** Seconds since the link started, on the same monotonic clock linkem's schedules use. */
+export function linkSeconds(shell: LinkemShell): number {
+  return Number(process.hrtime.bigint() - shell.startMonotonicNs) / 1e9;
+}
+
+export class PlayerPages {
+  readonly timeline: PlayerProbe[][] = [];
+
+  private constructor(private readonly shell: LinkemShell, private readonly browser: Browser, readonly pages: Page[], private readonly pageErrors: string[]) {}
+
+  /** Opens `scenario.players` pages of the player in Chromium inside the shell; close() (or the case's cleanup) ends it. */
+  static async open(shell: LinkemShell, ports: OriginPorts, scheme: Scheme, scenario: Scenario, runDir: string): Promise<PlayerPages> {
+    mkdirSync(runDir, { recursive: true });
+    const wrapper = await shell.writeExecWrapper(join(runDir, 'chromium-in-netns.sh'), chromiumPath);
+    const pageOrigin = `http://${ports.host}:${ports.httpPort}`;
+    // The page comes from the host's address inside the namespace: declare that origin secure so WebTransport is
+    // allowed. No certificate flags: the session is trusted by serverCertificateHashes alone.
+    const browser = await launchChromium({ executablePath: wrapper, extraArgs: [`--unsafely-treat-insecure-origin-as-secure=${pageOrigin}`] });
+    const pageErrors: string[] = [];
+    const pages: Page[] = [];
+    try {
+      const context = await browser.newContext({ viewport: { width: 1280, height: 1000 } });
+      const url = playerUrl(ports, scheme, scenario);
+      for (let i = 0; i < scenario.players; i += 1) {
+        const page = await context.newPage();
+        page.on('pageerror', (error) => pageErrors.push(`player ${i}: ${error.message}`));
+        await page.goto(url, { waitUntil: 'load', timeout: 30_000 });
+        pages.push(page);
+      }
+    } catch (error) {
+      await browser.close().catch(() => undefined);
+      throw error;
+    }
+    return new PlayerPages(shell, browser, pages, pageErrors);
+  }
+
+  /** Reads every player once and appends the readings to the timeline. */
+  async sample(): Promise<PlayerProbe[]> {
+    const probes: PlayerProbe[] = [];
+    for (const page of this.pages) {
+      const linkS = linkSeconds(this.shell);
+      const reading = await page.evaluate(() => {
+        const api = (window as unknown as PageApi).pccPlayer;
+        const m = api?.metrics(0);
+        if (!api || !m) return null;
+        const last = m.series.at(-1);
+        return {
+          state: m.state, totalStallS: m.totalStallS, playingS: m.playingS, positionS: m.playbackPositionS, bufferS: last?.bufferS ?? 0,
+          sendRateBps: last?.sendRateBps ?? null, bytesReceived: m.bytesReceived,
+          transportSessions: (m as { transportSessions?: number | null }).transportSessions ?? null, errors: api.errors(),
+        };
+      });
+      if (!reading) throw new Error('a player page has no window.pccPlayer (the player did not load)');
+      probes.push({ linkS, ...reading });
+    }
+    if (this.pageErrors.length > 0) throw new Error(`page error: ${this.pageErrors.join('; ')}`);
+    this.timeline.push(probes);
+    return probes;
+  }
+
+  /** Samples every PLAYER_SAMPLE_INTERVAL_MS until the link clock reaches `untilLinkS`; `atLinkS` events run once
+   *  each, in time order, as the clock passes them (the fault itself: a kill, a restart...). */
+  async sampleUntil(untilLinkS: number, events: Array<{ atLinkS: number; run: () => Promise<void> | void }> = []): Promise<void> {
+    const pending = [...events].sort((a, b) => a.atLinkS - b.atLinkS);
+    while (linkSeconds(this.shell) < untilLinkS) {
+      while (pending.length > 0 && linkSeconds(this.shell) >= (pending[0]?.atLinkS ?? Infinity)) await pending.shift()?.run();
+      await this.sample();
+      const nextEventS = pending[0]?.atLinkS ?? Infinity;
+      const waitMs = Math.max(0, Math.min(PLAYER_SAMPLE_INTERVAL_MS, (nextEventS - linkSeconds(this.shell)) * 1000));
+      await new Promise((r) => setTimeout(r, waitMs));
+    }
+  }
+
+  /** Each player's full report (window.pccPlayer.metrics()). */
+  async reports(): Promise<SessionReport[]> {
+    const reports: SessionReport[] = [];
+    for (const [i, page] of this.pages.entries()) {
+      const report = await page.evaluate(() => (window as unknown as PageApi).pccPlayer?.metrics(0) ?? null);
+      if (!report) throw new Error(`player ${i} has no metrics (window.pccPlayer missing)`);
+      reports.push(report);
+    }
+    return reports;
+  }
+
+  async results(): Promise<PlayerResult[]> {
+    return (await this.reports()).map(toPlayerResult);
+  }
+
+  /** Writes the sampled timeline (JSON) and a screenshot of the first player into runDir. */
+  async save(runDir: string): Promise<string> {
+    const file = join(runDir, 'player-timeline.json');
+    writeFileSync(file, JSON.stringify(this.timeline));
+    await this.pages[0]?.screenshot({ path: join(runDir, 'player.png') }).catch(() => undefined);
+    return file;
+  }
+
+  async close(): Promise<void> {
+    await this.browser.close().catch(() => undefined);
+  }
+}

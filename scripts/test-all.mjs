@@ -10,10 +10,10 @@ const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
 const rootManifest = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8'));
 const only = process.argv.slice(2);
 
-function runWorkspaceTests(workspace, packageName) {
+// By package name: `-w server` as a path would also select the nested server/native workspace.
+function runWorkspaceTests(workspace, packageName, command = ['npm', 'run', '-s', 'test', '-w', packageName]) {
   return new Promise((resolve) => {
-    // By package name: `-w server` as a path would also select the nested server/native workspace.
-    const child = spawn('npm', ['run', '-s', 'test', '-w', packageName], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command[0], command.slice(1), { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
     let passed = 0;
     let failed = 0;
     const scan = (chunk, sink) => {
@@ -44,6 +44,13 @@ for (const workspace of rootManifest.workspaces) {
   console.log(`\n=== ${workspace}: npm test`);
   const r = await runWorkspaceTests(workspace, manifest.name);
   // A non-zero exit with no parsed failure still counts as one failure: never report green on a crash.
+  if (r.code !== 0 && r.failed === 0) r.failed = 1;
+  results.push(r);
+}
+// The libFuzzer targets over the C (fuzz/), a short fixed number of runs each; not a workspace.
+if (only.length === 0 || only.includes('fuzz')) {
+  console.log('\n=== fuzz: npm run -s fuzz -- --ci');
+  const r = await runWorkspaceTests('fuzz', null, ['node', 'scripts/fuzz.mjs', '--ci']);
   if (r.code !== 0 && r.failed === 0) r.failed = 1;
   results.push(r);
 }

@@ -36,6 +36,8 @@ export function encodeAckDatagram(ack: AckDatagram): Uint8Array {
   const out = new Uint8Array(ackDatagramBytes(n));
   const view = viewOf(out);
   const first = ack.ranges[0]!;
+  // Every range within 48 bits and not inverted; DataView would otherwise wrap a bad number into valid-looking bytes.
+  if (!ack.ranges.every((r) => isU48(r.smallest) && isU48(r.largest) && r.smallest <= r.largest)) throw new RangeError('ACK range outside 0..2^48-1 or inverted');
   view.setUint8(0, DATAGRAM_TYPE_ACK);
   view.setUint8(1, 0);
   writeU48(view, 2, first.largest);
@@ -43,6 +45,7 @@ export function encodeAckDatagram(ack: AckDatagram): Uint8Array {
   writeU48(view, 12, ack.largestRecvTimeUs);
   view.setUint32(18, ack.windowBytes);
   view.setUint8(22, n);
+  if (!isU32(first.largest - first.smallest)) throw new RangeError('ACK range longer than 2^32 packets');
   view.setUint32(23, first.largest - first.smallest);
   let previousSmallest = first.smallest;
   let at = 27;
@@ -51,6 +54,7 @@ export function encodeAckDatagram(ack: AckDatagram): Uint8Array {
     // gap counts the unacknowledged numbers between ranges minus one, as in RFC 9000 §19.3.1.
     const gap = previousSmallest - r.largest - 2;
     if (gap < 0 || r.smallest > r.largest) throw new RangeError('ACK ranges must be descending and separated');
+    if (!isU32(gap) || !isU32(r.largest - r.smallest)) throw new RangeError('ACK gap or range longer than 2^32 packets');
     view.setUint32(at, gap);
     view.setUint32(at + 4, r.largest - r.smallest);
     at += 8;

@@ -185,6 +185,8 @@ function decodePayload(type: number, p: Uint8Array): Result<StreamFrame> {
         cmsd.push(text);
         at += 1 + length;
       }
+      // §2.2 caps the reason as the encoder does (found by the wire property test: a 513-byte reason was accepted).
+      if (p.byteLength - at > MAX_REASON_BYTES) return fail('too-large', `RESPONSE reason longer than ${MAX_REASON_BYTES} bytes`);
       const reason = decodeUtf8(p.subarray(at));
       if (contentType === null || reason === null) return fail('invalid-field', 'RESPONSE strings are not valid UTF-8');
       const status = v.getUint16(4);

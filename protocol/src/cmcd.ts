@@ -166,8 +166,12 @@ export function resolveNextObjectPath(nor: string, requestPath: string): Result<
   if (/^[a-z][a-z0-9+.-]*:/i.test(decoded) || decoded.startsWith('//')) return bad('nor names another origin');
   const pathOnly = decoded.split(/[?#]/, 1)[0]!;
   const base = decoded.startsWith('/') ? [] : requestPath.split(/[?#]/, 1)[0]!.split('/').slice(1, -1);
-  const segments = [...base];
-  for (const segment of pathOnly.split('/')) {
+  // The request's folder follows the same rules as the nor (the origin skips empty segments too): a raw base once
+  // kept '' and '..' segments, so '/a//s.m4s' + '../x' gave '/a/x' and '/../s.m4s' + 'x' gave '/../x' (found by the
+  // CMCD property test).
+  if (base.some((segment) => /[\u0000-\u001f\u007f\\]/.test(segment))) return bad('request path holds a control character or a backslash');
+  const segments: string[] = [];
+  for (const segment of [...base, ...pathOnly.split('/')]) {
     if (segment === '' || segment === '.') continue;
     if (segment === '..') {
       if (segments.length === 0) return bad(`nor ${JSON.stringify(decoded.slice(0, 80))} leaves the media root`);
@@ -181,6 +185,7 @@ export function resolveNextObjectPath(nor: string, requestPath: string): Result<
 }
 
 const OBJECT_TYPES = ['m', 'a', 'v', 'av', 'i', 'c', 'tt', 'k', 'o'] as const;
+const TOKEN_KEYS = new Set(['ot', 'sf', 'st']);
 const STREAMING_FORMATS = ['d', 'h', 's', 'o'] as const;
 const STREAM_TYPES = ['v', 'l'] as const;
 
@@ -268,6 +273,8 @@ export function cmcdQueryArgument(members: Record<string, number | boolean | str
     if (v === false) continue;
     if (v === true) parts.push(key);
     else if (typeof v === 'number') parts.push(`${key}=${Math.round(v)}`);
+    // ot, sf and st are tokens in CTA-5004 (the parser refuses them quoted; found by the CMCD property test).
+    else if (TOKEN_KEYS.has(key) && TOKEN.test(v)) parts.push(`${key}=${v}`);
     else parts.push(`${key}="${(key === 'nor' ? encodeURIComponent(v) : v).replace(/[\\"]/g, (c) => '\\' + c)}"`);
   }
   return `${CMCD_QUERY_KEY}=${encodeURIComponent(parts.join(','))}`;

@@ -1,6 +1,6 @@
 // The origin process: WebTransport endpoint (datagram sessions paced by our controllers, or QUIC-stream
 // sessions under quinn's CC), the HTTPS-over-TCP baseline, and the plain-HTTP control port (cert hash).
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import {
   CLOSE_BAD_SESSION_PARAMS, CLOSE_LIMIT_EXCEEDED, CLOSE_OPTIMISTIC_ACK, CLOSE_PROTOCOL_VIOLATION, CLOSE_SERVER_SHUTDOWN, parseSessionUrl,
 } from '@pcc-stream/protocol';
@@ -170,6 +170,7 @@ export class Origin {
         return c.user + c.system;
       })(),
       rss_bytes: process.memoryUsage().rss, heap_used_bytes: process.memoryUsage().heapUsed,
+      ...processResources(),
       send_loop_turns: this.sendLoop.turns, send_loop_sleeps: this.sendLoop.sleeps,
       session_list: [...this.sessions.values()].map((s) => ({
         id: s.quic.id, transport: s.transport.transport, open_requests: s.openRequests, cmcd_rejected: s.cmcdRejected,
@@ -313,6 +314,18 @@ export class Origin {
     await Promise.all([...this.recordings].map((r) => r.finished()));
     log('info', 'origin.stopped', {});
   }
+}
+
+/** Open file descriptors and the event loop's live timers and handles: what a session that was not cleaned up leaves. */
+function processResources(): { open_fds: number | null; active_timers: number; active_handles: number } {
+  let openFds: number | null = null;
+  try {
+    openFds = readdirSync('/proc/self/fd').length;
+  } catch {
+    /* not Linux */
+  }
+  const resources = process.getActiveResourcesInfo();
+  return { open_fds: openFds, active_timers: resources.filter((r) => r === 'Timeout').length, active_handles: resources.length };
 }
 
 /** Close codes that mean the client broke the protocol or a limit (PROTOCOL.md §1.3). */

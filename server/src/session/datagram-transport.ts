@@ -154,6 +154,9 @@ export class DatagramTransport implements TransportHandler, SendLoopMember {
     return {
       algorithm: this.controller.algorithm,
       sent_bytes: this.sender.sentBytes,
+      sent_datagram_bytes: this.sender.sentDatagramBytes,
+      // A closed session's controller is destroyed; it may still be listed until QUIC reports the close.
+      pacing_rate_bps: this.closed ? 0 : Math.round(this.controller.pacingRateBytesPerSec() * 8),
       retransmitted_bytes: this.sender.retransmittedBytes,
       packets_sent: this.sender.tracker.packetsSent,
       packets_lost: this.sender.tracker.packetsLost,

@@ -21,6 +21,7 @@ typedef struct link_event {
     uint64_t pn;
     int64_t time_us;      /* when the sender learns of it */
     int64_t recv_time_us; /* receiver clock; acks only */
+    int64_t rtt_us;       /* the sender's RTT sample with the reported ack delay removed; 0: now - sent time */
 } link_event;
 
 typedef struct link_ring {
@@ -51,6 +52,9 @@ typedef struct bottleneck_link {
     /* Acks that would reach the sender in [ack_outage_from_us, ack_outage_until_us) arrive at its end instead: the
      * return path is down (an LTE uplink gap) while data still flows. */
     int64_t ack_outage_from_us, ack_outage_until_us;
+    /* 1: the outage is the receiver holding its acks (a stalled event loop), and each ack reports its hold as ack
+     * delay, so the sender's RTT sample is the path's; 0: the acks carry no such report. */
+    int ack_outage_reported;
 
     int64_t now_us;
     int64_t next_send_us;
@@ -119,7 +123,7 @@ static inline void link_send_one(bottleneck_link *link)
     double queued_bytes = queue_delay_us * link->rate_bytes_per_s / 1e6;
     if (queued_bytes + bytes > link->buffer_bytes) {
         link->dropped_packets++;
-        link_event loss = {pn, link->now_us + link->rtt_us, 0};
+        link_event loss = {pn, link->now_us + link->rtt_us, 0, 0};
         link_ring_push(&link->losses, loss);
     } else {
         double start_us = arrival_us + queue_delay_us;
@@ -130,13 +134,15 @@ static inline void link_send_one(bottleneck_link *link)
         link->queue_samples++;
         int64_t recv_us = (int64_t)depart_us + link->rtt_us / 2;
         int64_t ack_time_us = (int64_t)depart_us + link->rtt_us + link_ack_lateness_us(link, pn);
+        int64_t sample_rtt_us = 0;
         if (ack_time_us >= link->ack_outage_from_us && ack_time_us < link->ack_outage_until_us) {
+            if (link->ack_outage_reported) sample_rtt_us = ack_time_us - link->now_us;
             ack_time_us = link->ack_outage_until_us;
         }
         if (ack_time_us < link->last_ack_time_us) ack_time_us = link->last_ack_time_us;
         link->last_ack_time_us = ack_time_us;
         link_event ack = {pn, ack_time_us,
-                          link->report_recv_time ? recv_us + link->receiver_clock_offset_us : 0};
+                          link->report_recv_time ? recv_us + link->receiver_clock_offset_us : 0, sample_rtt_us};
         link_ring_push(&link->acks, ack);
     }
     double rate = cc_pacing_rate_bytes_per_s(link->cc);
@@ -181,7 +187,7 @@ static inline void link_run(bottleneck_link *link, int64_t until_us)
             link_ring_pop(&link->losses);
         } else if (ack && ack->time_us <= link->now_us) {
             link->delivered_bytes += link->packet_bytes;
-            cc_on_ack(link->cc, ack->pn, 0, ack->recv_time_us, link->now_us);
+            cc_on_ack(link->cc, ack->pn, ack->rtt_us, ack->recv_time_us, link->now_us);
             link_ring_pop(&link->acks);
         } else if (can_send && link->next_send_us <= link->now_us) {
             link_send_one(link);

@@ -474,6 +474,38 @@ static void test_ack_timing_noise(void) {
     CHECK(noisy > 0.94);
 }
 
+/* Issue 17's startup target, 90% of a 100 Mbit/s, 30 ms link within 2 s, also with RTT jitter: each group of 4 acks
+ * up to `lateness_us` late (receiver ack timer, event loops). Returns the utilization of the link in [1 s, 2 s]. (A
+ * guard of the target in this fixture: the real path's slow starts that ended early came from receiver stalls and
+ * pacing debt, fixed in the sender and in vivace_timeout.c; jitter without a trend passes the gradient filter.) */
+static double startup_utilization_with_late_acks(int64_t lateness_us, uint64_t seed) {
+    cc_controller *cc = cc_create("vivace", seed, 0);
+    bottleneck_link *link = link_create(cc, 100e6, 30000, 75000);
+    link->packet_bytes = 1421;
+    CHECK(cc_param_set(cc, "mss_bytes", 1421) == CC_OK);
+    link->ack_lateness_us = lateness_us;
+    link_run(link, 1000000);
+    link_reset_stats(link);
+    link_run(link, 2000000);
+    double utilization = (double)link->delivered_bytes * 8.0 / 1.0 / 100e6;
+    free(link);
+    cc_destroy(cc);
+    return utilization;
+}
+
+static void test_startup_with_rtt_jitter(void) {
+    double clean = 1, worst = 1;
+    for (uint64_t seed = 1; seed <= 3; seed++) {
+        double c = startup_utilization_with_late_acks(0, seed), j = startup_utilization_with_late_acks(1500, seed);
+        if (c < clean) clean = c;
+        if (j < worst) worst = j;
+    }
+    fprintf(stderr, "vivace startup 100 Mbit/s 30 ms: utilization in [1 s, 2 s] %.3f clean, %.3f with acks up to 1.5 ms late (worst of 3 seeds)\n",
+            clean, worst);
+    CHECK(clean > 0.9);
+    CHECK(worst > 0.9);
+}
+
 /* Slow start into a deep buffer (20 Mbit/s, 50 ms, 1 MB: nothing is lost, so only latency can end it). */
 typedef struct startup_result {
     double max_queue_ms;        /* the largest queue any packet met in the first 3 s */
@@ -523,7 +555,8 @@ static void test_slow_start_overshoot(void) {
     CHECK(drained.utilization > 0.85);
 }
 
-/* 8 Mbit/s, 40 ms, 300 KB, 10 s to settle; then either the return path is down for 2 s (acks held, data flows) or
+/* 8 Mbit/s, 40 ms, 300 KB, 10 s to settle; then either the return path is down for 2 s (acks held, data flows; 2: held
+ * by the receiver, which reports the hold as ack delay) or
  * the capacity falls to 1 Mbit/s for 3 s behind a 2 MB buffer (a forward queue: acks late for the same reason the
  * MI timeout assumes). Returns Mbit/s delivered in the 2 s after the event. */
 static double goodput_after_silence(int ack_path_outage) {
@@ -532,6 +565,7 @@ static double goodput_after_silence(int ack_path_outage) {
     link_run(link, 10000000);
     int64_t event_end_us;
     if (ack_path_outage) {
+        link->ack_outage_reported = ack_path_outage == 2;
         link->ack_outage_from_us = 10000000;
         link->ack_outage_until_us = event_end_us = 12000000;
         link_run(link, event_end_us + 1000); /* the held acks, all at once: not part of what follows */
@@ -553,7 +587,12 @@ static double goodput_after_silence(int ack_path_outage) {
 
 static void test_spurious_timeout_undo(void) {
     double outage = goodput_after_silence(1), queue = goodput_after_silence(0);
-    fprintf(stderr, "vivace after a 2 s ack-path outage on 8 Mbit/s: %.2f Mbit/s; after a forward queue: %.2f\n", outage, queue);
+    /* The receiver held its acks for the 2 s and reported the hold as ack delay (issue 17: the Node client's event
+     * loop stalled 125 ms): the RTT samples are the path's, but the acks were just as late. */
+    double receiver_stall = goodput_after_silence(2);
+    fprintf(stderr, "vivace after a 2 s ack-path outage on 8 Mbit/s: %.2f Mbit/s; after a receiver stall: %.2f; after a forward queue: %.2f\n",
+            outage, receiver_stall, queue);
+    CHECK(receiver_stall > 6.0);
     /* The acks come back with the forward one-way delay unchanged: the halvings are undone (kept, the rate would
      * be a quarter of the link's or less: 2.13 Mbit/s when this was measured with the undo off). */
     CHECK(outage > 6.0);
@@ -722,6 +761,7 @@ int main(void) {
     test_spurious_timeout_undo();
     test_slow_start_overshoot();
     test_long_rtt_slow_start();
+    test_startup_with_rtt_jitter();
     test_random_loss_tolerance();
     test_ack_timing_noise();
     test_utility_values();

@@ -115,6 +115,22 @@ test('the controller plans with the datagram size the sender really sends (mss_b
   }
 });
 
+test("the controller's RTT sample removes the whole ack delay the receiver reported (a stalled receiver is not a queue)", () => {
+  const { sender, sink, controller } = setup(8e6, 1_000_000);
+  sink.keep = false;
+  sender.service(3000); // the bucket holds two packets by now: both go at t = 3 ms
+  const [first, second] = sink.unacked;
+  assert.ok(first !== undefined && second !== undefined);
+  const ack = (pn: number, ackDelayUs: number) => encodeAckDatagram({ ranges: [{ smallest: pn, largest: pn }], ackDelayUs, largestRecvTimeUs: 1, windowBytes: 2 ** 31 });
+  sender.onDatagrams([ack(first, 0)], 33_000); // a 30 ms path
+  assert.equal(controller.telemetry().latestRttUs, 30_000);
+  // The receiver held the next ACK 125 ms (its event loop stalled) and says so: the path is still 30 ms. The
+  // loss-recovery estimator caps the delay at max_ack_delay (RFC 9002 §5.3), the controller must not.
+  sender.onDatagrams([ack(second, 125_000)], 158_000);
+  assert.equal(controller.telemetry().latestRttUs, 30_000);
+  assert.ok(sender.tracker.rtt.latestUs >= 155_000, 'the tracker still sees the raw sample');
+});
+
 test('the receiver window bounds bytes in flight; an ACK reopens it', () => {
   const { sender, sink } = setup(1e9, 1_000_000, 5000);
   for (let t = 0; t < 50_000; t += 100) sender.service(t);

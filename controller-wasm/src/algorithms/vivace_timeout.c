@@ -8,7 +8,8 @@
  */
 #include "vivace_state.h"
 
-/* A late ack whose forward queueing delay is below 1/SPURIOUS_QUEUE_SHARE of its extra RTT was late on the way back. */
+/* A late ack whose forward queueing delay is below 1/SPURIOUS_QUEUE_SHARE of its lateness was late on the way back
+ * (or held by the receiver). */
 #define SPURIOUS_QUEUE_SHARE 4
 
 void vivace_on_timeout(void *state, const pcc_mi_result *r) {
@@ -52,7 +53,9 @@ void vivace_undo_spurious_timeout(vivace_state *s, const cc_ack_event *event) {
     if (!s->have_one_way || one_way_us < s->min_one_way_us) s->min_one_way_us = one_way_us;
     s->have_one_way = 1;
     if (!s->awaiting_feedback) return;
-    int64_t extra_rtt_us = event->rtt_us - s->loop.ctx->rtt->min_rtt_us;
+    /* How late the ack came, from its packet's send time: a receiver that held its acks and reported the hold as ack
+     * delay gives an RTT sample at the path's RTT, yet its late acks timed the MI out just the same. */
+    int64_t extra_rtt_us = (event->now_us - event->packet->sent_time_us) - s->loop.ctx->rtt->min_rtt_us;
     int64_t forward_queue_us = one_way_us - s->min_one_way_us;
     if (extra_rtt_us <= pcc_loop_mi_timeout_us(&s->loop) || SPURIOUS_QUEUE_SHARE * forward_queue_us >= extra_rtt_us) return;
     s->awaiting_feedback = 0;

@@ -272,7 +272,7 @@ export class DatagramSender {
       }
       const { ack, outcome } = checked;
       this.flight.onAck(nowUs, ack.ranges[0]!.largest, ack.windowBytes);
-      const rttUs = outcome.rttSampleUs === null ? 0 : Math.max(1, Math.round(outcome.rttSampleUs));
+      const rttUs = outcome.rttSampleUs === null ? 0 : this.controllerRttUs(outcome.rttSampleUs, outcome.newlyAcked, ack.ackDelayUs, receivedAtUs, nowUs);
       const recvTimeUs = Math.round(ack.largestRecvTimeUs);
       for (const p of outcome.newlyAcked) {
         this.controller.ack(p.packetNumber, rttUs, recvTimeUs, nowUs);
@@ -286,6 +286,22 @@ export class DatagramSender {
     // The caller wakes the send loop for these ACKs: a turn is due now.
     this.stallReasons.woken(nowUs);
     this.hooks.onProgress(nowUs);
+  }
+
+  /**
+   * The RTT sample the controller gets: the ACK's arrival less the whole delay the receiver reported holding it.
+   * The loss-recovery estimator (the tracker's, RFC 9002 §5.3) caps that delay at max_ack_delay, so a receiver
+   * whose event loop stalled 125 ms (the Node client on a busy machine, issue 17) reads there as 120 ms of RTT; to
+   * a delay-based controller that is a queue that never was, and Vivace left slow start at a third of the link on
+   * one such stall. Never below the lowest RTT seen: a receiver that overstates its delay only hides its own
+   * queueing from its own session's controller.
+   */
+  private controllerRttUs(trackerSampleUs: number, newlyAcked: SentPacket[], ackDelayUs: number, receivedAtUs: number, nowUs: number): number {
+    // A sample exists only when the ACK's largest number was newly acknowledged: the last of newlyAcked (ascending).
+    const packet = newlyAcked[newlyAcked.length - 1];
+    if (!packet) return Math.max(1, Math.round(trackerSampleUs));
+    const rawUs = Math.min(nowUs, receivedAtUs) - packet.sentTimeUs;
+    return Math.max(1, Math.round(Math.max(this.tracker.rtt.minUs, rawUs - ackDelayUs)));
   }
 
   private applyLosses(lost: SentPacket[], nowUs: number): void {

@@ -2,7 +2,7 @@
 // A scenario describes one emulated path, one media configuration and the schemes to compare on it.
 import { readFileSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
-import { traceFile } from '@pcc-stream/protocol/node/trace-file';
+import { TraceFileError, traceFile } from '@pcc-stream/protocol/node/trace-file';
 import {
   BENCHMARKED_SCHEMES, CONTROLLER_PARAM_NAME, SCHEME_NAMES, WASM_CONTROLLERS, parseScheme, type SchemeName, type WasmControllerName,
 } from '@pcc-stream/protocol';
@@ -94,8 +94,14 @@ function parseDirection(value: Json | undefined, where: string, baseDir: string)
   }
   if (object.rate_mbps !== undefined) return { rateMbps: requireNumber(object.rate_mbps, `${where}.rate_mbps`, 0.01, 10_000) };
   if (typeof object.trace === 'string' && object.trace.length > 0) {
-    // Relative to the scenario file; a trace stored as NAME.gz is decompressed once and its plain copy used.
-    return { tracePath: traceFile(isAbsolute(object.trace) ? object.trace : resolve(baseDir, object.trace)) };
+    // Relative to the scenario file; a trace stored as NAME.gz is decompressed once and its plain copy used. A bad
+    // .gz is this scenario's problem, reported as such (it escaped as a TraceFileError; found by the property test).
+    try {
+      return { tracePath: traceFile(isAbsolute(object.trace) ? object.trace : resolve(baseDir, object.trace)) };
+    } catch (error) {
+      if (error instanceof TraceFileError) throw new ScenarioError(`${where}.trace`, error.message);
+      throw error;
+    }
   }
   throw new ScenarioError(where, 'expected {"rate_mbps": N} or {"trace": "path"}');
 }

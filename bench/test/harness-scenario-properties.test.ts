@@ -46,7 +46,7 @@ const fieldPaths = [
 ];
 
 /** A copy of `value` with the field at `path` set to `replacement` (objects made on the way as needed). */
-function withField(value: Record<string, unknown>, path: string[], replacement: unknown): Record<string, unknown> {
+function withField(value: Record<string, unknown>, path: readonly string[], replacement: unknown): Record<string, unknown> {
   const copy = structuredClone(value);
   let at: Record<string, unknown> = copy;
   for (const key of path.slice(0, -1)) {

@@ -18,7 +18,7 @@ import { EXTERNAL_SCHEME_NAMES, isExternalScheme, recordSkippedSchemes, selectEx
 import { resolveUspaceBinaries, UspaceError, type UspaceBinaries } from './run-uspace.ts';
 
 const USAGE = `usage: npm run -s bench -- (--suite NAME | --scenario FILE) --out DIR [options]
-  --suite NAME          built-in suite: ${Object.keys(SUITES).join(', ')}
+  --suite NAME          built-in suite: ${Object.keys(SUITES).join(', ')}; or soak (--minutes N, see --suite soak --help)
   --scenario FILE       a scenario JSON file (see bench/harness/README.md); may be repeated
   --out DIR             results directory; an interrupted run resumes where it stopped
   --schemes a,b         only these schemes (${ALL_SCHEMES.join(', ')}; external: ${EXTERNAL_SCHEME_NAMES.join(', ')})
@@ -164,6 +164,20 @@ function merge(args: string[]): number {
 
 async function main(): Promise<number> {
   if (process.argv[2] === 'merge') return merge(process.argv.slice(3));
+  // The soak (issue 20) is one long run with its own flags (--minutes), not a plan of scenarios.
+  if (process.argv.slice(2).some((arg, i, all) => arg === '--suite=soak' || (arg === '--suite' && all[i + 1] === 'soak'))) {
+    const { parseSoakArgs, runSoak, SoakUsageError, SOAK_USAGE } = await import('./soak/soak.ts');
+    try {
+      const options = parseSoakArgs(process.argv.slice(2));
+      if (typeof process.getuid === 'function' && process.getuid() !== 0) throw new SoakUsageError('the soak creates a network namespace: run it as root');
+      await runSoak(options);
+      return 0;
+    } catch (error) {
+      if (!(error instanceof SoakUsageError || (error instanceof TypeError && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS')))) throw error;
+      console.error(`bench: ${error.message}\n\n${SOAK_USAGE}`);
+      return 2;
+    }
+  }
   const { scenarios, outDir, mediaDir, reportOnly, list, shard, runIds, uspace, skipped, record, fidelity } = parse();
   let items = shard ? shardPlan(plan(scenarios), shard) : plan(scenarios);
   if (runIds) {

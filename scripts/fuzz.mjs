@@ -224,12 +224,16 @@ ensureToolchain();
 if (opts.target !== null) {
   const target = targets.find((t) => t.name === opts.target);
   const binary = build(target);
-  const r = await runTarget(target, binary, { runs: opts.runs, seconds: opts.seconds, workCorpus: join(buildDir, 'corpus', target.name), quiet: false });
+  // --runs N is a fixed, repeatable amount of work: the seed corpus and seed 1, in a scratch folder. Otherwise the
+  // run explores on from what earlier ones kept in fuzz/build/corpus/NAME and keeps what it finds there.
+  const scratch = opts.runs !== null ? mkdtempSync(join(tmpdir(), `pcc-fuzz-${target.name}-`)) : null;
+  const r = await runTarget(target, binary, { runs: opts.runs, seconds: opts.seconds, workCorpus: scratch ?? join(buildDir, 'corpus', target.name), quiet: false });
+  if (scratch) rmSync(scratch, { recursive: true, force: true });
   console.log(JSON.stringify(r));
   process.exit(r.findings > 0 ? 1 : 0);
 }
-// --ci: a fixed number of runs from a fixed seed over the seed corpus alone (a fresh working folder), so every
-// `npm test` exercises the same inputs first; printed in node:test's summary shape for scripts/test-all.mjs.
+// --ci: every target for a fixed number of runs as --runs does, so every `npm test` exercises the same inputs first;
+// printed in node:test's summary shape for scripts/test-all.mjs.
 let passed = 0;
 let failed = 0;
 for (const target of targets) {

@@ -114,6 +114,10 @@ const SHORT_FORMS = new Map<string, ShortForm>([
   // README.md
   ['npm start', { run: () => 'npm start -- --help', check: usage, why: 'bootstrap (idempotent, seconds when built) then start.mjs, which would serve until Ctrl-C: its usage instead' }],
   ['npm test', { run: () => 'npm test -- protocol', why: 'bootstrap and test-all.mjs, limited to one workspace (the whole suite is what runs this test)' }],
+  ['npm run -s fuzz -- --list', { run: () => 'npm run -s fuzz -- --list', check: (output) => assert.deepEqual(output.trim().split('\n').map((l) => l.split('\t')[0]), ['cc-api', 'trace-parser', 'linkem-options']), why: 'as written' }],
+  ['npm run -s fuzz -- --target cc-api --seconds 60', { run: () => 'npm run -s fuzz -- --target cc-api --runs 300', why: '300 runs instead of a minute' }],
+  ['npm run -s fuzz -- --target trace-parser --runs 1000000', { run: () => 'npm run -s fuzz -- --target trace-parser --runs 20000', why: '20,000 runs instead of a million' }],
+  ['npm run -s fuzz -- --ci', { run: () => 'npm run -s fuzz -- --ci', why: 'as written (~20 s; npm test runs it too)' }],
   ['npm run -s sim -- --cc vivace --rate-mbps 100 --rtt-ms 30 --buffer-kb 75 --loss 0.01 --duration-s 60 --json', {
     run: () => 'npm run -s sim -- --cc vivace --rate-mbps 100 --rtt-ms 30 --buffer-kb 75 --loss 0.01 --duration-s 2 --json', check: simJson, why: '2 simulated seconds instead of 60' }],
   ['npm run -s sim:paper', { run: (c) => `npm run -s sim:paper -- --quick --only fig4.9-lte --out ${c.out}/paper`, check: (_, c) => paperFigure(c), why: 'one figure (the LTE trace one), --quick, written where --out says' }],

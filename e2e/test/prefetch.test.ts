@@ -72,8 +72,7 @@ test('datagrams: dash.js is served from early requests and keeps a throughput sa
 test('HTTPS/TCP with the same aid (no certificate errors ignored)', { timeout: 120_000 }, async () => {
   const { report, cmsd } = await play('transport=tcp&cc=cubic&prefetch=1');
   check('tcp', report, cmsd);
-  // On loopback fetch() hands over a 1 MB body in one or two reads now and then: dash.js then counts no bytes after its
-  // first (latency) piece and the report skips that empty sample, on the network path as when served early. Without the
-  // real timing nearly every served segment's sample would be gone (17 of 18 segments are served early).
-  checkSamples('tcp', report, cmsd, cmsd.samples.map((s) => s.downloadedBytes), 0.6);
+  // On loopback fetch() often hands over a 1 MB body in one read: the response head goes to dash.js as its own
+  // zero-byte first event (http-fetcher.ts, transport-loader.ts), so the body's bytes still count as a sample.
+  checkSamples('tcp', report, cmsd, cmsd.samples.map((s) => s.downloadedBytes), 0.9);
 });

@@ -118,3 +118,55 @@ test('the CMCD query reaches the transport and CMSD comes back as the lower-case
   await r2.ended;
   assert.ok(!('cmsd-dynamic' in (r2.res.headers as Record<string, string>)), 'no CMSD header without CMSD');
 });
+
+/** dash.js's throughput arithmetic on a trace (ThroughputModel, XHR case): the first event is the latency and its bytes
+ *  are not counted; NaN when it has no bytes after the first (no sample). */
+function countedBytes(loadedSeries: number[]): number {
+  if (loadedSeries.length <= 1) return Number.NaN;
+  return loadedSeries.at(-1)! - loadedSeries[0]!;
+}
+
+test('a body that arrives in one piece still leaves dash.js all its bytes to count (its first event carries none)', async () => {
+  // No head reported (the WebTransport worker): the loader puts a zero-byte head before the piece.
+  const onePiece = new MemoryFetcher(async (_path, onProgress) => {
+    onProgress(200_000, 200_000);
+    return { status: 200, statusText: 'OK', contentType: 'video/mp4', body: bytes(200_000) };
+  });
+  const r1 = request('https://h/abr/seg-1-00001.m4s');
+  createTransportLoader(onePiece)().load(r1.req as never, r1.res as never);
+  await r1.ended;
+  assert.deepEqual(r1.progress, [0, 200_000]);
+  assert.equal(countedBytes(r1.progress), 200_000);
+  // A head reported (fetch() on TCP: HttpFetcher), then the body in one read: nothing inserted, nothing lost.
+  const headThenPiece = new MemoryFetcher(async (_path, onProgress) => {
+    onProgress(0, 200_000);
+    onProgress(200_000, 200_000);
+    return { status: 200, statusText: 'OK', contentType: 'video/mp4', body: bytes(200_000) };
+  });
+  const r2 = request('https://h/abr/seg-1-00002.m4s');
+  createTransportLoader(headThenPiece)().load(r2.req as never, r2.res as never);
+  await r2.ended;
+  assert.deepEqual(r2.progress, [0, 200_000]);
+  // Reported nothing at all: the body still counts once the response is in.
+  const silent = new MemoryFetcher(async () => ({ status: 200, statusText: 'OK', contentType: 'video/mp4', body: bytes(5000) }));
+  const r3 = request('https://h/abr/seg-1-00003.m4s');
+  createTransportLoader(silent)().load(r3.req as never, r3.res as never);
+  await r3.ended;
+  assert.equal(countedBytes(r3.progress), 5000);
+});
+
+test('an early piece\'s arrival time is the head\'s latency, and its bytes get a duration dash.js does not read as absent', async () => {
+  const times: Array<number | undefined> = [];
+  const replayed = new MemoryFetcher(async (_path, onProgress) => {
+    onProgress(50_000, 100_000, 40);
+    onProgress(100_000, 100_000, 0);
+    return { status: 200, statusText: 'OK', contentType: 'video/mp4', body: bytes(100_000) };
+  });
+  const r = request('https://h/abr/seg-1-00004.m4s');
+  (r.req.customData as Record<string, unknown>).onprogress = (e: { loaded: number; time?: number }) => { r.progress.push(e.loaded); times.push(e.time); };
+  createTransportLoader(replayed)().load(r.req as never, r.res as never);
+  await r.ended;
+  assert.deepEqual(r.progress, [0, 50_000, 100_000]);
+  assert.equal(times[0], 40);
+  assert.ok(times.slice(1).every((t) => t !== undefined && t > 0), `every piece has a positive time: ${times.join(', ')}`);
+});

@@ -1,7 +1,10 @@
 // Replaces dash.js's internal XHRLoader (player.extend('XHRLoader', ...), FIELD-NOTES "dash.js 5.2.x") so manifests
-// and segments travel over our MediaFetcher. dash.js's HTTPLoader keeps doing retries, timeouts and throughput
-// traces; for that it needs ≥ 2 progress events per request (the first one is taken as latency), a failed
-// request reported as onloadend with a non-2xx status (so it retries), and abort() wired through customData.
+// and segments travel over our MediaFetcher, on every transport. dash.js's HTTPLoader keeps doing retries, timeouts
+// and throughput traces; for that it needs ≥ 2 progress events per request, the first of which it takes as the
+// latency (its bytes are not counted), a failed request reported as onloadend with a non-2xx status (so it
+// retries), and abort() wired through customData. The first event this loader hands dash.js therefore always
+// carries zero bytes (the response head): a body that arrived in one piece still leaves dash.js all its bytes to
+// count, where a lone piece, or a zero-byte piece after it, would give no sample or a 0 kbit/s one.
 import { parseRangeHeader, type MediaFetcher } from '../transport/media-fetcher.ts';
 
 /** The subset of dash.js's CommonMediaRequest / CommonMediaResponse the loader touches. */
@@ -28,6 +31,9 @@ interface LoaderResponse {
   headers?: Record<string, string>;
   data?: unknown;
 }
+
+/** The `time` (ms) of a piece whose duration is not known or rounds to nothing: dash.js treats 0 as "not given". */
+const MIN_PIECE_MS = 0.001;
 
 export interface LoaderHooks {
   onBytes?: (bytes: number) => void;
@@ -83,18 +89,27 @@ export function createTransportLoader(fetcher: MediaFetcher, hooks: LoaderHooks 
       const url = new URL(req.url);
       const range = parseRangeHeader(headerValue(req.headers, 'range'));
       let progressEvents = 0;
+      const emit = (loaded: number, total: number, timeMs: number | undefined): void => {
+        progressEvents++;
+        req.customData.onprogress?.({ loaded, total, lengthComputable: total > 0, ...(timeMs === undefined ? {} : { time: timeMs }) });
+      };
       const onProgress = (loaded: number, total: number, durationMs?: number): void => {
         if (finished) return;
-        progressEvents++;
         // Bytes that arrived earlier (an early request) carry their real arrival time: dash.js's throughput trace
         // takes `time` as the piece's duration instead of the (near zero) time since its previous event.
-        const time = durationMs === undefined ? {} : { time: Math.max(durationMs, 0.001) };
-        req.customData.onprogress?.({ loaded, total, lengthComputable: total > 0, ...time });
+        const timeMs = durationMs === undefined ? undefined : Math.max(durationMs, MIN_PIECE_MS);
+        if (progressEvents === 0 && loaded > 0) {
+          // The fetcher reported no head: the wait so far is the latency, and these bytes arrive now.
+          emit(0, total, timeMs);
+          emit(loaded, total, timeMs === undefined ? undefined : MIN_PIECE_MS);
+          return;
+        }
+        emit(loaded, total, timeMs);
       };
       fetcher.fetch(url.pathname + url.search, range, onProgress, controller.signal)
         .then((response) => {
           if (finished || controller.signal.aborted) return;
-          // Guarantee the two samples dash.js's throughput estimator needs even for tiny one-datagram bodies.
+          // Guarantee the two events dash.js's throughput trace needs even when the fetcher reported none.
           while (progressEvents < 2) onProgress(response.body.byteLength, response.body.byteLength);
           finished = true;
           res.url = req.url;

@@ -3,7 +3,7 @@ import { MediaPlayer, type MediaPlayerClass, type Representation } from 'dashjs'
 import type { SessionParams } from '../config/session-params.ts';
 import { createTransportLoader } from '../dash/transport-loader.ts';
 import { PlaybackMetrics, type MetricsSnapshot } from '../metrics/playback-metrics.ts';
-import { HttpsFetcher } from '../transport/https-fetcher.ts';
+import { HttpFetcher } from '../transport/http-fetcher.ts';
 import { PrefetchingFetcher } from '../transport/prefetching-fetcher.ts';
 import { ContinuousStreamFetcher } from '../transport/continuous-stream-fetcher.ts';
 import { HttpStreamSource } from '../transport/http-stream-source.ts';
@@ -87,13 +87,12 @@ export class PlaybackSession {
   /** What dash.js's loader fetches through (WebTransport, or HTTPS when an aid needs our loader on TCP). */
   private mediaFetcher: PrefetchingFetcher | null = null;
   private streamFetcher: ContinuousStreamFetcher | null = null;
-  private httpsFetcher: HttpsFetcher | null = null;
+  private httpFetcher: HttpFetcher | null = null;
   private readonly errors: string[] = [];
   private state = 'connecting';
   private counters: TransportCounters | null = null;
   private telemetryWindow: TelemetryPoint[] = [];
   private lastTelemetry: TelemetryPoint | null = null;
-  private tcpBytes = 0;
   private lastSampleBytes = 0;
   private lastSampleMs: number;
   private readonly startedMs: number;
@@ -139,11 +138,13 @@ export class PlaybackSession {
   private startPlayer(manifestUrl: string): void {
     const player = MediaPlayer().create();
     this.player = player;
-    if (!this.fetcher && (this.params.prefetch || this.params.stream)) {
-      // Early requests need our loader in front of dash.js on TCP too; ?cc= still comes from the interceptor below.
-      this.httpsFetcher = new HttpsFetcher(new URL(manifestUrl).origin);
-    }
-    const inner = this.fetcher ?? this.httpsFetcher;
+    // TCP loads through our loader too (fetch() on the kernel's TCP; ?cc= still comes from the interceptor below):
+    // dash.js's own XHR loader lost the ABR's samples on loopback, where a segment often arrives in one XHR progress
+    // event (no bytes after the one it takes as latency) or within its 10 ms "from a cache" threshold, and Chromium
+    // adds an XHR's Resource Timing entry only after the loadend at which dash.js looks for it; with no sample for a
+    // whole run the ABR stayed at its first rendition. Our loader measures every transport the same way.
+    if (!this.fetcher) this.httpFetcher = new HttpFetcher(new URL(manifestUrl).origin);
+    const inner = this.fetcher ?? this.httpFetcher;
     if (inner) {
       let loaderFetcher: PrefetchingFetcher | ContinuousStreamFetcher;
       if (this.params.stream) {
@@ -172,17 +173,16 @@ export class PlaybackSession {
       streaming: {
         abr: {
           autoSwitchBitrate: { video: !pinned, audio: true },
-          // dash.js's own loader (TCP): measured by the browser's Resource Timing, exact however few progress
-          // events XHR fires (on loopback a 2 MB segment can arrive in one, and then ABR got no sample and stayed at
-          // its first rendition for a whole run). Our WebTransport loader has no such entries: its progress events.
-          throughput: { useResourceTimingApi: this.params.transport === 'tcp' && !this.httpsFetcher },
+          // Throughput from our loader's progress events on every transport (transport-loader.ts), never from a
+          // Resource Timing entry of the same URL that may or may not exist yet when the request ends.
+          throughput: { useResourceTimingApi: false },
           ...(this.params.pinnedBitrateKbps !== null ? { initialBitrate: { video: this.params.pinnedBitrateKbps } } : {}),
         },
         retryAttempts: { MPD: 3, MediaSegment: 3, InitializationSegment: 3 },
-        // A segment served from an early request ends microseconds after dash.js asked, which its "came from a cache"
-        // rule (a response under 10 ms) would drop from the ABR's samples; its progress events carry the real arrival
-        // timing instead (prefetching-fetcher.ts), and our loader never reads a browser cache.
-        ...(this.params.prefetch || this.params.stream ? { cacheLoadThresholds: { video: 0, audio: 0 } } : {}),
+        // Our loader never reads a browser cache, so dash.js's "came from a cache" rule (a response under 10 ms) would
+        // only drop real samples: a segment on a fast path, or one served from an early request microseconds after
+        // dash.js asked (its progress events carry the real arrival timing, prefetching-fetcher.ts).
+        cacheLoadThresholds: { video: 0, audio: 0 },
         // CTA-5004 in query mode: the `CMCD` argument rides in the request path over WebTransport and HTTPS alike,
         // and adds no CORS preflight to dash.js's cross-origin XHRs (PROTOCOL.md §2.6).
         cmcd: { enabled: true, mode: 'query', version: 1 },
@@ -221,22 +221,9 @@ export class PlaybackSession {
       this.metrics.onRenditionRendered(performance.now(), kbps);
       if (before !== kbps) this.pane.logEvent(`rendition ${before} → ${kbps} kbit/s`, 'switch');
     });
-    // Byte accounting for dash.js's own loader (TCP): progress events give a smooth goodput, completion the rest.
-    const countedBytes = new WeakMap<object, number>();
-    const countBytes = (req: { bytesLoaded?: number } | undefined): void => {
-      if (!req || this.fetcher) return;
-      const loaded = req.bytesLoaded ?? 0;
-      const before = countedBytes.get(req) ?? 0;
-      if (loaded > before) {
-        this.tcpBytes += loaded - before;
-        countedBytes.set(req, loaded);
-      }
-    };
-    player.on(events.FRAGMENT_LOADING_PROGRESS, (e: { request?: unknown }) => countBytes(e.request as { bytesLoaded?: number } | undefined));
     player.on(events.FRAGMENT_LOADING_COMPLETED, (e: { request?: unknown }) => {
-      const req = e.request as { mediaType?: string; type?: string; bytesLoaded?: number; bandwidth?: number; representation?: { bandwidth?: number } } | undefined;
+      const req = e.request as { mediaType?: string; type?: string; bandwidth?: number; representation?: { bandwidth?: number } } | undefined;
       if (!req) return;
-      countBytes(req);
       if (req.mediaType === 'video' && req.type === 'MediaSegment') {
         const bandwidth = req.representation?.bandwidth ?? req.bandwidth ?? 0;
         if (bandwidth > 0) this.metrics.onSegmentLoaded(bandwidth / 1000);
@@ -289,7 +276,7 @@ export class PlaybackSession {
     const now = performance.now();
     const video = this.pane.video;
     this.metrics.setPosition(video.currentTime);
-    const bytes = this.counters ? this.counters.bytesReceived : this.httpsFetcher ? this.httpsFetcher.bytesReceived : this.tcpBytes;
+    const bytes = this.counters ? this.counters.bytesReceived : this.httpFetcher?.bytesReceived ?? 0;
     const dtS = Math.max(0.001, (now - this.lastSampleMs) / 1000);
     const goodputBps = ((bytes - this.lastSampleBytes) * 8) / dtS;
     this.lastSampleBytes = bytes;

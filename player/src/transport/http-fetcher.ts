@@ -1,14 +1,15 @@
-// A MediaFetcher over the origin's HTTPS/TCP baseline (fetch() on the kernel's TCP), for the aids that need our loader
-// in front of dash.js on TCP too (client-side early requests, prefetching-fetcher.ts): the honest comparison gives the
-// TCP baselines every aid that is not congestion control. Without aids dash.js's own XHR loader serves TCP.
+// A MediaFetcher over the origin's TCP baseline: fetch() on the kernel's TCP, plain HTTP/1.1 by default or HTTPS when
+// asked for (the URL's scheme decides). Every TCP session's dash.js loads through it (transport-loader.ts), as the
+// WebTransport sessions load through theirs, so the ABR's throughput samples are measured the same way on every
+// transport: from the loader's progress events, never from Chromium's XHR progress throttling or Resource Timing.
 import { CMSD_DYNAMIC_HEADER, CMSD_STATIC_HEADER } from '@pcc-stream/protocol';
 import type { ByteRange, MediaFetcher, MediaResponse, ProgressCallback } from './media-fetcher.ts';
 
-export class HttpsFetcher implements MediaFetcher {
+export class HttpFetcher implements MediaFetcher {
   /** Body bytes received (goodput accounting). */
   bytesReceived = 0;
 
-  /** `origin`: `https://host:port` of the HTTPS baseline. */
+  /** `origin`: `http://host:port` (or `https://host:port`) of the TCP baseline. */
   constructor(private readonly origin: string) {}
 
   async fetch(path: string, range: ByteRange | null, onProgress: ProgressCallback, signal: AbortSignal): Promise<MediaResponse> {
@@ -16,6 +17,10 @@ export class HttpsFetcher implements MediaFetcher {
     if (range) headers.range = `bytes=${range.firstByte}-${range.lastByte ?? ''}`;
     const response = await fetch(this.origin + path, { headers, signal, cache: 'no-store' });
     const total = Number(response.headers.get('content-length') ?? 0);
+    // The response head is the first byte's time: dash.js takes its first progress event as the request's latency
+    // and counts the bytes after it, so the head goes alone. Were the first body read the first event, a body that
+    // arrives in one read (loopback, a busy page) would leave dash.js no bytes to count and no throughput sample.
+    onProgress(0, total);
     const chunks: Uint8Array[] = [];
     let loaded = 0;
     if (response.body) {

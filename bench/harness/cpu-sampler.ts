@@ -22,6 +22,11 @@ export interface CpuSample {
   t_s: number;
   /** Percent of one core per class over the second before t_s. */
   percent: Record<string, number>;
+  /**
+   * Time the class's threads were runnable but waited for a core (the scheduler's run-queue wait, /proc/PID/task/TID/
+   * schedstat), percent of the second: descheduling by CPU contention, as opposed to a busy event loop, which runs.
+   */
+  waitPercent: Record<string, number>;
 }
 
 function classify(pid: string): string | null {
@@ -46,10 +51,31 @@ function cpuTicks(pid: string): number | null {
   }
 }
 
+/** Nanoseconds the process's threads have waited on a run queue (schedstat's second field, summed over threads). */
+function runqueueWaitNs(pid: string): number | null {
+  let tids: string[];
+  try {
+    tids = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return null;
+  }
+  let total = 0;
+  for (const tid of tids) {
+    try {
+      total += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'latin1').split(' ')[1]) || 0;
+    } catch {
+      // a thread that ended meanwhile
+    }
+  }
+  return total;
+}
+
 export class CpuSampler {
   readonly samples: CpuSample[] = [];
   readonly #classes = new Map<string, string | null>();
   readonly #lastTicks = new Map<string, number>();
+  readonly #lastWaitNs = new Map<string, number>();
+  #waitedNs = new Map<string, number>();
   readonly #startMs = Date.now();
   #lastMs = Date.now();
   readonly #timer: NodeJS.Timeout;
@@ -75,18 +101,28 @@ export class CpuSampler {
       const before = this.#lastTicks.get(pid) ?? 0; // a process born since the last sample counts from 0
       this.#lastTicks.set(pid, ticks);
       used.set(cls, (used.get(cls) ?? 0) + Math.max(0, ticks - before));
+      const waitNs = runqueueWaitNs(pid);
+      if (waitNs === null) continue;
+      const waitBefore = this.#lastWaitNs.get(pid) ?? 0;
+      this.#lastWaitNs.set(pid, waitNs);
+      this.#waitedNs.set(cls, (this.#waitedNs.get(cls) ?? 0) + Math.max(0, waitNs - waitBefore));
     }
     return used;
   }
 
   #sample(): void {
     const nowMs = Date.now();
+    this.#waitedNs = new Map();
     const used = this.#read();
     const seconds = (nowMs - this.#lastMs) / 1000;
     this.#lastMs = nowMs;
     const percent: Record<string, number> = {};
-    for (const [name] of CPU_CLASSES) percent[name] = seconds > 0 ? (100 * (used.get(name) ?? 0)) / USER_HZ / seconds : 0;
-    this.samples.push({ t_s: Math.round((nowMs - this.#startMs) / 100) / 10, percent });
+    const waitPercent: Record<string, number> = {};
+    for (const [name] of CPU_CLASSES) {
+      percent[name] = seconds > 0 ? (100 * (used.get(name) ?? 0)) / USER_HZ / seconds : 0;
+      waitPercent[name] = seconds > 0 ? (100 * (this.#waitedNs.get(name) ?? 0)) / 1e9 / seconds : 0;
+    }
+    this.samples.push({ t_s: Math.round((nowMs - this.#startMs) / 100) / 10, percent, waitPercent });
   }
 
   stop(): CpuSample[] {

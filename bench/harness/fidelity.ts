@@ -48,6 +48,8 @@ export interface FidelityRecord {
   /** Mean CPU per process class over the run, percent of one core; and the highest second of the busiest. */
   cpu_mean_percent: Record<string, number>;
   cpu_total_max_percent: number;
+  /** Mean run-queue wait per process class, percent of the run (runnable, no core free: CPU contention). */
+  cpu_wait_mean_percent?: Record<string, number>;
 }
 
 /** Only the WASM controllers exist in the simulator; other schemes get no sim pairing. */
@@ -198,6 +200,8 @@ export function collectFidelity(inputs: FidelityInputs): FidelityRecord {
   const realBytesMbps = real.reduce((a, s) => a + (s.delivery_mbps ?? 0), 0) / seconds;
   const cpuMean: Record<string, number> = {};
   for (const s of cpu) for (const [k, v] of Object.entries(s.percent)) cpuMean[k] = (cpuMean[k] ?? 0) + v / Math.max(1, cpu.length);
+  const waitMean: Record<string, number> = {};
+  for (const s of cpu) for (const [k, v] of Object.entries(s.waitPercent ?? {})) waitMean[k] = (waitMean[k] ?? 0) + v / Math.max(1, cpu.length);
   const record: FidelityRecord = {
     real_throughput_mbps: realBytesMbps,
     sim_throughput_mbps: flow?.throughput_mbps ?? Number.NaN,
@@ -208,6 +212,7 @@ export function collectFidelity(inputs: FidelityInputs): FidelityRecord {
     sim_wire_per_delivered: flow && flow.packets_received > 0 ? flow.packets_sent / flow.packets_received : Number.NaN,
     cpu_mean_percent: cpuMean,
     cpu_total_max_percent: Math.max(0, ...cpu.map((s) => Object.values(s.percent).reduce((a, b) => a + b, 0))),
+    cpu_wait_mean_percent: waitMean,
   };
   writeFileSync(join(runDir, 'fidelity.json'), JSON.stringify({ real, sim: sim?.seconds ?? [], record, sim_args: sim ? simArgs(scenario, scheme, seed, params) : null }));
   return record;
@@ -241,10 +246,10 @@ export function fidelityReport(outDir: string, results: readonly RunResult[]): F
   const lines = [
     '### Fidelity: real path vs simulator',
     '',
-    'Per scenario and scheme, means ± 95% CI over repetitions (the seed is the repetition); real − sim paired per repetition with the exact sign-flip p. Throughput: IP bytes the bottleneck delivered (real: linkem\'s log; sim: bytes received). p95 queueing: real, linkem\'s per-packet queueing delay; sim, its queue sampled every 100 ms. Wire per delivered: real, linkem\'s IP bytes per application byte; sim, packets sent per packet delivered (no headers modelled). CPU: mean percent of one core over the run.',
+    'Per scenario and scheme, means ± 95% CI over repetitions (the seed is the repetition); real − sim paired per repetition with the exact sign-flip p. Throughput: IP bytes the bottleneck delivered (real: linkem\'s log; sim: bytes received). p95 queueing: real, linkem\'s per-packet queueing delay; sim, its queue sampled every 100 ms. Wire per delivered: real, linkem\'s IP bytes per application byte; sim, packets sent per packet delivered (no headers modelled). CPU: mean percent of one core over the run; waiting: mean percent of the run the process\'s threads were runnable but had no core (run-queue wait, /proc schedstat), i.e. descheduled by contention rather than busy.',
     '',
-    '| scenario | scheme | runs | throughput real Mbit/s | sim | real − sim | goodput real | p95 queueing real ms | sim | real − sim | wire/delivered real | sim | CPU origin / client / linkem / chromium % | busiest second, all % |',
-    '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+    '| scenario | scheme | runs | throughput real Mbit/s | sim | real − sim | goodput real | p95 queueing real ms | sim | real − sim | wire/delivered real | sim | CPU origin / client / linkem / chromium % | busiest second, all % | waiting for a core origin / client / linkem % |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
   ];
   const plots: Array<{ name: string; svg: string }> = [];
   const keys = [...new Set(runs.map((r) => `${r.scenario}\u0000${r.scheme}`))];
@@ -254,7 +259,8 @@ export function fidelityReport(outDir: string, results: readonly RunResult[]): F
     const f = group.map((r) => r.fidelity!);
     const pick = (k: keyof FidelityRecord) => f.map((x) => x[k] as number);
     const cpu = (name: string) => cell(f.map((x) => x.cpu_mean_percent[name] ?? 0), 0);
-    lines.push(`| ${scenario} | ${scheme} | ${group.length} | ${cell(pick('real_throughput_mbps'), 1)} | ${cell(pick('sim_throughput_mbps'), 1)} | ${pairedCell(pick('real_throughput_mbps'), pick('sim_throughput_mbps'), 1)} | ${cell(f.map((x) => x.real_goodput_mbps ?? Number.NaN), 1)} | ${cell(pick('real_queue_p95_ms'), 1)} | ${cell(pick('sim_queue_p95_ms'), 1)} | ${pairedCell(pick('real_queue_p95_ms'), pick('sim_queue_p95_ms'), 1)} | ${cell(f.map((x) => x.real_wire_per_delivered ?? Number.NaN), 3)} | ${cell(pick('sim_wire_per_delivered'), 3)} | ${cpu('origin')} / ${cpu('client')} / ${cpu('linkem')} / ${cpu('chromium')} | ${cell(pick('cpu_total_max_percent'), 0)} |`);
+    const wait = (name: string) => cell(f.map((x) => x.cpu_wait_mean_percent?.[name] ?? Number.NaN), 1);
+    lines.push(`| ${scenario} | ${scheme} | ${group.length} | ${cell(pick('real_throughput_mbps'), 1)} | ${cell(pick('sim_throughput_mbps'), 1)} | ${pairedCell(pick('real_throughput_mbps'), pick('sim_throughput_mbps'), 1)} | ${cell(f.map((x) => x.real_goodput_mbps ?? Number.NaN), 1)} | ${cell(pick('real_queue_p95_ms'), 1)} | ${cell(pick('sim_queue_p95_ms'), 1)} | ${pairedCell(pick('real_queue_p95_ms'), pick('sim_queue_p95_ms'), 1)} | ${cell(f.map((x) => x.real_wire_per_delivered ?? Number.NaN), 3)} | ${cell(pick('sim_wire_per_delivered'), 3)} | ${cpu('origin')} / ${cpu('client')} / ${cpu('linkem')} / ${cpu('chromium')} | ${cell(pick('cpu_total_max_percent'), 0)} | ${wait('origin')} / ${wait('client')} / ${wait('linkem')} |`);
     const first = group.slice().sort((a, b) => a.repetition - b.repetition)[0]!;
     const file = join(outDir, 'runs', first.scenario, first.scheme, String(first.repetition), 'fidelity.json');
     if (!existsSync(file)) continue;

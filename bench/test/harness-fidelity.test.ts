@@ -47,6 +47,11 @@ test('fidelity run: real path and simulator per second, aligned, with CPU per pr
     assert.ok(f.real_wire_per_delivered! > 1 && f.real_wire_per_delivered! < 1.3, `wire per delivered ${f.real_wire_per_delivered}`);
     assert.ok((f.cpu_mean_percent.origin ?? 0) > 1 && (f.cpu_mean_percent.client ?? 0) > 1 && (f.cpu_mean_percent.linkem ?? 0) > 0,
       `CPU seen for origin, client and linkem: ${JSON.stringify(f.cpu_mean_percent)}`);
+    // Run-queue wait (descheduling) is measured per class: a share of the run, never more than all of it per thread.
+    for (const name of ['origin', 'client', 'linkem']) {
+      const wait = f.cpu_wait_mean_percent?.[name];
+      assert.ok(wait !== undefined && wait >= 0 && Number.isFinite(wait), `${name} run-queue wait ${wait}`);
+    }
 
     const runDir = join(outDir, 'runs', 'fidelity-test', 'vivace', '1');
     const data = JSON.parse(readFileSync(join(runDir, 'fidelity.json'), 'utf8')) as { real: FidelitySecond[]; sim: FidelitySecond[] };
@@ -66,6 +71,7 @@ test('fidelity run: real path and simulator per second, aligned, with CPU per pr
     const summary = readFileSync(join(outDir, 'summary.md'), 'utf8');
     assert.match(summary, /### Fidelity: real path vs simulator/);
     assert.match(summary, /\| fidelity-test \| vivace \| 1 \| \d+\.\d \| \d+\.\d \| [+-]\d+\.\d \|/);
+    assert.match(summary, /waiting for a core origin \/ client \/ linkem %/);
     for (const kind of ['rates', 'delay', 'cpu']) {
       assert.ok(report.plots.includes(`fidelity-fidelity-test-vivace-${kind}`), `${kind} plot in ${report.plots.join(', ')}`);
       assert.ok(existsSync(join(outDir, 'plots', `fidelity-fidelity-test-vivace-${kind}.png`)));

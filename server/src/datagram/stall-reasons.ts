@@ -1,17 +1,48 @@
 // Why a datagram session's sender paused (issue 17: sender stalls the monitor intervals count as idle). A stall is
 // a gap of at least STALL_MIN_US between two sends while the session had data; it is charged to what held the
-// turns inside it (the most frequent reason), or to 'not-scheduled' when no turn ran at all (event loop blocked,
-// process not scheduled). Cheap: a few counters per turn.
+// turns inside it (the most frequent reason), or, when turns began late for half of it or none ran, to the process:
+// 'event-loop-busy' when the process used at least half the gap's time in CPU (JavaScript of other sessions, GC,
+// the addon's threads), else 'descheduled' (it was runnable or blocked but not running: on a small machine, CPU
+// contention). Cheap: a few counters per turn and one getrusage per sending turn.
+import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
 
 /** Gaps between sends at least this long count as stalls (the replay analysis's threshold). */
 export const STALL_MIN_US = 5000;
 
+/** A late stall is charged to the event loop when the process's CPU time over the gap reached this share of it. */
+export const BUSY_CPU_SHARE = 0.5;
+
 export const STALL_REASONS = [
-  'tokens', 'cwnd', 'receiver-window', 'silent-peer', 'session-memory', 'backpressure', 'app-limited', 'not-scheduled',
+  'tokens', 'cwnd', 'receiver-window', 'silent-peer', 'session-memory', 'backpressure', 'app-limited',
+  'event-loop-busy', 'descheduled',
 ] as const;
 export type StallReason = (typeof STALL_REASONS)[number];
-/** What ended a turn that sent nothing (every reason but 'not-scheduled', which no turn reports). */
-export type TurnReason = Exclude<StallReason, 'not-scheduled'>;
+/** What ended a turn that sent nothing (every reason but the process's own, which no turn reports). */
+export type TurnReason = Exclude<StallReason, 'event-loop-busy' | 'descheduled'>;
+
+/** CPU time the whole process has used (user + system, µs). */
+export function processCpuUs(): number {
+  const u = process.cpuUsage();
+  return u.user + u.system;
+}
+
+let loopDelay: IntervalHistogram | null = null;
+
+/**
+ * How late the event loop ran its 1 ms timer, process-wide since the first datagram session (perf_hooks
+ * monitorEventLoopDelay), in ms: a busy loop and a descheduled process both show here; the stall reasons tell them apart.
+ */
+export function eventLoopDelayFields(): Record<string, number> {
+  if (loopDelay === null) {
+    loopDelay = monitorEventLoopDelay({ resolution: 1 });
+    loopDelay.enable();
+  }
+  const ms = (ns: number) => Math.round(ns / 1e4) / 100;
+  return {
+    event_loop_delay_p50_ms: ms(loopDelay.percentile(50)), event_loop_delay_p99_ms: ms(loopDelay.percentile(99)),
+    event_loop_delay_max_ms: ms(loopDelay.max),
+  };
+}
 
 export class StallReasons {
   /** Turns that sent nothing, by what stopped them. */
@@ -26,6 +57,14 @@ export class StallReasons {
   /** Since the last send: how late turns began after their planned time (µs), and what ended each turn. */
   private lateSinceSendUs = 0;
   private readonly turnsSinceSend = new Map<TurnReason, number>();
+  /** The process's CPU time at the end of the last turn that sent (µs). */
+  private cpuAtLastSendUs = NaN;
+  private sentThisTurn = false;
+
+  /** `cpuUs`: the process's CPU clock (µs), injectable for tests. */
+  constructor(private readonly cpuUs: () => number = processCpuUs) {
+    eventLoopDelayFields();
+  }
 
   /** A turn begins at `nowUs`: time past its planned start is time the process did not run the sender. */
   turnStarted(nowUs: number): void {
@@ -48,20 +87,27 @@ export class StallReasons {
       this.turnsSinceSend.set(reason, (this.turnsSinceSend.get(reason) ?? 0) + 1);
     }
     if (wakeUs < this.plannedWakeUs) this.plannedWakeUs = wakeUs;
+    if (this.sentThisTurn) {
+      this.cpuAtLastSendUs = this.cpuUs();
+      this.sentThisTurn = false;
+    }
   }
 
   /**
-   * A send at `sentUs`: a long enough gap since the previous one is a stall, charged to 'not-scheduled' when turns
-   * began late for at least half of it (or none ended in it), else to what ended most of its turns.
+   * A send at `sentUs`: a long enough gap since the previous one is a stall, charged to the process (busy event loop
+   * or descheduled, by its CPU time over the gap) when turns began late for at least half of it (or none ended in
+   * it), else to what ended most of its turns.
    */
   sent(sentUs: number): void {
     const gapUs = sentUs - this.lastSendUs;
+    this.sentThisTurn = true;
     if (gapUs >= STALL_MIN_US) {
-      let reason: StallReason = 'not-scheduled';
+      let reason: StallReason | null = null;
       if (this.lateSinceSendUs * 2 < gapUs) {
         let most = 0;
         for (const [r, n] of this.turnsSinceSend) if (n > most) { most = n; reason = r; }
       }
+      if (reason === null) reason = this.cpuUs() - this.cpuAtLastSendUs >= BUSY_CPU_SHARE * gapUs ? 'event-loop-busy' : 'descheduled';
       this.stalls.set(reason, (this.stalls.get(reason) ?? 0) + 1);
       this.stallUs.set(reason, (this.stallUs.get(reason) ?? 0) + gapUs);
       if (gapUs > this.maxStallUs) this.maxStallUs = gapUs;
@@ -78,8 +124,8 @@ export class StallReasons {
       const key = r.replace(/-/g, '_');
       out[`stall_${key}`] = this.stalls.get(r) ?? 0;
       out[`stall_${key}_ms`] = Math.round((this.stallUs.get(r) ?? 0) / 1000);
-      if (r !== 'not-scheduled') out[`empty_turns_${key}`] = this.emptyTurns.get(r) ?? 0;
+      if (r !== 'event-loop-busy' && r !== 'descheduled') out[`empty_turns_${key}`] = this.emptyTurns.get(r) ?? 0;
     }
-    return out;
+    return { ...out, ...eventLoopDelayFields() };
   }
 }

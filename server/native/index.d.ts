@@ -56,6 +56,23 @@ export function generateSelfSignedCert(names: string[], validDays: number): Self
 export function setTcpCongestion(fd: number, algorithm: string): void;
 export function getTcpCongestion(fd: number): string;
 
+/** getsockopt(TCP_INFO) on a TCP socket's fd: the kernel sender's own rate and RTT (rates bit/s, times µs); fields an
+ *  older kernel does not fill are absent. Throws an Error with the errno text for a non-TCP fd. */
+export interface TcpInfo {
+  /** sk_pacing_rate (BBR: gain x bandwidth; CUBIC: 1.2-2 x cwnd / srtt). */
+  pacingRateBps?: number;
+  deliveryRateBps?: number;
+  deliveryRateAppLimited?: boolean;
+  sndCwndPackets: number;
+  sndMssBytes: number;
+  srttUs: number;
+  rttvarUs: number;
+  minRttUs?: number;
+  totalRetransPackets: number;
+  bytesSent?: number;
+}
+export function getTcpInfo(fd: number): TcpInfo;
+
 export class QuicServer {
   private constructor();
   static bind(options: ServerOptions): Promise<QuicServer>;

@@ -22,5 +22,5 @@ if (!existsSync(path)) {
 }
 const native = require(path);
 
-export const { QuicServer, QuicClient, Session, BiStream, generateSelfSignedCert, setTcpCongestion, getTcpCongestion } =
+export const { QuicServer, QuicClient, Session, BiStream, generateSelfSignedCert, setTcpCongestion, getTcpCongestion, getTcpInfo } =
   native;

@@ -18,4 +18,5 @@ mod server;
 mod session;
 mod session_stats;
 mod tcp_congestion;
+mod tcp_info;
 mod udp_socket;

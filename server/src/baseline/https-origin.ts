@@ -13,6 +13,7 @@ import { nowUs } from '../clock.ts';
 import { errorMessage, log } from '../log.ts';
 import { MemoryBodySource } from '../media/body-source.ts';
 import { ContinuousStreamBody } from '../media/continuous-stream.ts';
+import { tcpCmsdEstimate } from './tcp-info.ts';
 import { parseHttpRange, type MediaStore } from '../media/media-store.ts';
 import { listen, ListeningServer } from '../http/listening-server.ts';
 import { PlayerStateRecord, type PlayerStateFields } from '../telemetry/player-state.ts';
@@ -120,9 +121,9 @@ async function serve(
     connection.prefetchRequests++;
     res.once('close', () => { if (!res.writableFinished) connection.prefetchCancelled++; });
   }
-  // The kernel's delivery-rate estimate (TCP_INFO) is out of this process's reach: CMSD-Dynamic carries only mb.
+  // etp and rtt from the kernel's TCP_INFO for this connection (tcp-info.ts), as the datagram origin sends its controller's.
   res.setHeader(CMSD_STATIC_HEADER, encodeCmsdStatic());
-  res.setHeader(CMSD_DYNAMIC_HEADER, encodeCmsdDynamic({ mbKbps: options.cmsdMaxBitrateKbps ?? undefined }));
+  res.setHeader(CMSD_DYNAMIC_HEADER, encodeCmsdDynamic({ ...(fd !== null ? tcpCmsdEstimate(fd) : {}), mbKbps: options.cmsdMaxBitrateKbps ?? undefined }));
   const cc = url.searchParams.get('cc');
   if (cc !== null) {
     if (!TCP_ALGORITHM.test(cc)) return fail(res, 400, `cc=${cc} is not a TCP congestion control name`);

@@ -1,0 +1,28 @@
+// CMSD etp and rtt for the kernel-TCP baselines (issue 18, honest comparison): the same quantities the datagram origin
+// sends from its controller (its pacing rate and smoothed RTT), read from the kernel's TCP_INFO for the connection.
+import { getTcpInfo } from '@pcc-stream/quic';
+import type { CmsdDynamic } from '@pcc-stream/protocol';
+
+/** The rate the kernel sender lets itself send at: its pacing rate (BBR paces at gain x bandwidth) capped by the
+ *  window's rate cwnd x mss / srtt (CUBIC is window-limited; the kernel's pacing rate for it is 1.2-2 x that).
+ *  Null before the connection has an RTT sample. */
+export function tcpSendRateBps(info: ReturnType<typeof getTcpInfo>): number | null {
+  if (!(info.srttUs > 0) || !(info.sndCwndPackets > 0) || !(info.sndMssBytes > 0)) return null;
+  const windowBps = (info.sndCwndPackets * info.sndMssBytes * 8 * 1e6) / info.srttUs;
+  return info.pacingRateBps !== undefined && info.pacingRateBps > 0 ? Math.min(info.pacingRateBps, windowBps) : windowBps;
+}
+
+/** CMSD-Dynamic etp (kbit/s) and rtt (ms) for the TCP connection on `fd`; empty when the kernel cannot say. */
+export function tcpCmsdEstimate(fd: number): Pick<CmsdDynamic, 'etpKbps' | 'rttMs'> {
+  let info: ReturnType<typeof getTcpInfo>;
+  try {
+    info = getTcpInfo(fd);
+  } catch {
+    return {}; // the socket closed under us: no estimate, the response goes out without one
+  }
+  const rateBps = tcpSendRateBps(info);
+  return {
+    ...(rateBps !== null ? { etpKbps: Math.round(rateBps / 1000) } : {}),
+    ...(info.srttUs > 0 ? { rttMs: Math.round(info.srttUs / 1000) } : {}),
+  };
+}

@@ -1,0 +1,54 @@
+// The TCP baseline's CMSD etp (tcp-info.ts): the kernel sender's rate from TCP_INFO, the pacing rate capped by the
+// window's rate. On a real connection after a transfer it is at least the initial window's rate and matches the
+// socket's own figures; before any RTT sample there is none.
+import assert from 'node:assert/strict';
+import { once } from 'node:events';
+import { type AddressInfo, type Socket, createConnection, createServer } from 'node:net';
+import { test } from 'node:test';
+import { getTcpInfo } from '@pcc-stream/quic';
+import { tcpCmsdEstimate, tcpSendRateBps } from '../src/baseline/tcp-info.ts';
+
+function fdOf(socket: Socket): number {
+  const fd = (socket as unknown as { _handle?: { fd?: number } })._handle?.fd;
+  if (typeof fd !== 'number' || fd < 0) throw new Error('socket has no fd');
+  return fd;
+}
+
+test('etp is the kernel sender\'s rate: min(pacing rate, cwnd x mss / srtt), rtt its srtt', async () => {
+  const server = createServer();
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const accepted = once(server, 'connection');
+  const client = createConnection((server.address() as AddressInfo).port, '127.0.0.1');
+  await once(client, 'connect');
+  const [sender] = (await accepted) as [Socket];
+  try {
+    let received = 0;
+    const all = new Promise<void>((resolve) => client.on('data', (d: Buffer) => { received += d.byteLength; if (received >= 8 << 20) resolve(); }));
+    sender.write(Buffer.alloc(8 << 20, 7));
+    await all;
+    const fd = fdOf(sender);
+    const info = getTcpInfo(fd);
+    const estimate = tcpCmsdEstimate(fd);
+    const windowBps = (info.sndCwndPackets * info.sndMssBytes * 8e6) / info.srttUs;
+    const initialWindowBps = (10 * info.sndMssBytes * 8e6) / info.srttUs;
+    assert.ok(estimate.etpKbps !== undefined && estimate.etpKbps * 1000 >= 0.5 * initialWindowBps, `etp ${estimate.etpKbps} kbit/s`);
+    assert.ok(estimate.etpKbps * 1000 <= windowBps * 1.5, `etp ${estimate.etpKbps} kbit/s above the window's rate ${windowBps} bit/s`);
+    if (info.pacingRateBps !== undefined) assert.ok(estimate.etpKbps * 1000 <= info.pacingRateBps * 1.5, 'etp above the pacing rate');
+    assert.equal(estimate.rttMs, Math.round(info.srttUs / 1000));
+  } finally {
+    client.destroy();
+    sender.destroy();
+    server.close();
+  }
+});
+
+test('no RTT sample, no window: no etp; a closed fd: no estimate at all', () => {
+  const base = { sndCwndPackets: 10, sndMssBytes: 1448, srttUs: 0, rttvarUs: 0, totalRetransPackets: 0 };
+  assert.equal(tcpSendRateBps(base), null);
+  assert.equal(tcpSendRateBps({ ...base, srttUs: 10_000, sndCwndPackets: 0 }), null);
+  // CUBIC-like: pacing 1.2 x the window's rate -> the window's rate; BBR-like: pacing below it -> the pacing rate.
+  assert.equal(tcpSendRateBps({ ...base, srttUs: 10_000, pacingRateBps: 1.2 * 11_584_000 }), 11_584_000);
+  assert.equal(tcpSendRateBps({ ...base, srttUs: 10_000, pacingRateBps: 5e6 }), 5e6);
+  assert.deepEqual(tcpCmsdEstimate(1_000_000), {});
+});

@@ -8,7 +8,7 @@ import { rateTraceWithOutages } from '../../linkem/src/driver/index.ts';
 import type { Scenario } from '../scenario.ts';
 import { controllerRates, secondsUntilRate } from './controller-timeline.ts';
 import { check, faultAtS, faultLengthS, type FaultCase, type FaultContext, type FaultOutcome } from './fault-case.ts';
-import { continuity, firstPlayer, probeAt, resumeDelayS, stallBetweenS } from './playback-timeline.ts';
+import { continuity, firstPlayer, frozenS, probeAt, resumeDelayS, stallBetweenS } from './playback-timeline.ts';
 import { finishStage, startStage } from './stage.ts';
 
 const BLACKOUT_S = 5;
@@ -56,6 +56,7 @@ async function run(ctx: FaultContext): Promise<FaultOutcome> {
     buffer_at_blackout_s: atStart.bufferS,
     stall_during_blackout_s: stallBetweenS(timeline, fromS, toS),
     stall_beyond_blackout_s: stallBeyondS,
+    frozen_beyond_blackout_s: frozenS(timeline, toS, last.linkS),
     resume_after_blackout_s: resumeS,
     rate_recovery_s: recoveryS,
     rate_min_during_blackout_mbps: rates.filter((r) => r.linkS >= fromS && r.linkS < toS).reduce((m, r) => Math.min(m, r.rateBps / 1e6), Infinity),

@@ -63,3 +63,16 @@ export function continuity(timeline: readonly PlayerProbe[], fromS: number): Con
 export function firstPlayer(timeline: readonly PlayerProbe[][]): PlayerProbe[] {
   return timeline.map((probes) => probes[0]).filter((p): p is PlayerProbe => p !== undefined);
 }
+
+/** Seconds in [fromS, toS] during which the playhead did not move after playback had started, counted from the
+ *  readings whatever the page's state said: a freeze without a `waiting` event (a hole in the buffer) counts too. */
+export function frozenS(timeline: readonly PlayerProbe[], fromS: number, toS: number): number {
+  let frozen = 0;
+  for (let i = 1; i < timeline.length; i += 1) {
+    const prev = timeline[i - 1] as PlayerProbe;
+    const cur = timeline[i] as PlayerProbe;
+    if (prev.linkS < fromS || cur.linkS > toS || prev.playingS + prev.totalStallS === 0) continue;
+    if (cur.positionS <= prev.positionS + 1e-3) frozen += cur.linkS - prev.linkS;
+  }
+  return frozen;
+}

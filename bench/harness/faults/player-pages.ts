@@ -1,6 +1,6 @@
 // Real players for fault cases: Chromium inside the emulated namespace, one page per player, sampled several times a
 // second on the link's clock, so a case can say what the player did during and after the fault it caused.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromiumPath, launchChromium } from '@pcc-stream/e2e/chromium';
 import type { PccPlayerApi, SessionReport } from '@pcc-stream/player';
@@ -60,6 +60,7 @@ export class PlayerPages {
       for (let i = 0; i < scenario.players; i += 1) {
         const page = await context.newPage();
         page.on('pageerror', (error) => pageErrors.push(`player ${i}: ${error.message}`));
+        page.on('console', (message) => appendFileSync(join(runDir, `player-${i + 1}-console.log`), `${new Date().toISOString()} ${message.type()} ${message.text()}\n`));
         await page.goto(url, { waitUntil: 'load', timeout: 30_000 });
         pages.push(page);
       }
@@ -122,10 +123,12 @@ export class PlayerPages {
     return (await this.reports()).map(toPlayerResult);
   }
 
-  /** Writes the sampled timeline (JSON) and a screenshot of the first player into runDir. */
+  /** Writes the sampled timeline and each player's final report (JSON; its `errors` hold the page's notes, such as
+   *  failed requests) and a screenshot of the first player into runDir. */
   async save(runDir: string): Promise<string> {
     const file = join(runDir, 'player-timeline.json');
     writeFileSync(file, JSON.stringify(this.timeline));
+    writeFileSync(join(runDir, 'player-reports.json'), JSON.stringify(await this.reports().catch(() => [])));
     await this.pages[0]?.screenshot({ path: join(runDir, 'player.png') }).catch(() => undefined);
     return file;
   }

@@ -7,7 +7,7 @@ import { HttpFetcher } from '../transport/http-fetcher.ts';
 import { PrefetchingFetcher } from '../transport/prefetching-fetcher.ts';
 import { ContinuousStreamFetcher } from '../transport/continuous-stream-fetcher.ts';
 import { HttpStreamSource } from '../transport/http-stream-source.ts';
-import { WorkerFetcher } from '../transport/worker-fetcher.ts';
+import { ReconnectingFetcher } from '../transport/reconnecting-fetcher.ts';
 import type { TelemetryPoint, TransportCounters } from '../transport/worker-messages.ts';
 import type { SessionPane } from '../ui/session-pane.ts';
 import { fetchCertHash, originEndpoints, withControllerQuery } from './origin-endpoints.ts';
@@ -66,6 +66,8 @@ export interface SessionReport extends MetricsSnapshot {
    *  prefetchWasteBytes = those dash.js never asked for; the segment gaps are between a stream's segments. */
   stream: boolean;
   errors: string[];
+  /** WebTransport sessions opened so far (1 unless the transport reconnected); null over TCP. */
+  transportSessions: number | null;
 }
 
 function keepLast<T>(list: T[], item: T): void {
@@ -83,7 +85,7 @@ export class PlaybackSession {
   private readonly onFatal: (message: string) => void;
   private readonly metrics: PlaybackMetrics;
   private player: MediaPlayerClass | null = null;
-  private fetcher: WorkerFetcher | null = null;
+  private fetcher: ReconnectingFetcher | null = null;
   /** What dash.js's loader fetches through (WebTransport, or HTTPS when an aid needs our loader on TCP). */
   private mediaFetcher: PrefetchingFetcher | null = null;
   private streamFetcher: ContinuousStreamFetcher | null = null;
@@ -116,16 +118,18 @@ export class PlaybackSession {
     try {
       const endpoints = originEndpoints(this.params, location.origin);
       if (this.params.transport !== 'tcp') {
-        const certHashHex = await fetchCertHash(endpoints.certHashUrl, connectTimeoutMs);
-        this.fetcher = new WorkerFetcher({ sessionUrl: endpoints.sessionUrl, certHashHex, telemetry: true }, {
+        // A session that ends (origin restarted or drained, path dropped) is replaced by a new one on its own
+        // (reconnecting-fetcher.ts); the session fails only when no new one opens.
+        this.fetcher = new ReconnectingFetcher({
+          sessionUrl: endpoints.sessionUrl, certHash: () => fetchCertHash(endpoints.certHashUrl, connectTimeoutMs), telemetry: true, connectTimeoutMs,
+        }, {
           onTelemetry: (p) => { this.telemetryWindow.push(p); this.lastTelemetry = p; },
           onCounters: (c) => { this.counters = c; },
-          onClosed: (reason) => { if (this.state !== 'ended') this.fail(`The WebTransport session ${reason}.`); },
+          onReconnecting: (reason) => this.pane.logEvent(`WebTransport session ${reason}; reconnecting`, 'error'),
+          onReconnected: (sessions, attempts) => this.pane.logEvent(`WebTransport session ${sessions} up after ${attempts} attempt(s)`),
+          onGaveUp: (message) => { if (this.state !== 'ended') this.fail(`${message[0]?.toUpperCase() ?? ''}${message.slice(1)}.`); },
         });
-        await Promise.race([
-          this.fetcher.ready(),
-          new Promise((_, reject) => setTimeout(() => reject(new Error(`no WebTransport session with ${endpoints.sessionUrl} after ${connectTimeoutMs / 1000} s`)), connectTimeoutMs)),
-        ]);
+        await this.fetcher.ready();
       }
       this.pane.logEvent(this.fetcher ? `WebTransport session up (${endpoints.sessionUrl.replace(/^https:\/\//, '')})` : `loading ${endpoints.manifestUrl.replace(/^https:\/\//, '')}`);
       this.setState('loading');
@@ -350,6 +354,7 @@ export class PlaybackSession {
       topBitrateKbps: this.topKbps,
       ...this.prefetchReport(),
       errors: this.errors.slice(),
+      transportSessions: this.fetcher?.sessions ?? null,
     };
   }
 

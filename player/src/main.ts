@@ -3,6 +3,7 @@
 import { ParamError, parsePageParams } from './config/session-params.ts';
 import type {} from './pcc-player-api.ts';
 import { PlaybackSession } from './session/playback-session.ts';
+import { RunView } from './ui/run-view.ts';
 import { SessionPane } from './ui/session-pane.ts';
 import './ui/styles.css';
 
@@ -30,12 +31,15 @@ try {
   const params = parsePageParams(location.search, location.hostname || '127.0.0.1');
   if (params.compare) container.classList.add('compare');
   document.title = `pcc-stream · ${params.sessions.map((s) => s.label).join(' vs ')}`;
+  const runView = new RunView(container, showPageError);
   params.sessions.forEach((sessionParams, index) => {
     const pane = new SessionPane(container, sessionParams, index);
     const session = new PlaybackSession(sessionParams, pane, showPageError);
     sessions.push(session);
+    runView.add(session, pane);
     void session.start();
   });
+  runView.start(location.origin, location.search);
   window.addEventListener('pagehide', () => sessions.forEach((s) => s.stop()));
 } catch (err) {
   showPageError(err instanceof ParamError ? `Bad URL parameter: ${err.message}.` : `Cannot start: ${String(err)}`);

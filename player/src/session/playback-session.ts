@@ -98,6 +98,10 @@ export class PlaybackSession {
   private lastSampleBytes = 0;
   private lastSampleMs: number;
   private readonly startedMs: number;
+  /** Set when playback ended or the viewer stopped the run: the metrics are frozen from then on. */
+  private finishedMs: number | null = null;
+  /** Called once when the session finishes (the video ended, or finish()), with why. */
+  onFinished: ((reason: 'ended' | 'stopped') => void) | null = null;
   private sampler: ReturnType<typeof setInterval> | null = null;
   private watchdog: ReturnType<typeof setTimeout> | null = null;
   private topKbps = 0;
@@ -263,6 +267,7 @@ export class PlaybackSession {
       this.metrics.onEnded(performance.now());
       this.setState('ended');
       this.pane.logEvent('end of stream');
+      this.markFinished('ended');
     });
     video.addEventListener('error', () => this.note(`video element error: ${video.error?.message ?? video.error?.code ?? 'unknown'}`));
     this.watchdog = setTimeout(() => {
@@ -303,6 +308,7 @@ export class PlaybackSession {
     const tS = (now - this.startedMs) / 1000;
     this.metrics.addSecondSample({ tS, currentTimeS: video.currentTime, bufferS, bitrateKbps, goodputBps, sendRateBps, rttUs, lossRate });
     const snap = this.metrics.snapshot(now);
+    this.pane.charts.setStalls(snap.stallIntervalsS);
     this.pane.charts.push({
       tS,
       sendRateMbps: sendRateBps !== null ? sendRateBps / 1e6 : null,
@@ -341,8 +347,8 @@ export class PlaybackSession {
 
   report(): SessionReport {
     const now = performance.now();
-    // After a failure the player was reset (the element rewinds); keep the last position seen.
-    if (this.state !== 'error') this.metrics.setPosition(this.pane.video.currentTime);
+    // After a failure or a stop the player was reset (the element rewinds); keep the last position seen.
+    if (this.state !== 'error' && this.finishedMs === null) this.metrics.setPosition(this.pane.video.currentTime);
     return {
       ...this.metrics.snapshot(now),
       label: this.params.label,
@@ -368,17 +374,51 @@ export class PlaybackSession {
     const at = (q: number): number | null => (gaps.length === 0 ? null : gaps[Math.min(gaps.length - 1, Math.floor(q * gaps.length))]!);
     return {
       prefetch: this.params.prefetch,
+      stream: this.params.stream,
       prefetchIssued: c?.prefetchIssued ?? 0, prefetchHits: c?.prefetchHits ?? 0, prefetchCancelled: c?.prefetchCancelled ?? 0,
       prefetchBytes: c?.prefetchBytes ?? 0, prefetchWasteBytes: c?.prefetchWasteBytes ?? 0,
       segmentGapCount: gaps.length,
       segmentGapMeanMs: gaps.length === 0 ? null : gaps.reduce((a, b) => a + b, 0) / gaps.length,
       segmentGapP50Ms: at(0.5), segmentGapP95Ms: at(0.95),
     };
-      stream: this.params.stream,
+  }
+
+  /** performance.now() at which the session's clock (its series' tS, its stall intervals) starts. */
+  get clockStartMs(): number {
+    return this.startedMs;
+  }
+
+  /** The session clock (s) at which it finished, or null while it runs. */
+  get finishedAtS(): number | null {
+    return this.finishedMs === null ? null : (this.finishedMs - this.startedMs) / 1000;
+  }
+
+  /** The viewer's Stop: the metrics freeze now (a stall in progress ends here, counted up to now) and the session
+   *  releases its player and transport; window.pccPlayer.metrics() keeps returning the frozen figures. */
+  finish(): void {
+    if (this.finishedMs !== null) return;
+    const now = performance.now();
+    if (this.state !== 'error') this.metrics.setPosition(this.pane.video.currentTime);
+    this.metrics.onEnded(now);
+    this.markFinished('stopped', now);
+    try {
+      this.stop();
+    } catch {
+      // dash.js may throw while resetting a half-initialised player; nothing is left to release then
+    }
+    if (this.state !== 'error') this.pane.logEvent('stopped by the viewer');
+    this.setState('ended');
+  }
+
+  private markFinished(reason: 'ended' | 'stopped', nowMs = performance.now()): void {
+    if (this.finishedMs !== null) return;
+    this.finishedMs = nowMs;
+    this.onFinished?.(reason);
   }
 
   stop(): void {
     this.mediaFetcher?.close();
+    this.streamFetcher?.close();
     if (this.sampler) clearInterval(this.sampler);
     if (this.watchdog) clearTimeout(this.watchdog);
     this.player?.reset();
@@ -411,4 +451,3 @@ export class PlaybackSession {
     }
   }
 }
-    this.streamFetcher?.close();

@@ -1,7 +1,9 @@
 // DOM of one session: title, state badge, video, error overlay, stats grid and charts.
 import type { SessionParams } from '../config/session-params.ts';
+import type { RunSummary } from '../metrics/run-summary.ts';
 import { LiveCharts } from './live-charts.ts';
 import { StatsPanel } from './stats-panel.ts';
+import { renderSummaryCard } from './summary-card.ts';
 
 export type PaneState = 'connecting' | 'loading' | 'playing' | 'stalled' | 'ended' | 'error';
 
@@ -10,6 +12,9 @@ export class SessionPane {
   readonly video: HTMLVideoElement;
   readonly stats: StatsPanel;
   readonly charts: LiveCharts;
+  /** Title line of the pane (scheme and transport), for the exported image. */
+  readonly title: string;
+  private readonly summarySlot: HTMLElement;
   private readonly badge: HTMLElement;
   private readonly errorBox: HTMLElement;
   private readonly events: HTMLOListElement;
@@ -32,6 +37,7 @@ export class SessionPane {
       : params.transport === 'quic-stream' ? "WebTransport stream, quinn's controller" : 'HTTPS over kernel TCP';
     transport.textContent = `${via} · ${params.content}${params.abr ? '' : ` · pinned ${params.pinnedBitrateKbps ?? ''} kbit/s`}`;
     title.append(cc, transport);
+    this.title = `${params.cc} · ${transport.textContent}`;
     this.badge = document.createElement('span');
     this.badge.className = 'badge';
     head.append(title, this.badge);
@@ -59,12 +65,14 @@ export class SessionPane {
     this.events = document.createElement('ol');
     this.events.className = 'events';
     this.events.setAttribute('aria-label', 'playback events');
-    left.append(wrap, statsBox, this.events);
+    this.summarySlot = document.createElement('div');
+    this.summarySlot.className = 'summary-slot';
+    left.append(wrap, this.summarySlot, statsBox, this.events);
     body.append(left, chartsBox);
     this.root.append(head, body);
     parent.append(this.root);
     this.stats = new StatsPanel(statsBox);
-    this.charts = new LiveCharts(chartsBox, params.transport === 'tcp' ? 'Delay and loss: no sender telemetry over kernel TCP' : null);
+    this.charts = new LiveCharts(chartsBox, params.transport === 'tcp' ? 'Delay (no sender RTT or loss over kernel TCP)' : null);
     this.setState('connecting');
   }
 
@@ -84,6 +92,10 @@ export class SessionPane {
     item.append(time, document.createTextNode(text));
     this.events.prepend(item);
     while (this.events.children.length > 6) this.events.lastElementChild?.remove();
+  }
+
+  showSummary(summary: RunSummary, reason: 'ended' | 'stopped'): void {
+    renderSummaryCard(this.summarySlot, summary, reason);
   }
 
   showError(message: string): void {

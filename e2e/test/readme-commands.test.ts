@@ -171,6 +171,7 @@ const SHORT_FORMS = new Map<string, ShortForm>([
   ['npm run -s bench -- --scenario bench/scenarios/changing-rtt-8mbps-40s.json --schemes vivace,tcp-bbr --repetitions 5 --out results/mine', {
     run: () => 'npm run -s bench -- --scenario bench/scenarios/changing-rtt-8mbps-40s.json --schemes vivace,tcp-bbr --repetitions 5 --out results/mine --list', check: listed(10), why: '--list (the scenario path is read from the root)' }],
   ['npm run -s bench -- --report-only --out results/rtt', {
+  ['npm run -s bench -- --suite seed-changing-rtt-stream --out results/thesis', { run: () => 'npm run -s bench -- --suite seed-changing-rtt-stream --out results/thesis --list', check: listed(), why: '--list: the runs it would make' }],
     run: (c) => `npm run -s bench -- --report-only --out ${c.out}/smoke`, check: (_, c) => { landed(c, 'smoke/report.html'); }, why: 'on the smoke run above' }],
   ['npm run -s bench -- --suite seed-changing-rtt --schemes vivace --cc-param vivace.epsilon_min=0.02 --cc-param vivace.epsilon_min_on_reversal=1 --out results/rtt-eps', {
     run: () => 'npm run -s bench -- --suite seed-changing-rtt --schemes vivace --cc-param vivace.epsilon_min=0.02 --cc-param vivace.epsilon_min_on_reversal=1 --out results/rtt-eps --list', check: listed(5 * 3), why: '--list' }],

@@ -90,6 +90,8 @@ export class PlaybackSession {
   private mediaFetcher: PrefetchingFetcher | null = null;
   private streamFetcher: ContinuousStreamFetcher | null = null;
   private httpFetcher: HttpFetcher | null = null;
+  /** TCP's continuous stream (stream=1): its body bytes count toward goodput like the fetcher's. */
+  private httpStreamSource: HttpStreamSource | null = null;
   private readonly errors: string[] = [];
   private state = 'connecting';
   private counters: TransportCounters | null = null;
@@ -156,7 +158,7 @@ export class PlaybackSession {
     if (inner) {
       let loaderFetcher: PrefetchingFetcher | ContinuousStreamFetcher;
       if (this.params.stream) {
-        const source = this.fetcher ?? new HttpStreamSource(new URL(manifestUrl).origin);
+        const source = this.fetcher ?? (this.httpStreamSource = new HttpStreamSource(new URL(manifestUrl).origin));
         loaderFetcher = this.streamFetcher = new ContinuousStreamFetcher(inner, source);
       } else {
         loaderFetcher = this.mediaFetcher = new PrefetchingFetcher(inner, { enabled: this.params.prefetch });
@@ -285,7 +287,7 @@ export class PlaybackSession {
     const now = performance.now();
     const video = this.pane.video;
     this.metrics.setPosition(video.currentTime);
-    const bytes = this.counters ? this.counters.bytesReceived : this.httpFetcher?.bytesReceived ?? 0;
+    const bytes = this.counters ? this.counters.bytesReceived : (this.httpFetcher?.bytesReceived ?? 0) + (this.httpStreamSource?.bytesReceived ?? 0);
     const dtS = Math.max(0.001, (now - this.lastSampleMs) / 1000);
     const goodputBps = ((bytes - this.lastSampleBytes) * 8) / dtS;
     this.lastSampleBytes = bytes;

@@ -5,6 +5,9 @@ import type { MediaResponse } from './media-fetcher.ts';
 import type { StreamSource } from './continuous-stream-fetcher.ts';
 
 export class HttpStreamSource implements StreamSource {
+  /** Body bytes received (goodput accounting). */
+  bytesReceived = 0;
+
   /** `origin`: scheme://host:port of the TCP baseline. */
   constructor(private readonly origin: string) {}
 
@@ -17,6 +20,7 @@ export class HttpStreamSource implements StreamSource {
       for (;;) {
         const { value, done } = await reader.read();
         if (done) break;
+        this.bytesReceived += value.byteLength;
         onChunk(value);
       }
     } else {

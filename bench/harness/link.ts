@@ -1,6 +1,6 @@
 // Turns a scenario's link into a running emulated path (linkem), and reads capacity back for the reports.
 import { join } from 'node:path';
-import { loadTrace, opportunitiesBetween, OPPORTUNITY_BYTES, startLinkem, type LinkemOptions, type LinkemShell } from '../linkem/src/driver/index.ts';
+import { loadTrace, opportunitiesBetween, OPPORTUNITY_BYTES, startLinkem, type LinkemOptions, type LinkemShell, type StartOptions } from '../linkem/src/driver/index.ts';
 import type { LinkDirection, QueueSpec, Scenario } from './scenario.ts';
 
 function queueArgs(queue: QueueSpec): { kind: LinkemOptions['queueDown']; args?: string } {
@@ -11,14 +11,24 @@ function queueArgs(queue: QueueSpec): { kind: LinkemOptions['queueDown']; args?:
   return { kind: queue.type, args };
 }
 
-export function linkemOptions(scenario: Scenario, seed: number, runDir: string): LinkemOptions {
-  const options: LinkemOptions = { seed, lossDown: scenario.loss.down, lossUp: scenario.loss.up, summaryJson: join(runDir, 'link-summary.json'), logDown: join(runDir, 'link-down.log') };
+/** Where the viewer (the player) sits. The scenario's down and up are the viewer's; linkem's down is toward the namespace.
+ *  'inside': the bench (the browser runs in the namespace, the origin on the host), so they coincide. 'outside':
+ *  npm start --network (the origin runs in the namespace, the browser on the host), so the directions swap. */
+export type ViewerSide = 'inside' | 'outside';
+
+export function linkemOptions(scenario: Scenario, seed: number, runDir: string, viewer: ViewerSide = 'inside'): LinkemOptions {
+  // linkem's name of the direction that carries the viewer's downlink (media) and of the one carrying its uplink.
+  const [toViewer, fromViewer] = viewer === 'inside' ? (['down', 'up'] as const) : (['up', 'down'] as const);
+  const options: LinkemOptions = { seed, summaryJson: join(runDir, 'link-summary.json') };
+  options[toViewer === 'down' ? 'lossDown' : 'lossUp'] = scenario.loss.down;
+  options[fromViewer === 'down' ? 'lossDown' : 'lossUp'] = scenario.loss.up;
+  options[toViewer === 'down' ? 'logDown' : 'logUp'] = join(runDir, 'link-down.log');
   const direction = (d: LinkDirection, which: 'down' | 'up') => {
     if ('rateMbps' in d) options[which === 'down' ? 'downMbps' : 'upMbps'] = d.rateMbps;
     else options[which === 'down' ? 'downTrace' : 'upTrace'] = d.tracePath;
   };
-  direction(scenario.link.down, 'down');
-  direction(scenario.link.up, 'up');
+  direction(scenario.link.down, toViewer);
+  direction(scenario.link.up, fromViewer);
   if ('oneWayMs' in scenario.delay) options.delayMs = scenario.delay.oneWayMs;
   else {
     const p = scenario.delay.rttPattern;
@@ -36,15 +46,21 @@ export function linkemOptions(scenario: Scenario, seed: number, runDir: string):
   return options;
 }
 
-export function startLink(scenario: Scenario, seed: number, runDir: string): Promise<LinkemShell> {
-  return startLinkem(linkemOptions(scenario, seed, runDir));
+export function startLink(scenario: Scenario, seed: number, runDir: string, viewer: ViewerSide = 'inside', start: StartOptions = {}): Promise<LinkemShell> {
+  return startLinkem(linkemOptions(scenario, seed, runDir, viewer), start);
+}
+
+/** Capacity in Mbit/s of one direction of the scenario's link over [fromMs, toMs) of the link's time (trace looping). */
+export type CapacityMbps = (fromMs: number, toMs: number) => number;
+
+export function capacityMbps(direction: LinkDirection): CapacityMbps {
+  if ('rateMbps' in direction) return () => direction.rateMbps;
+  const trace = loadTrace(direction.tracePath);
+  return (fromMs, toMs) => (toMs > fromMs ? (opportunitiesBetween(trace, fromMs, toMs) * OPPORTUNITY_BYTES * 8) / ((toMs - fromMs) * 1000) : 0);
 }
 
 /** Downlink capacity in Mbit/s for each whole second [0, durationS) after the link started. */
 export function downlinkCapacityMbpsPerSecond(scenario: Scenario, durationS: number): number[] {
-  const down = scenario.link.down;
-  const seconds = Math.ceil(durationS);
-  if ('rateMbps' in down) return Array.from({ length: seconds }, () => down.rateMbps);
-  const trace = loadTrace(down.tracePath);
-  return Array.from({ length: seconds }, (_, s) => (opportunitiesBetween(trace, s * 1000, (s + 1) * 1000) * OPPORTUNITY_BYTES * 8) / 1e6);
+  const capacity = capacityMbps(scenario.link.down);
+  return Array.from({ length: Math.ceil(durationS) }, (_, s) => capacity(s * 1000, (s + 1) * 1000));
 }

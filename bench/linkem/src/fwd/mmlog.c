@@ -6,6 +6,7 @@
 int mmlog_open(mm_log *log, const char *path, uint64_t init_us, const mm_log_header *h, char *err, size_t err_len) {
     log->file = NULL;
     log->init_us = init_us;
+    log->last_flush_us = init_us;
     if (!path) return 0;
     log->file = fopen(path, "w");
     if (!log->file) {
@@ -24,16 +25,29 @@ int mmlog_open(mm_log *log, const char *path, uint64_t init_us, const mm_log_hea
 
 static unsigned long long ms(const mm_log *log, uint64_t t_us) { return (unsigned long long)((t_us - log->init_us) / 1000u); }
 
+/* One write() per interval, not per packet: the buffer stays large, a live reader sees lines at most this late. */
+static void flush_if_due(mm_log *log, uint64_t t_us) {
+    if (t_us - log->last_flush_us < MMLOG_FLUSH_INTERVAL_US) return;
+    log->last_flush_us = t_us;
+    fflush(log->file);
+}
+
 void mmlog_arrival(mm_log *log, uint64_t t_us, uint32_t size) {
-    if (log->file) fprintf(log->file, "%llu + %u\n", ms(log, t_us), size);
+    if (!log->file) return;
+    fprintf(log->file, "%llu + %u\n", ms(log, t_us), size);
+    flush_if_due(log, t_us);
 }
 
 void mmlog_opportunity(mm_log *log, uint64_t t_us) {
-    if (log->file) fprintf(log->file, "%llu # 1504\n", ms(log, t_us));
+    if (!log->file) return;
+    fprintf(log->file, "%llu # 1504\n", ms(log, t_us));
+    flush_if_due(log, t_us);
 }
 
 void mmlog_departure(mm_log *log, uint64_t t_us, uint32_t size, uint64_t arrival_us) {
-    if (log->file) fprintf(log->file, "%llu - %u %llu\n", ms(log, t_us), size, ms(log, t_us) - ms(log, arrival_us));
+    if (!log->file) return;
+    fprintf(log->file, "%llu - %u %llu\n", ms(log, t_us), size, ms(log, t_us) - ms(log, arrival_us));
+    flush_if_due(log, t_us);
 }
 
 void mmlog_drop(mm_log *log, uint64_t t_us, uint64_t packets, uint64_t bytes) {

@@ -14,8 +14,12 @@
 
 typedef struct {
     FILE *file;
-    uint64_t init_us; /* monotonic time of "timestamp 0" */
+    uint64_t init_us;       /* monotonic time of "timestamp 0" */
+    uint64_t last_flush_us; /* readers follow the log live (npm start --network), so it is flushed this often */
 } mm_log;
+
+/* How stale a live reader's view of the log may get: the demo's queue chart follows it with this lag at most. */
+#define MMLOG_FLUSH_INTERVAL_US 100000u
 
 typedef struct {
     const char *link_name;  /* "uplink" / "downlink" */

@@ -42,6 +42,6 @@ export {
 } from './qoe.ts';
 export {
   DEFAULT_NETWORK_MODE, NETWORK_MODES, NETWORK_MODE_PARAM, NETWORK_STATUS_PATH, NETWORK_STATUS_VERSION, isNetworkMode, linkIndexForPane,
-  networkStatusQuery, paneKey, parseNetworkStatus, parseNetworkStatusQuery, type CapacityBin, type NetworkLink, type NetworkMode,
+  loopbackNetworkStatus, networkStatusQuery, paneKey, parseNetworkStatus, parseNetworkStatusQuery, type CapacityBin, type NetworkLink, type NetworkMode,
   type NetworkOrigin, type NetworkStatus, type NetworkStatusQuery, type QueueBin,
 } from './network-status.ts';

@@ -67,6 +67,11 @@ export interface NetworkStatus {
   links: NetworkLink[];
 }
 
+/** The answer when the media cross no emulated link (the origin's own /network, npm start without --network). */
+export function loopbackNetworkStatus(nowS: number): NetworkStatus {
+  return { version: NETWORK_STATUS_VERSION, preset: 'loopback', description: 'no emulated link', mode: 'loopback', nowS, binS: 1, links: [] };
+}
+
 /** A pane's key: its controller and transport as a compare entry spells them ("vivace@datagram", "cubic@tcp"). */
 export function paneKey(cc: string, transport: string): string {
   return `${cc}@${transport}`;

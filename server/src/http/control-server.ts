@@ -2,6 +2,7 @@
 // document, and optionally static files (e.g. the built player). CORS for the player's origin.
 import { createReadStream } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { NETWORK_STATUS_PATH, loopbackNetworkStatus, parseNetworkStatusQuery, type NetworkStatus, type NetworkStatusQuery } from '@pcc-stream/protocol';
 import { errorMessage, log } from '../log.ts';
 import { contentTypeFor } from '../media/content-types.ts';
 import { MediaRoot } from '../media/safe-path.ts';
@@ -14,7 +15,12 @@ export interface ControlServerOptions {
   corsOrigin: string;
   staticDir: string | null;
   status: () => Record<string, unknown>;
+  /** GET /network (protocol/src/network-status.ts): the emulated link the page's media cross. Absent: none, the
+   *  loopback answer (an origin knows of no emulator; npm start --network's page server passes its links). */
+  network?: (query: NetworkStatusQuery) => NetworkStatus;
 }
+
+const startedMs = performance.now();
 
 export class ControlServer extends ListeningServer {
   private constructor(server: Server) {
@@ -50,6 +56,16 @@ function handle(req: IncomingMessage, res: ServerResponse, options: ControlServe
   const path = (req.url ?? '/').split('?', 1)[0]!;
   if (path === '/cert-hash') {
     res.writeHead(200, { 'content-type': 'text/plain' }).end(options.certSha256Hex);
+    return;
+  }
+  if (path === NETWORK_STATUS_PATH) {
+    const query = parseNetworkStatusQuery((req.url ?? '').slice(path.length + 1));
+    if (!query.ok) {
+      res.writeHead(400, { 'content-type': 'text/plain' }).end(`${query.error.message}\n`);
+      return;
+    }
+    const answer = options.network ? options.network(query.value) : loopbackNetworkStatus((performance.now() - startedMs) / 1000);
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answer));
     return;
   }
   if (path === '/status') {

@@ -2,7 +2,9 @@
 // and exposes window.pccPlayer for the benchmark harness, the e2e tests and curious users.
 import { ParamError, parsePageParams } from './config/session-params.ts';
 import type {} from './pcc-player-api.ts';
+import { placeOnNetwork } from './session/network-placement.ts';
 import { PlaybackSession } from './session/playback-session.ts';
+import { showModeSwitch } from './ui/mode-switch.ts';
 import { RunView } from './ui/run-view.ts';
 import { SessionPane } from './ui/session-pane.ts';
 import './ui/styles.css';
@@ -29,15 +31,24 @@ window.addEventListener('unhandledrejection', (ev) => showPageError(`Unexpected 
 
 try {
   const params = parsePageParams(location.search, location.hostname || '127.0.0.1');
-  if (params.compare) container.classList.add('compare');
+  if (params.compare) {
+    container.classList.add('compare');
+    const nav = document.querySelector<HTMLElement>('nav.presets');
+    if (nav) showModeSwitch(nav, params.networkMode, location.search);
+  }
   document.title = `pcc-stream · ${params.sessions.map((s) => s.label).join(' vs ')}`;
   const runView = new RunView(container, showPageError);
+  const servers = params.serverGiven ? Promise.resolve(params.sessions.map((s) => s.server)) : placeOnNetwork(params.sessions, params.networkMode, location.origin);
   params.sessions.forEach((sessionParams, index) => {
     const pane = new SessionPane(container, sessionParams, index);
     const session = new PlaybackSession(sessionParams, pane, showPageError);
     sessions.push(session);
     runView.add(session, pane);
-    void session.start();
+    // With npm start --network the media come from the origin behind the pane's link (session/network-placement.ts).
+    void servers.then((placed) => {
+      sessionParams.server = placed[index]!;
+      return session.start();
+    }, (err: unknown) => showPageError(`Cannot place the panes on the network: ${err instanceof Error ? err.message : String(err)}`));
   });
   runView.start(location.origin, location.search);
   window.addEventListener('pagehide', () => sessions.forEach((s) => s.stop()));

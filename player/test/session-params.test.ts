@@ -77,3 +77,11 @@ test('content names the media sets named by their parameters and linked bring-yo
   // A single-rendition set plays pinned without naming its bitrate, as fixed-<kbps>k does.
   assert.equal(parsePageParams('?content=vbr-3300k-70s-2s&abr=off', 'h').sessions[0]!.abr, false);
 });
+
+test('mode= chooses how compare panes share npm start --network\'s link; host= keeps the panes on the named origin', () => {
+  assert.equal(parsePageParams('?compare=vivace,cubic@tcp', 'h').networkMode, 'competing');
+  assert.equal(parsePageParams('?compare=vivace,cubic@tcp&mode=side-by-side', 'h').networkMode, 'side-by-side');
+  assert.throws(() => parsePageParams('?compare=vivace,cubic@tcp&mode=shared', 'h'), /mode="shared" must be one of competing, side-by-side/);
+  assert.equal(parsePageParams('?cc=vivace', 'h').serverGiven, false);
+  assert.equal(parsePageParams('?cc=vivace&host=10.0.0.2', 'h').serverGiven, true);
+});

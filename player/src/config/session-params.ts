@@ -2,8 +2,8 @@
 // session that silently never starts.
 
 import {
-  CONTROLLER_PARAM_NAME, DEFAULT_SCHEME, SCHEME_TRANSPORTS, controllersOn, isSchemeName, isSchemeTransport, schemeFor, schemeInfo,
-  type RegisteredScheme, type SchemeName, type SchemeTransport,
+  CONTROLLER_PARAM_NAME, DEFAULT_NETWORK_MODE, DEFAULT_SCHEME, NETWORK_MODES, NETWORK_MODE_PARAM, SCHEME_TRANSPORTS, isNetworkMode, controllersOn, isSchemeName, isSchemeTransport, schemeFor, schemeInfo,
+  type NetworkMode, type RegisteredScheme, type SchemeName, type SchemeTransport,
 } from '@pcc-stream/protocol';
 
 export type Transport = SchemeTransport;
@@ -48,6 +48,10 @@ export interface SessionParams {
 export interface PageParams {
   sessions: SessionParams[];
   compare: boolean;
+  /** With npm start --network: the panes compete on one copy of the link, or each has its own (`?mode=`). */
+  networkMode: NetworkMode;
+  /** The URL named the origin (host=): the panes stay on it whatever /network says. */
+  serverGiven: boolean;
 }
 
 export class ParamError extends Error {
@@ -170,6 +174,9 @@ export function parsePageParams(search: string, defaultHost: string): PageParams
     httpPort: parsePort(query.get('httpPort'), null, 'httpPort'),
     httpsPort: parsePort(query.get('httpsPort'), 8443, 'httpsPort'),
   };
+  const modeRaw = query.get(NETWORK_MODE_PARAM) ?? DEFAULT_NETWORK_MODE;
+  if (!isNetworkMode(modeRaw)) throw new ParamError(`${NETWORK_MODE_PARAM}="${modeRaw}" must be one of ${NETWORK_MODES.join(', ')}`);
+  const placement = { networkMode: modeRaw, serverGiven: query.has('host') || query.has('server') };
   const compareRaw = query.get('compare');
   if (compareRaw !== null) {
     const ccs = compareRaw.split(',').map((s) => s.trim()).filter((s) => s !== '');
@@ -177,8 +184,8 @@ export function parsePageParams(search: string, defaultHost: string): PageParams
     // A compare entry may name a transport too: "cubic@tcp", "tcp-cubic"; plain controllers use the page's transport.
     const pageTransport = query.get('transport') ?? 'datagram';
     const sessions = ccs.map((entry) => parseOne(query, compareScheme(entry, pageTransport), server));
-    return { sessions, compare: true };
+    return { sessions, compare: true, ...placement };
   }
   const defaultCc = schemeInfo(DEFAULT_SCHEME).cc;
-  return { sessions: [parseOne(query, schemeOf(query.get('transport') ?? 'datagram', query.get('cc') ?? defaultCc), server)], compare: false };
+  return { sessions: [parseOne(query, schemeOf(query.get('transport') ?? 'datagram', query.get('cc') ?? defaultCc), server)], compare: false, ...placement };
 }

@@ -19,7 +19,8 @@ interface LoaderRequest {
     onprogress?: (e: { loaded: number; total: number; lengthComputable: boolean; time?: number }) => void;
     onloadend?: () => void;
     onabort?: () => void;
-    ontimeout?: () => void;
+    /** dash.js's HTTPLoader reads the event's loaded/total/lengthComputable for its message: it must be given one. */
+    ontimeout?: (e: { loaded: number; total: number; lengthComputable: boolean }) => void;
     abort?: () => void;
   };
 }
@@ -75,12 +76,14 @@ export function createTransportLoader(fetcher: MediaFetcher, hooks: LoaderHooks 
       inFlight = { controller, req };
       req.customData.abort = () => abortOne(controller, req);
       let finished = false;
+      let lastLoaded = 0;
+      let lastTotal = 0;
       const timer = req.timeout && req.timeout > 0
         ? setTimeout(() => {
           if (finished) return;
           finished = true;
           controller.abort();
-          req.customData.ontimeout?.();
+          req.customData.ontimeout?.({ loaded: lastLoaded, total: lastTotal, lengthComputable: lastTotal > 0 });
           res.status = 0;
           res.statusText = 'timeout';
           req.customData.onloadend?.();
@@ -91,6 +94,8 @@ export function createTransportLoader(fetcher: MediaFetcher, hooks: LoaderHooks 
       let progressEvents = 0;
       const emit = (loaded: number, total: number, timeMs: number | undefined): void => {
         progressEvents++;
+        lastLoaded = loaded;
+        lastTotal = total;
         req.customData.onprogress?.({ loaded, total, lengthComputable: total > 0, ...(timeMs === undefined ? {} : { time: timeMs }) });
       };
       const onProgress = (loaded: number, total: number, durationMs?: number): void => {

@@ -1,0 +1,135 @@
+// One emulated link's live figures for GET /network: capacity over time from the trace (or rate) the emulator follows,
+// and the viewer's downlink queue from linkem's mm-link log of that direction, which the forwarder flushes every
+// 100 ms (MMLOG_FLUSH_INTERVAL_US) and this module follows as it grows.
+import { closeSync, openSync, readSync } from 'node:fs';
+import { capacityMbps, type CapacityMbps } from '@pcc-stream/bench/harness/link';
+import type { Scenario } from '@pcc-stream/bench/harness/scenario';
+import type { CapacityBin, QueueBin } from '@pcc-stream/protocol';
+
+/** Width of a chart bin, s: fine enough to show a 5 s RTT step or an LTE fade, coarse enough to poll cheaply. */
+export const NETWORK_BIN_S = 0.5;
+/** Bins kept per link (an hour): older ones are dropped so a demo left running does not grow without bound. */
+const MAX_BINS = 7200;
+const READ_CHUNK_BYTES = 1 << 20;
+
+interface OpenBin {
+  delaysMs: number[];
+  departedBytes: number;
+  maxQueueBytes: number;
+}
+
+function p95(values: number[]): number | null {
+  if (values.length === 0) return null;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil(0.95 * sorted.length) - 1)]!;
+}
+
+export class LinkMonitor {
+  private readonly down: CapacityMbps;
+  private readonly up: CapacityMbps;
+  private readonly queue: QueueBin[] = [];
+  private fd: number | null = null;
+  private offset = 0;
+  private partial = '';
+  private queuedBytes = 0;
+  private open = new Map<number, OpenBin>();
+  /** Index of the first bin not yet closed (bins before it are in `queue`). */
+  private nextBin = 0;
+  private firstKeptBin = 0;
+
+  /**
+   * @param linkStartS when the link's schedule (trace time 0, log time 0) started, on the demo clock
+   * @param logPath the mm-link log of the viewer's downlink
+   */
+  constructor(scenario: Scenario, private readonly linkStartS: number, private readonly logPath: string) {
+    this.down = capacityMbps(scenario.link.down);
+    this.up = capacityMbps(scenario.link.up);
+  }
+
+  /** Reads what the forwarder has flushed since the last call, closing every bin that ends before `nowS`. */
+  poll(nowS: number): void {
+    if (this.fd === null) {
+      try {
+        this.fd = openSync(this.logPath, 'r');
+      } catch {
+        return; // not created yet
+      }
+    }
+    const buffer = Buffer.alloc(READ_CHUNK_BYTES);
+    for (;;) {
+      const n = readSync(this.fd, buffer, 0, buffer.length, this.offset);
+      if (n <= 0) break;
+      this.offset += n;
+      const lines = (this.partial + buffer.subarray(0, n).toString('latin1')).split('\n');
+      this.partial = lines.pop() ?? '';
+      for (const line of lines) this.line(line);
+      if (n < buffer.length) break;
+    }
+    // The log is at most one flush interval behind: a bin is closed once it ended a second ago.
+    const closeBefore = Math.floor((nowS - this.linkStartS - 1) / NETWORK_BIN_S);
+    while (this.nextBin < closeBefore) this.closeBin(this.nextBin++);
+  }
+
+  private line(line: string): void {
+    if (line === '' || line.startsWith('#')) return;
+    const f = line.split(' ');
+    const tS = Number(f[0]) / 1000;
+    const bin = Math.floor(tS / NETWORK_BIN_S);
+    if (bin < this.nextBin) return; // late line for a closed bin (cannot happen with a time-ordered log)
+    let open = this.open.get(bin);
+    if (!open) {
+      open = { delaysMs: [], departedBytes: 0, maxQueueBytes: this.queuedBytes };
+      this.open.set(bin, open);
+    }
+    switch (f[1]) {
+      case '+':
+        this.queuedBytes += Number(f[2]);
+        break;
+      case '-':
+        this.queuedBytes -= Number(f[2]);
+        open.departedBytes += Number(f[2]);
+        open.delaysMs.push(Number(f[3]));
+        break;
+      case 'd':
+        this.queuedBytes -= Number(f[3]);
+        break;
+      default:
+        return; // '#': an opportunity; capacity comes from the schedule itself
+    }
+    if (this.queuedBytes > open.maxQueueBytes) open.maxQueueBytes = this.queuedBytes;
+  }
+
+  private closeBin(bin: number): void {
+    const open = this.open.get(bin);
+    this.open.delete(bin);
+    const tS = this.linkStartS + bin * NETWORK_BIN_S;
+    this.queue.push([tS, open ? p95(open.delaysMs) : null, open ? open.maxQueueBytes : Math.max(0, this.queuedBytes),
+      open ? (open.departedBytes * 8) / NETWORK_BIN_S / 1e6 : 0]);
+    if (this.queue.length > MAX_BINS) {
+      this.queue.splice(0, this.queue.length - MAX_BINS);
+      this.firstKeptBin = bin - MAX_BINS + 1;
+    }
+  }
+
+  /** Closed bins starting at or after `sinceS` (demo clock). */
+  queueSince(sinceS: number): QueueBin[] {
+    return this.queue.filter(([tS]) => tS >= sinceS);
+  }
+
+  /** Capacity bins over the same span as the queue bins closed so far, from `sinceS`. */
+  capacitySince(sinceS: number): CapacityBin[] {
+    const bins: CapacityBin[] = [];
+    const first = Math.max(this.firstKeptBin, Math.ceil((sinceS - this.linkStartS) / NETWORK_BIN_S - 1e-9));
+    for (let bin = first; bin < this.nextBin; bin++) {
+      const fromMs = bin * NETWORK_BIN_S * 1000;
+      const toMs = fromMs + NETWORK_BIN_S * 1000;
+      bins.push([this.linkStartS + bin * NETWORK_BIN_S, this.down(fromMs, toMs), this.up(fromMs, toMs)]);
+    }
+    return bins;
+  }
+
+  close(): void {
+    if (this.fd !== null) closeSync(this.fd);
+    this.fd = null;
+  }
+}

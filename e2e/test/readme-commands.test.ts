@@ -185,6 +185,13 @@ const SHORT_FORMS = new Map<string, ShortForm>([
   ['npm run -s bench -- --suite seed-changing-rtt --shard $((JOB_COMPLETION_INDEX + 1))/4 --out /results/shard-$JOB_COMPLETION_INDEX', {
     run: () => 'JOB_COMPLETION_INDEX=3; npm run -s bench -- --suite seed-changing-rtt --shard $((JOB_COMPLETION_INDEX + 1))/4 --out /results/shard-$JOB_COMPLETION_INDEX --list', check: listed(), why: 'the Indexed Job\'s last pod, --list' }],
 
+  // bench/harness/README.md: the faults suite, blackout and origin restart (issue 20)
+  ['npm run -s bench -- --suite faults --list', { run: () => 'npm run -s bench -- --suite faults --list', check: listed(), why: 'as written (runs nothing)' }],
+  ['npm run -s bench -- --suite faults --run blackout/vivace/1 --out results/faults', {
+    run: () => 'npm run -s bench -- --suite faults --run blackout/vivace/1 --out results/faults --list', check: listed(1), why: '--list: a 45 s run in Chromium (the case runs short in bench/test/harness-faults.test.ts)' }],
+  ['npm run -s bench -- --suite faults --run origin-restart/vivace/1 --out results/faults', {
+    run: () => 'npm run -s bench -- --suite faults --run origin-restart/vivace/1 --out results/faults --list', check: listed(1), why: '--list: a 45 s run in Chromium (the case runs short in bench/test/harness-faults.test.ts)' }],
+
   // bench/linkem/README.md
   ["npm run -s linkem -- --down bench/traces/TMobile-LTE-short.down --up bench/traces/TMobile-LTE-short.up --delay-ms 20 --queue-down droptail --queue-down-args bytes=300000 --log-down results/linkem/down.log --summary-json results/linkem/summary.json -- sh -c 'curl -s http://$MAHIMAHI_BASE:8080/ -o /dev/null'", {
     run: (c) => `npm run -s linkem -- --down bench/traces/TMobile-LTE-short.down --up bench/traces/TMobile-LTE-short.up --delay-ms 20 --queue-down droptail --queue-down-args bytes=300000 --log-down ${c.out}/linkem/down.log --summary-json ${c.out}/linkem/summary.json -- sh -c 'curl -sf http://$MAHIMAHI_BASE:${c.echoPort}/ -o /dev/null'`,

@@ -91,7 +91,9 @@ export const blackout: FaultCase = {
     loss: { down: 0, up: 0 },
     media: { abr: true },
     players: 1,
-    schemes: ['vivace', 'tcp-cubic'],
+    // Datagram schemes: the kernel-TCP baselines need Chromium to trust the HTTPS origin's key, which these cases
+    // do not set up (WebTransport trusts the certificate by its hash alone).
+    schemes: ['vivace'],
   },
   run,
 };

@@ -1,6 +1,7 @@
 // Runs one planned run of a fault case (scenario.fault) and turns its outcome into a results.jsonl line. A case
 // that throws gives a failed run with its message; whatever it registered with onCleanup (link, origin, browser,
 // hostile clients) is released either way, so the next run starts clean and the plan goes on.
+import { meanOverPlayers } from '@pcc-stream/protocol';
 import type { RunResult } from '../results.ts';
 import type { Scenario, Scheme } from '../scenario.ts';
 import { faultCase } from './cases.ts';
@@ -19,11 +20,6 @@ export interface FaultRunInput {
   record: boolean;
 }
 
-function mean(values: number[]): number | null {
-  const finite = values.filter(Number.isFinite);
-  return finite.length === 0 ? null : finite.reduce((s, v) => s + v, 0) / finite.length;
-}
-
 export async function runFault(input: FaultRunInput, base: RunBase): Promise<RunResult> {
   const startedMs = Date.parse(base.started_at);
   const name = input.scenario.fault as string;
@@ -37,7 +33,8 @@ export async function runFault(input: FaultRunInput, base: RunBase): Promise<Run
   try {
     const outcome = await faultCase(name).run(ctx);
     const players = outcome.players;
-    const pick = (key: keyof RunResult['players'][number]) => mean(players.map((p) => p[key] as number));
+    // The same run means as every browser run (the definitions the page's summary card shares).
+    const pick = (key: keyof RunResult['players'][number]) => meanOverPlayers(players.map((p) => p[key] as number));
     return {
       ...base, status: 'ok', wall_s: (Date.now() - startedMs) / 1000, players,
       buffering_ratio: pick('buffering_ratio'), stall_count: pick('stall_count'), stall_time_s: pick('stall_time_s'),

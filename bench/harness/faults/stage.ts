@@ -2,6 +2,7 @@
 // directory), and the players in Chromium inside; then the common ending (final metrics, logs, link summary).
 import { writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { meanCapacityMbps } from '@pcc-stream/protocol';
 import { startOriginProcess, type OriginProcess } from '@pcc-stream/server/process';
 import type { LinkemShell, LinkemSummary } from '../../linkem/src/driver/index.ts';
 import { downlinkCapacityMbpsPerSecond, startLink } from '../link.ts';
@@ -69,7 +70,7 @@ export async function finishStage(ctx: FaultContext, stage: Stage): Promise<Stag
   const link = await stage.shell.stop();
   const durationS = link.durationMs / 1000;
   const perSecond = downlinkCapacityMbpsPerSecond(stage.linkScenario, durationS);
-  const capacityMbps = perSecond.reduce((s, v) => s + v, 0) / Math.max(1, perSecond.length);
+  const capacityMbps = meanCapacityMbps(perSecond);
   const bytes = players.reduce((s, p) => s + p.bytes_received, 0);
   const rel = (path: string) => relative(ctx.outDir, path);
   return {

@@ -166,9 +166,13 @@ async function main(): Promise<number> {
   if (process.argv[2] === 'merge') return merge(process.argv.slice(3));
   // The soak (issue 20) is one long run with its own flags (--minutes), not a plan of scenarios.
   if (process.argv.slice(2).some((arg, i, all) => arg === '--suite=soak' || (arg === '--suite' && all[i + 1] === 'soak'))) {
-    const { parseSoakArgs, runSoak, SoakUsageError, SOAK_USAGE } = await import('./soak/soak.ts');
+    const { parseSoakArgs, reportSoak, runSoak, SoakUsageError, SOAK_USAGE } = await import('./soak/soak.ts');
     try {
       const options = parseSoakArgs(process.argv.slice(2));
+      if (options.reportOnly) {
+        reportSoak(options);
+        return 0;
+      }
       if (typeof process.getuid === 'function' && process.getuid() !== 0) throw new SoakUsageError('the soak creates a network namespace: run it as root');
       await runSoak(options);
       return 0;

@@ -113,6 +113,10 @@ const KEPT_RECORDING = 'controller-wasm/test/recordings/vivace-100mbps-30ms-75kb
 const SHORT_FORMS = new Map<string, ShortForm>([
   // README.md
   ['npm start', { run: () => 'npm start -- --help', check: usage, why: 'bootstrap (idempotent, seconds when built) then start.mjs, which would serve until Ctrl-C: its usage instead' }],
+  ['npm start -- --network list', { run: () => 'npm start -- --network list', check: (output) => assert.match(output, /^ {2}lte-driving +ATT-LTE-driving-2016/m), why: 'as written' }],
+  ['npm start -- --network lte', {
+    run: () => 'npm start -- --network lte --help', check: usage,
+    why: 'it serves until Ctrl-C: its usage here; e2e/test/demo-network.test.ts starts it and plays through the link' }],
   ['npm test', { run: () => 'npm test -- protocol', why: 'bootstrap and test-all.mjs, limited to one workspace (the whole suite is what runs this test)' }],
   ['npm run -s fuzz -- --list', { run: () => 'npm run -s fuzz -- --list', check: (output) => assert.deepEqual(output.trim().split('\n').map((l) => l.split('\t')[0]), ['cc-api', 'trace-parser', 'linkem-options']), why: 'as written' }],
   ['npm run -s fuzz -- --target cc-api --seconds 60', { run: () => 'npm run -s fuzz -- --target cc-api --runs 300', why: '300 runs instead of a minute' }],
@@ -152,6 +156,9 @@ const SHORT_FORMS = new Map<string, ShortForm>([
   [`controller-wasm/build/pcc-replay --mi ${KEPT_RECORDING}`, { run: () => `controller-wasm/build/pcc-replay --mi ${KEPT_RECORDING}`, why: 'as written' }],
   ['npm run -s origin -- --media .cache/media --record-dir results/record', {
     run: () => 'npm run -s origin -- --media .cache/media --record-dir results/record --help', check: usage, why: 'it serves until stopped: its usage (recording is tested by server/test/record-replay.test.ts)' }],
+  ['npm run -s origin -- --media .cache/media --max-sessions 256 --max-sessions-per-address 4 --session-memory-mb 4', {
+    run: () => 'npm run -s origin -- --media .cache/media --max-sessions 256 --max-sessions-per-address 4 --session-memory-mb 4 --help', check: usage,
+    why: 'it serves until stopped: its usage (the limits are tested by server/test/origin-limits.test.ts)' }],
   ['npm run -s media -- --ladder --duration-s 90 --vbr --out /tmp/media', {
     run: (c) => `npm run -s media -- --ladder --duration-s 2 --vbr --out ${c.out}/media-ladder`, check: (_, c) => manifestUnder(c, 'media-ladder'), why: '2 s instead of 90, into the results folder' }],
   ['npm run -s linkem -- --down bench/traces/TMobile-LTE-short.down --up bench/traces/TMobile-LTE-short.up --delay-ms 20', {
@@ -168,10 +175,10 @@ const SHORT_FORMS = new Map<string, ShortForm>([
 
   // bench/harness/README.md (its smoke command is the same as README.md's, above)
   ['npm run -s bench -- --suite seed-changing-rtt --out results/rtt', { run: () => 'npm run -s bench -- --suite seed-changing-rtt --out results/rtt --list', check: listed(), why: '--list: the runs it would make' }],
+  ['npm run -s bench -- --suite seed-changing-rtt-stream --out results/thesis', { run: () => 'npm run -s bench -- --suite seed-changing-rtt-stream --out results/thesis --list', check: listed(), why: '--list: the runs it would make' }],
   ['npm run -s bench -- --scenario bench/scenarios/changing-rtt-8mbps-40s.json --schemes vivace,tcp-bbr --repetitions 5 --out results/mine', {
     run: () => 'npm run -s bench -- --scenario bench/scenarios/changing-rtt-8mbps-40s.json --schemes vivace,tcp-bbr --repetitions 5 --out results/mine --list', check: listed(10), why: '--list (the scenario path is read from the root)' }],
   ['npm run -s bench -- --report-only --out results/rtt', {
-  ['npm run -s bench -- --suite seed-changing-rtt-stream --out results/thesis', { run: () => 'npm run -s bench -- --suite seed-changing-rtt-stream --out results/thesis --list', check: listed(), why: '--list: the runs it would make' }],
     run: (c) => `npm run -s bench -- --report-only --out ${c.out}/smoke`, check: (_, c) => { landed(c, 'smoke/report.html'); }, why: 'on the smoke run above' }],
   ['npm run -s bench -- --suite seed-changing-rtt --schemes vivace --cc-param vivace.epsilon_min=0.02 --cc-param vivace.epsilon_min_on_reversal=1 --out results/rtt-eps', {
     run: () => 'npm run -s bench -- --suite seed-changing-rtt --schemes vivace --cc-param vivace.epsilon_min=0.02 --cc-param vivace.epsilon_min_on_reversal=1 --out results/rtt-eps --list', check: listed(5 * 3), why: '--list' }],
@@ -191,6 +198,20 @@ const SHORT_FORMS = new Map<string, ShortForm>([
     run: () => 'npm run -s bench -- --suite faults --run blackout/vivace/1 --out results/faults --list', check: listed(1), why: '--list: a 45 s run in Chromium (the case runs short in bench/test/harness-faults.test.ts)' }],
   ['npm run -s bench -- --suite faults --run origin-restart/vivace/1 --out results/faults', {
     run: () => 'npm run -s bench -- --suite faults --run origin-restart/vivace/1 --out results/faults --list', check: listed(1), why: '--list: a 45 s run in Chromium (the case runs short in bench/test/harness-faults.test.ts)' }],
+  // server/README.md: restarts and graceful stop
+  ['npm run -s origin -- --media .cache/media --cert-dir results/origin-cert --drain-ms 5000', {
+    run: () => 'npm run -s origin -- --media .cache/media --cert-dir results/origin-cert --drain-ms 5000 --help', check: usage, why: 'it serves until stopped: its usage (the drain is tested by server/test/graceful-stop.test.ts, --cert-dir by bench origin-restart)' }],
+
+  // bench/harness/README.md: the faults suite's load cases and the soak (issue 20)
+  ['npm run -s bench -- --suite faults --run garbage/vivace/1 --out results/faults', {
+    run: () => 'npm run -s bench -- --suite faults --run garbage/vivace/1 --out results/faults --list', check: listed(1), why: '--list: a paired run takes minutes (the hostile client runs in bench/test/harness-faults-load.test.ts)' }],
+  ['npm run -s bench -- --suite faults --run churn/vivace/1 --out results/faults', {
+    run: () => 'npm run -s bench -- --suite faults --run churn/vivace/1 --out results/faults --list', check: listed(1), why: '--list: 10,000 sessions take minutes (churn runs short in bench/test/harness-faults-load.test.ts)' }],
+  ['npm run -s bench -- --suite faults --run flood/vivace/1 --out results/faults', {
+    run: () => 'npm run -s bench -- --suite faults --run flood/vivace/1 --out results/faults --list', check: listed(1), why: '--list: a paired run takes minutes (the flood runs short in bench/test/harness-faults-load.test.ts)' }],
+  ['npm run -s bench -- --suite soak --minutes 30 --out results/soak', {
+    run: (c) => `npm run -s bench -- --suite soak --minutes 0.25 --sessions 5 --out ${c.out}/soak`,
+    check: (_, c) => { landed(c, 'soak/summary.md'); landed(c, 'soak/plots/rss.svg'); }, why: '15 s with 5 sessions instead of 30 min with 50, into the results folder' }],
 
   // bench/linkem/README.md
   ["npm run -s linkem -- --down bench/traces/TMobile-LTE-short.down --up bench/traces/TMobile-LTE-short.up --delay-ms 20 --queue-down droptail --queue-down-args bytes=300000 --log-down results/linkem/down.log --summary-json results/linkem/summary.json -- sh -c 'curl -s http://$MAHIMAHI_BASE:8080/ -o /dev/null'", {

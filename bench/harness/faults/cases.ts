@@ -3,10 +3,16 @@
 import type { FaultCase } from './fault-case.ts';
 import { blackout } from './blackout.ts';
 import { originRestart } from './origin-restart.ts';
+import { garbage } from './garbage.ts';
+import { churn } from './churn.ts';
+import { flood } from './flood.ts';
 
 export const FAULT_CASES: readonly FaultCase[] = [
   blackout,
   originRestart,
+  garbage,
+  churn,
+  flood,
 ];
 
 export function faultCase(name: string): FaultCase {

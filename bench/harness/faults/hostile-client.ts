@@ -20,8 +20,19 @@ const TICK_MS = 5;
 const SESSION_SHARE = 0.5;
 /** A session the origin has not closed this long after its attack began is closed by us and counted as such. */
 const SESSION_VERDICT_MS = 5000;
-/** Bytes of body an optimistic-ACK session receives before it starts claiming more. */
-const OPTIMISTIC_AFTER_BYTES = 50_000;
+/** Bytes of body an optimistic-ACK session receives before it starts claiming more, and how long it waits for them. */
+const OPTIMISTIC_AFTER_BYTES = 8_000;
+const OPTIMISTIC_WAIT_MS = 10_000;
+/** Requests one request-attack session sends at most, and how many it keeps in flight: enough to pass the origin's
+ *  refused-request limit (32 by default) quickly, bounded whatever the origin does. */
+const MAX_ATTACK_REQUESTS = 200;
+const ATTACK_REQUEST_LANES = 4;
+/** At most this much of the rate's backlog is sent in one tick: a generator the machine cannot run at full rate sends
+ *  less (and reports it) instead of blocking its own event loop with ever larger bursts. */
+const MAX_CATCH_UP_S = 0.02;
+/** Raw datagrams are cut from a pool of random buffers made once: crypto-quality randomness per datagram would cost
+ *  the generator more than the origin. */
+const RAW_POOL_SIZE = 512;
 /** QUIC v1 (RFC 9000): the version field of the fake Initials. */
 const QUIC_V1 = 0x0000_0001;
 
@@ -136,6 +147,7 @@ export async function runHostileClient(options: HostileOptions): Promise<Hostile
   let opened = 0;
   let connectFailures = 0;
 
+  const rawPool = Array.from({ length: RAW_POOL_SIZE }, (_, i) => (i % 2 === 0 ? randomBytes(1400) : fakeInitial()));
   const udp: Socket = createSocket(options.host.includes(':') ? 'udp6' : 'udp4');
   await new Promise<void>((resolve, reject) => {
     udp.once('error', reject);
@@ -177,7 +189,15 @@ export async function runHostileClient(options: HostileOptions): Promise<Hostile
     let open = true;
     const src: Source = () => (open ? make() : null);
     const sendVia = (): Source => () => {
-      const d = src();
+      let d: Uint8Array | null;
+      try {
+        d = src();
+      } catch (err) {
+        // A generator bug ends this session's datagrams, not the run.
+        options.log?.('hostile-generator-failed', { attack, error: err instanceof Error ? err.message : String(err) });
+        open = false;
+        return null;
+      }
       if (d && !sendOn(quic, d)) open = false;
       return d;
     };
@@ -211,14 +231,16 @@ export async function runHostileClient(options: HostileOptions): Promise<Hostile
   const requestAttack = async (attack: 'hostile-cmcd' | 'path-traversal'): Promise<void> => {
     const client = await PccClient.connect(origin, { certSha256Hex: options.certSha256Hex, localAddress: source, connectTimeoutMs: 5000 });
     opened++;
-    const closed = client.quic.closed();
     let isClosed = false;
-    void closed.then(() => { isClosed = true; });
-    for (let i = 0; !isClosed && running() && i < 1000; i++) {
-      requestsSent++;
-      const path = attack === 'hostile-cmcd' ? hostileCmcdPath(i) : TRAVERSAL_PATHS[i % TRAVERSAL_PATHS.length]!;
-      await client.fetch(path).catch(() => null);
-    }
+    void client.quic.closed().then(() => { isClosed = true; });
+    let next = 0;
+    await Promise.all(Array.from({ length: ATTACK_REQUEST_LANES }, async () => {
+      for (let i = next++; !isClosed && i < MAX_ATTACK_REQUESTS; i = next++) {
+        requestsSent++;
+        const path = attack === 'hostile-cmcd' ? hostileCmcdPath(i) : TRAVERSAL_PATHS[i % TRAVERSAL_PATHS.length]!;
+        await client.fetch(path).catch(() => null);
+      }
+    }));
     await verdict(attack, client.quic);
     client.close();
   };
@@ -238,9 +260,12 @@ export async function runHostileClient(options: HostileOptions): Promise<Hostile
       if (!sendOn(client.quic, d)) open = false;
       return d;
     };
-    sources.add(pump);
     requestsSent++;
     const fetch = client.fetch(options.fetchPath, { onData: () => {} }).catch(() => null);
+    // The claims start once some of the body arrived; the verdict clock starts with them.
+    const waitUntil = Date.now() + OPTIMISTIC_WAIT_MS;
+    while (rx.bytesReceived < OPTIMISTIC_AFTER_BYTES && Date.now() < waitUntil && client.closeInfo === null) await new Promise((r) => setTimeout(r, 20));
+    sources.add(pump);
     try {
       await verdict('optimistic-ack', client.quic);
     } finally {
@@ -253,9 +278,12 @@ export async function runHostileClient(options: HostileOptions): Promise<Hostile
 
   const runAttack = (attack: Attack): Promise<void> => {
     switch (attack) {
-      case 'random-datagram': return datagramAttack(attack, () => randomBytes(1 + Math.floor(Math.random() * 1100)));
+      case 'random-datagram': return datagramAttack(attack, () => rawPool[Math.floor(Math.random() * RAW_POOL_SIZE)]!.subarray(0, 1 + Math.floor(Math.random() * 1100)));
       case 'forged-ack': return datagramAttack(attack, forgedAck);
-      case 'out-of-window-ack': return datagramAttack(attack, () => ack(0, 2 ** 40 + Math.floor(Math.random() * 1e6)));
+      case 'out-of-window-ack': return datagramAttack(attack, () => {
+        const largest = 2 ** 40 + Math.floor(Math.random() * 1e6);
+        return ack(largest - 100, largest);
+      });
       case 'optimistic-ack': return optimisticAck();
       case 'malformed-request': return malformedRequest();
       case 'hostile-cmcd':
@@ -280,7 +308,8 @@ export async function runHostileClient(options: HostileOptions): Promise<Hostile
   const pump = async (): Promise<void> => {
     while (running()) {
       const dueTotal = Math.min(maxDatagrams, Math.floor(((Date.now() - startMs) / 1000) * options.ratePerS));
-      let due = dueTotal - rawSent - sessionSent;
+      let due = Math.min(dueTotal - rawSent - sessionSent, Math.ceil(options.ratePerS * MAX_CATCH_UP_S));
+      if (due < 0) due = 0;
       let sessionBudget = Math.floor(due * SESSION_SHARE);
       for (let progress = true; sessionBudget > 0 && progress;) {
         progress = false;
@@ -295,7 +324,9 @@ export async function runHostileClient(options: HostileOptions): Promise<Hostile
         }
       }
       for (; due > 0; due--) {
-        const bytes = rawSent % 2 === 0 ? randomBytes(1 + Math.floor(Math.random() * 1400)) : fakeInitial();
+        const pooled = rawPool[rawSent % RAW_POOL_SIZE]!;
+        // Junk of any length; fake Initials whole (QUIC pads Initials to 1200 B, shorter ones are dropped unread).
+        const bytes = rawSent % 2 === 0 ? pooled.subarray(0, 1 + Math.floor(Math.random() * pooled.length)) : pooled;
         udp.send(bytes, options.port, options.host);
         rawSent++;
       }

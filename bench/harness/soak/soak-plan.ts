@@ -23,7 +23,7 @@ export function soakPlan(sessions = SOAK_SESSIONS): SoakSession[] {
   return Array.from({ length: sessions }, (_, index) => ({
     index,
     cc: SOAK_CONTROLLERS[index % SOAK_CONTROLLERS.length]!,
-    // Offset by the controller's position so each controller gets every bitrate.
-    bitrateMbps: SOAK_BITRATES_MBPS[(index + Math.floor(index / SOAK_CONTROLLERS.length)) % SOAK_BITRATES_MBPS.length]!,
+    // The k-th session of each controller gets the k-th bitrate (cycling), so every controller runs every bitrate.
+    bitrateMbps: SOAK_BITRATES_MBPS[Math.floor(index / SOAK_CONTROLLERS.length) % SOAK_BITRATES_MBPS.length]!,
   }));
 }

@@ -3,7 +3,7 @@
 // timers and sessions (/status) and each session's bytes are sampled; soak.jsonl keeps every sample as it is taken
 // (a crash leaves the samples so far readable), summary.md the figures against the issue's targets (RSS growth ≤ 5 %
 // after warm-up, no fd growth, pacing error unchanged) and plots/*.svg the series.
-import { appendFileSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -22,7 +22,8 @@ export const SOAK_USAGE = `usage: npm run -s bench -- --suite soak --minutes N -
   --minutes N      how long the sessions run (the issue's target is judged over 30)
   --sessions N     sessions (default ${SOAK_SESSIONS}: controllers vivace, allegro, bbr, cubic, fixed x 0.5/1/2 Mbit/s)
   --media DIR      media root (default .cache/media; the soak reads a sparse object it creates there)
-Outputs in DIR: soak.jsonl (a line per 10 s sample), summary.md, plots/{rss,fds,pacing-error,goodput}.svg`;
+  --report-only    rewrite summary.md and plots from DIR/soak.jsonl (same --minutes and --sessions)
+Outputs in DIR: soak.jsonl (a line per 10 s sample), plan.json (the sessions), summary.md, plots/{rss,fds,pacing-error,goodput}.svg`;
 
 /** The issue's targets over a 30 min soak. */
 export const MAX_RSS_GROWTH = 0.05;
@@ -81,16 +82,20 @@ export interface SoakFigures {
 /** The figures of a soak from its samples (pure: also what the short test checks). */
 export function soakFigures(samples: readonly SoakSample[], minutes: number): SoakFigures {
   const after = samples.filter((s) => s.t_s >= Math.min(WARM_UP_S, (minutes * 60) / 4));
-  const first = after[0];
-  const last = after.at(-1);
+  // RSS moves by ±10 % between samples as V8 collects: the first and last quarter's medians, not two single samples.
   const quarter = Math.max(1, Math.floor(after.length / 4));
-  const pe = (part: readonly SoakSample[]) => median(part.map((s) => s.pacing_error_median).filter((v): v is number => v !== null));
+  const head = after.slice(0, quarter);
+  const tail = after.slice(-quarter);
+  const med = (part: readonly SoakSample[], pick: (s: SoakSample) => number | null) => median(part.map(pick).filter((v): v is number => v !== null));
+  const rssHead = med(head, (s) => s.rss_bytes);
+  const rssTail = med(tail, (s) => s.rss_bytes);
+  const pe = (part: readonly SoakSample[]) => med(part, (s) => s.pacing_error_median);
   const goodputs = after.flatMap((s) => s.goodput_mbps);
   return {
     minutes, samples: samples.length,
-    rss_after_warm_up_mb: first ? first.rss_bytes / 1048576 : null, rss_end_mb: last ? last.rss_bytes / 1048576 : null,
-    rss_growth: first && last ? last.rss_bytes / first.rss_bytes - 1 : null,
-    fds_after_warm_up: first?.open_fds ?? null, fds_end: last?.open_fds ?? null,
+    rss_after_warm_up_mb: rssHead === null ? null : rssHead / 1048576, rss_end_mb: rssTail === null ? null : rssTail / 1048576,
+    rss_growth: rssHead !== null && rssTail !== null ? rssTail / rssHead - 1 : null,
+    fds_after_warm_up: med(head, (s) => s.open_fds), fds_end: med(tail, (s) => s.open_fds),
     pacing_error_first_quarter: pe(after.slice(0, quarter)), pacing_error_last_quarter: pe(after.slice(-quarter)),
     mean_goodput_mbps_per_session: goodputs.length === 0 ? null : goodputs.reduce((a, b) => a + b, 0) / goodputs.length,
     client_errors: samples.at(-1)?.client_errors ?? 0,
@@ -128,8 +133,8 @@ function writeOutputs(outDir: string, samples: readonly SoakSample[], plan: read
   writeFileSync(join(outDir, 'summary.md'), [
     `# Soak: ${plan.length} sessions, ${minutes} min`, '', note, '',
     '| figure | target | measured | pass |', '| --- | --- | --- | --- |',
-    `| RSS growth after warm-up | ≤ ${MAX_RSS_GROWTH * 100}% | ${fmt(f.rss_after_warm_up_mb, 1)} → ${fmt(f.rss_end_mb, 1)} MiB (${f.rss_growth === null ? 'n/a' : (f.rss_growth * 100).toFixed(1)}%) | ${pass(f.rss_growth === null ? null : f.rss_growth <= MAX_RSS_GROWTH)} |`,
-    `| open fds | no growth | ${f.fds_after_warm_up ?? 'n/a'} → ${f.fds_end ?? 'n/a'} | ${pass(f.fds_end === null || f.fds_after_warm_up === null ? null : f.fds_end <= f.fds_after_warm_up)} |`,
+    `| RSS growth after warm-up (median of the first → last quarter) | ≤ ${MAX_RSS_GROWTH * 100}% | ${fmt(f.rss_after_warm_up_mb, 1)} → ${fmt(f.rss_end_mb, 1)} MiB (${f.rss_growth === null ? 'n/a' : (f.rss_growth * 100).toFixed(1)}%) | ${pass(f.rss_growth === null ? null : f.rss_growth <= MAX_RSS_GROWTH)} |`,
+    `| open fds (median of the first → last quarter) | no growth | ${f.fds_after_warm_up ?? 'n/a'} → ${f.fds_end ?? 'n/a'} | ${pass(f.fds_end === null || f.fds_after_warm_up === null ? null : f.fds_end <= f.fds_after_warm_up)} |`,
     `| pacing error (median of fixed sessions), first → last quarter | within ${MAX_PACING_ERROR_DRIFT * 100} points | ${fmt(f.pacing_error_first_quarter, 4)} → ${fmt(f.pacing_error_last_quarter, 4)} | ${pass(drift === null ? null : Math.abs(drift) <= MAX_PACING_ERROR_DRIFT)} |`,
     `| mean goodput per session | (asked: mean ${(plan.reduce((s, p) => s + p.bitrateMbps, 0) / plan.length).toFixed(2)} Mbit/s) | ${fmt(f.mean_goodput_mbps_per_session, 3)} Mbit/s | |`,
     `| sessions reopened after an error | | ${f.client_errors} | |`, '',
@@ -138,10 +143,15 @@ function writeOutputs(outDir: string, samples: readonly SoakSample[], plan: read
   return f;
 }
 
-export function parseSoakArgs(argv: string[]): { minutes: number; outDir: string; sessions: number; mediaDir: string } {
+export interface SoakArgs { minutes: number; outDir: string; sessions: number; mediaDir: string; reportOnly: boolean }
+
+export function parseSoakArgs(argv: string[]): SoakArgs {
   const { values } = parseArgs({
     args: argv, strict: true,
-    options: { suite: { type: 'string' }, minutes: { type: 'string' }, out: { type: 'string' }, sessions: { type: 'string' }, media: { type: 'string' }, help: { type: 'boolean' } },
+    options: {
+      suite: { type: 'string' }, minutes: { type: 'string' }, out: { type: 'string' }, sessions: { type: 'string' }, media: { type: 'string' },
+      'report-only': { type: 'boolean' }, help: { type: 'boolean' },
+    },
   });
   if (values.help) {
     console.log(SOAK_USAGE);
@@ -152,10 +162,28 @@ export function parseSoakArgs(argv: string[]): { minutes: number; outDir: string
   if (!values.out) throw new SoakUsageError('--out DIR is required');
   const sessions = values.sessions === undefined ? SOAK_SESSIONS : Number(values.sessions);
   if (!(Number.isInteger(sessions) && sessions >= 1 && sessions <= 200)) throw new SoakUsageError('--sessions must be an integer 1..200');
-  return { minutes, outDir: userPath(values.out), sessions, mediaDir: values.media ? userPath(values.media) : join(repoRoot, '.cache', 'media') };
+  return {
+    minutes, outDir: userPath(values.out), sessions, mediaDir: values.media ? userPath(values.media) : join(repoRoot, '.cache', 'media'),
+    reportOnly: values['report-only'] === true,
+  };
 }
 
-export async function runSoak(options: { minutes: number; outDir: string; sessions: number; mediaDir: string }): Promise<SoakFigures> {
+/** Rewrites summary.md and the plots from DIR/soak.jsonl (--report-only). */
+export function reportSoak(options: SoakArgs): SoakFigures {
+  const jsonl = join(options.outDir, 'soak.jsonl');
+  if (!existsSync(jsonl)) throw new SoakUsageError(`${jsonl} does not exist: nothing to report`);
+  const samples = readFileSync(jsonl, 'utf8').trim().split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as SoakSample);
+  // The plan the run used (plan.json), which is what its per-session samples are indexed by.
+  const planPath = join(options.outDir, 'plan.json');
+  const plan = existsSync(planPath) ? (JSON.parse(readFileSync(planPath, 'utf8')) as SoakSession[]) : soakPlan(options.sessions);
+  return writeOutputs(options.outDir, samples, plan, options.minutes, soakNote(plan.length));
+}
+
+function soakNote(sessions: number): string {
+  return `${sessions} sessions on a 100 Mbit/s, 20 ms RTT link on a 2-core machine shared with other jobs (load avg in plots/rss.svg)`;
+}
+
+export async function runSoak(options: Omit<SoakArgs, 'reportOnly'>): Promise<SoakFigures> {
   const { minutes, outDir } = options;
   const durationS = minutes * 60;
   mkdirSync(outDir, { recursive: true });
@@ -163,6 +191,7 @@ export async function runSoak(options: { minutes: number; outDir: string; sessio
   if (existsSync(jsonl)) rmSync(jsonl);
   ensureBulkObject(options.mediaDir);
   const plan = soakPlan(options.sessions);
+  writeFileSync(join(outDir, 'plan.json'), JSON.stringify(plan, null, 1));
   const scenario = parseScenario({
     name: 'soak', mode: 'bulk', duration_s: Math.ceil(durationS) + 60, repetitions: 1,
     link: { down: { rate_mbps: 100 }, up: { rate_mbps: 100 }, queue: { type: 'droptail', bytes: 1_000_000 } },
@@ -174,7 +203,7 @@ export async function runSoak(options: { minutes: number; outDir: string; sessio
   const shell = await startLink(scenario, 1, runDir);
   const cleanups: Array<() => Promise<unknown>> = [async () => shell.stop()];
   const samples: SoakSample[] = [];
-  const note = `${plan.length} sessions on a 100 Mbit/s, 20 ms RTT link on a 2-core machine shared with other jobs (load avg in plots/rss.svg)`;
+  const note = soakNote(plan.length);
   try {
     const ports = { host: shell.baseAddress, ...PORTS };
     const origin = await startOriginProcess({

@@ -36,6 +36,7 @@ export class LinkMonitor {
   /** Index of the first bin not yet closed (bins before it are in `queue`). */
   private nextBin = 0;
   private firstKeptBin = 0;
+  private lastLineBin = -1;
 
   /**
    * @param linkStartS when the link's schedule (trace time 0, log time 0) started, on the demo clock
@@ -76,6 +77,11 @@ export class LinkMonitor {
     const tS = Number(f[0]) / 1000;
     const bin = Math.floor(tS / NETWORK_BIN_S);
     if (bin < this.nextBin) return; // late line for a closed bin (cannot happen with a time-ordered log)
+    // Bins the log skipped (nothing arrived, left or was dropped) held the queue as it was.
+    for (let quiet = Math.max(this.lastLineBin + 1, bin - MAX_BINS); quiet < bin; quiet++) {
+      if (!this.open.has(quiet)) this.open.set(quiet, { delaysMs: [], departedBytes: 0, maxQueueBytes: this.queuedBytes });
+    }
+    this.lastLineBin = Math.max(this.lastLineBin, bin);
     let open = this.open.get(bin);
     if (!open) {
       open = { delaysMs: [], departedBytes: 0, maxQueueBytes: this.queuedBytes };

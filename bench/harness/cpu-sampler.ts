@@ -24,7 +24,8 @@ export interface CpuSample {
   percent: Record<string, number>;
   /**
    * Time the class's threads were runnable but waited for a core (the scheduler's run-queue wait, /proc/PID/task/TID/
-   * schedstat), percent of the second: descheduling by CPU contention, as opposed to a busy event loop, which runs.
+   * schedstat), summed over threads, percent of the second (above 100 when several wait at once): descheduling by CPU
+   * contention, as opposed to a busy event loop, which runs.
    */
   waitPercent: Record<string, number>;
 }

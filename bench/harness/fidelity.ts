@@ -48,7 +48,8 @@ export interface FidelityRecord {
   /** Mean CPU per process class over the run, percent of one core; and the highest second of the busiest. */
   cpu_mean_percent: Record<string, number>;
   cpu_total_max_percent: number;
-  /** Mean run-queue wait per process class, percent of the run (runnable, no core free: CPU contention). */
+  /** Mean run-queue wait per process class, summed over its threads, percent of one thread's time (runnable, no core
+   * free: CPU contention; above 100 when several threads wait). */
   cpu_wait_mean_percent?: Record<string, number>;
 }
 
@@ -246,7 +247,7 @@ export function fidelityReport(outDir: string, results: readonly RunResult[]): F
   const lines = [
     '### Fidelity: real path vs simulator',
     '',
-    'Per scenario and scheme, means ± 95% CI over repetitions (the seed is the repetition); real − sim paired per repetition with the exact sign-flip p. Throughput: IP bytes the bottleneck delivered (real: linkem\'s log; sim: bytes received). p95 queueing: real, linkem\'s per-packet queueing delay; sim, its queue sampled every 100 ms. Wire per delivered: real, linkem\'s IP bytes per application byte; sim, packets sent per packet delivered (no headers modelled). CPU: mean percent of one core over the run; waiting: mean percent of the run the process\'s threads were runnable but had no core (run-queue wait, /proc schedstat), i.e. descheduled by contention rather than busy.',
+    'Per scenario and scheme, means ± 95% CI over repetitions (the seed is the repetition); real − sim paired per repetition with the exact sign-flip p. Throughput: IP bytes the bottleneck delivered (real: linkem\'s log; sim: bytes received). p95 queueing: real, linkem\'s per-packet queueing delay; sim, its queue sampled every 100 ms. Wire per delivered: real, linkem\'s IP bytes per application byte; sim, packets sent per packet delivered (no headers modelled). CPU: mean percent of one core over the run; waiting: mean run-queue wait (/proc schedstat: runnable, no core free), summed over the process\'s threads, percent of one thread\'s time (can exceed 100 with several threads), i.e. descheduled by contention rather than busy.',
     '',
     '| scenario | scheme | runs | throughput real Mbit/s | sim | real − sim | goodput real | p95 queueing real ms | sim | real − sim | wire/delivered real | sim | CPU origin / client / linkem / chromium % | busiest second, all % | waiting for a core origin / client / linkem % |',
     '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',

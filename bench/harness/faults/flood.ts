@@ -1,6 +1,8 @@
 // `flood` (issue 20): 200 new WebTransport handshakes per second for 30 s over loopback, each from its own 127.x
 // address (flood-client.ts), while players play behind linkem. Targets: the players' buffering ratio at most 0.5
 // points above a paired clean run; the figures give the handshake rate the origin sustained and refusals with reasons.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { check, type FaultCase, type FaultContext, type FaultOutcome } from './fault-case.ts';
 import type { FloodOptions, FloodSummary } from './flood-client.ts';
 import { MAX_BUFFERING_RISE } from './garbage.ts';
@@ -21,6 +23,7 @@ async function run(ctx: FaultContext): Promise<FaultOutcome> {
     return startGenerator<FloodSummary>(ctx, 'flood-main.ts', options);
   }, async (started) => (started as GeneratorRun<FloodSummary>).done);
   const flood = paired.load as FloodSummary;
+  writeFileSync(join(ctx.runDir, 'flood-summary.json'), JSON.stringify(flood, null, 1));
   const rise = paired.loadedBufferingRatio - paired.cleanBufferingRatio;
   const status = paired.status ?? {};
   const figures = {

@@ -3,6 +3,8 @@
 // optimistic and out-of-window ACKs, malformed request frames, hostile CMCD values and path-traversal paths at 20,000
 // datagrams/s for 30 s (hostile-client.ts). Targets: the victim's buffering ratio at most 0.5 points above a paired
 // clean run, its goodput within 10 %, every hostile session closed by the origin with a reason, the origin alive.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { check, type FaultCase, type FaultContext, type FaultOutcome } from './fault-case.ts';
 import { startGenerator, type GeneratorRun } from './generator-process.ts';
 import { ATTACKS, type HostileOptions, type HostileSummary } from './hostile-client.ts';
@@ -29,6 +31,7 @@ async function run(ctx: FaultContext): Promise<FaultOutcome> {
     return startGenerator<HostileSummary>(ctx, 'hostile-main.ts', options);
   }, async (started) => (started as GeneratorRun<HostileSummary>).done);
   const hostile = paired.load as HostileSummary;
+  writeFileSync(join(ctx.runDir, 'hostile-summary.json'), JSON.stringify(hostile, null, 1));
   const closedTotal = Object.values(hostile.closed_by_origin).reduce((s, n) => s + n, 0);
   const notClosedTotal = Object.values(hostile.not_closed).reduce((s, n) => s + n, 0);
   const attacksClosed = ATTACKS.filter((a) => Object.keys(hostile.closed_by_origin).some((k) => k.startsWith(`${a} `)));
@@ -40,6 +43,8 @@ async function run(ctx: FaultContext): Promise<FaultOutcome> {
     hostile_session_datagrams: hostile.session_datagrams_sent, hostile_requests: hostile.requests_sent,
     hostile_sessions: hostile.sessions_opened, hostile_closed_by_origin: closedTotal, hostile_not_closed: notClosedTotal,
     hostile_connect_failures: hostile.connect_failures,
+    hostile_undelivered: Object.values(hostile.undelivered).reduce((s, n) => s + n, 0),
+    not_closed_by_attack: JSON.stringify(hostile.not_closed),
     clean_buffering_ratio: paired.cleanBufferingRatio, loaded_buffering_ratio: paired.loadedBufferingRatio, buffering_rise_points: rise * 100,
     clean_goodput_mbps: paired.clean.goodputMbps, loaded_goodput_mbps: paired.loaded.goodputMbps, goodput_change: goodputChange,
     origin_alive: paired.originAlive, origin_rss_bytes: typeof status.rss_bytes === 'number' ? status.rss_bytes : null,

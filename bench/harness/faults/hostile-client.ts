@@ -67,8 +67,10 @@ export interface HostileSummary {
   connect_failures: number;
   /** Sessions the origin closed, by attack and close code: `${attack} ${code}` → count. */
   closed_by_origin: Record<string, number>;
-  /** Sessions still open after SESSION_VERDICT_MS (closed by us): the origin tolerated the attack. */
+  /** Sessions still open SESSION_VERDICT_MS after their attack reached the origin (closed by us): tolerated. */
   not_closed: Record<string, number>;
+  /** Sessions whose attack never went out (the run's deadline came first): no verdict either way. */
+  undelivered: Record<string, number>;
   /** The first reason the origin gave for each attack. */
   reasons: Record<string, string>;
 }
@@ -139,6 +141,7 @@ export async function runHostileClient(options: HostileOptions): Promise<Hostile
   const maxDatagrams = Math.ceil(options.ratePerS * options.durationS);
   const closedByOrigin = new Counter();
   const notClosed = new Counter();
+  const undelivered = new Counter();
   const reasons: Record<string, string> = {};
   const sources = new Set<Source>();
   let rawSent = 0;
@@ -168,13 +171,13 @@ export async function runHostileClient(options: HostileOptions): Promise<Hostile
   };
 
   /** Waits for the origin's verdict on a session; closes it ourselves when none comes. */
-  const verdict = async (attack: Attack, quic: Session): Promise<void> => {
+  const verdict = async (attack: Attack, quic: Session, delivered: () => boolean = () => true): Promise<void> => {
     const closed = await Promise.race([quic.closed(), new Promise<null>((r) => setTimeout(() => r(null), SESSION_VERDICT_MS))]);
     if (closed && closed.code !== 0) {
       closedByOrigin.add(`${attack} ${closed.code}`);
       reasons[attack] ??= `${closed.code}: ${closed.reason}`;
     } else {
-      notClosed.add(attack);
+      (delivered() ? notClosed : undelivered).add(attack);
       try {
         quic.close(0, 'hostile client done');
       } catch {
@@ -187,6 +190,7 @@ export async function runHostileClient(options: HostileOptions): Promise<Hostile
     const { quic } = await PccClient.connect(origin, { certSha256Hex: options.certSha256Hex, localAddress: source, connectTimeoutMs: 5000 });
     opened++;
     let open = true;
+    let sent = 0;
     const src: Source = () => (open ? make() : null);
     const sendVia = (): Source => () => {
       let d: Uint8Array | null;
@@ -199,12 +203,13 @@ export async function runHostileClient(options: HostileOptions): Promise<Hostile
         return null;
       }
       if (d && !sendOn(quic, d)) open = false;
+      else if (d) sent++;
       return d;
     };
     const pump = sendVia();
     sources.add(pump);
     try {
-      await verdict(attack, quic);
+      await verdict(attack, quic, () => sent > 0);
     } finally {
       open = false;
       sources.delete(pump);
@@ -218,14 +223,16 @@ export async function runHostileClient(options: HostileOptions): Promise<Hostile
       Uint8Array.of(0x10, 0x00, 0x05, 9, 9, 9, 9, 9), encodeStreamFrame({ type: 'cancel', requestId: 1 }), randomBytes(64),
       Uint8Array.of(0x01, 0xff, 0xff, 0xff, 0xff),
     ];
+    let written = false;
     try {
       const bi = await quic.openBi();
       requestsSent++;
       await bi.write(frames[Math.floor(Math.random() * frames.length)]!);
+      written = true;
     } catch {
       /* closed already */
     }
-    await verdict('malformed-request', quic);
+    await verdict('malformed-request', quic, () => written);
   };
 
   const requestAttack = async (attack: 'hostile-cmcd' | 'path-traversal'): Promise<void> => {
@@ -267,7 +274,7 @@ export async function runHostileClient(options: HostileOptions): Promise<Hostile
     while (rx.bytesReceived < OPTIMISTIC_AFTER_BYTES && Date.now() < waitUntil && client.closeInfo === null) await new Promise((r) => setTimeout(r, 20));
     sources.add(pump);
     try {
-      await verdict('optimistic-ack', client.quic);
+      await verdict('optimistic-ack', client.quic, () => claims > 0);
     } finally {
       open = false;
       sources.delete(pump);
@@ -341,6 +348,7 @@ export async function runHostileClient(options: HostileOptions): Promise<Hostile
   return {
     duration_s: durationS, datagrams_sent: sent, datagrams_per_s: sent / Math.min(durationS, options.durationS),
     raw_udp_sent: rawSent, session_datagrams_sent: sessionSent, requests_sent: requestsSent, sessions_opened: opened,
-    connect_failures: connectFailures, closed_by_origin: closedByOrigin.counts, not_closed: notClosed.counts, reasons,
+    connect_failures: connectFailures, closed_by_origin: closedByOrigin.counts, not_closed: notClosed.counts,
+    undelivered: undelivered.counts, reasons,
   };
 }

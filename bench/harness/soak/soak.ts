@@ -108,7 +108,7 @@ function writeOutputs(outDir: string, samples: readonly SoakSample[], plan: read
   mkdirSync(plots, { recursive: true });
   const xy = (pick: (s: SoakSample) => number | null): Array<[number, number]> =>
     samples.flatMap((s) => { const v = pick(s); return v === null ? [] : [[s.t_s, v] as [number, number]]; });
-  writeFileSync(join(plots, 'rss.svg'), timeSeriesChart(`Origin RSS over the soak (${note})`, 'MiB', 'load avg (1 min)', [
+  writeFileSync(join(plots, 'rss.svg'), timeSeriesChart('Origin RSS and V8 heap; load of the shared machine', 'MiB', 'load avg (1 min)', [
     { name: 'RSS', points: xy((s) => s.rss_bytes / 1048576) }, { name: 'V8 heap used', points: xy((s) => s.heap_used_bytes / 1048576) },
     { name: 'load avg', points: xy((s) => s.load_avg_1m), axis: 'right' },
   ]));

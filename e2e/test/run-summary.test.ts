@@ -98,6 +98,7 @@ test('Stop: each pane\'s card shows the bench\'s figures, its buffering ratio eq
     assert.deepEqual(await page.evaluate(() => window.pccPlayer.allMetrics().map((m) => [m.bufferingRatio, m.playingS, m.totalStallS])), first);
     assert.equal(await page.getByRole('button', { name: 'Stop' }).isDisabled(), true);
     assert.deepEqual(pageErrors, []);
+    assert.deepEqual(await page.evaluate(() => window.pccPlayer.errors()), []);
   } finally {
     await close();
   }
@@ -157,6 +158,7 @@ test('Download this run: a JSON of the series, network and summary, and a PNG of
     }, png.toString('base64'));
     assert.ok(colours >= 5, `the PNG has ${colours} colours: nothing drawn`);
     assert.deepEqual(pageErrors, []);
+    assert.deepEqual(await page.evaluate(() => window.pccPlayer.errors()), []);
   } finally {
     await close();
   }

@@ -172,11 +172,11 @@ export class LiveCharts {
     const xs = [...rows.keys()].sort((a, b) => a - b);
     for (const { plot, columns, holder } of this.charts) {
       const ys = xs.map((x) => { const r = rows.get(x)!; return columns(r.p, r.n); });
-      const width = ys[0]?.length ?? 0;
-      const data = [xs, ...Array.from({ length: width }, (_, i) => ys.map((row) => row[i] ?? null))];
+      // One column per series even before the first row (uPlot wants them all).
+      const data = [xs, ...Array.from({ length: plot.series.length - 1 }, (_, i) => ys.map((row) => row[i] ?? null))];
       plot.setData(data as unknown as uPlot.AlignedData);
       // How many points each series drew, by legend label: lets a test see the network on the charts.
-      holder.dataset.points = JSON.stringify(Object.fromEntries((plot.series.slice(1)).map((s, i) => [s.label, data[i + 1]!.filter((v) => v !== null).length])));
+      holder.dataset.points = JSON.stringify(Object.fromEntries((plot.series.slice(1)).map((s, i) => [s.label, (data[i + 1] ?? []).filter((v) => v !== null).length])));
     }
   }
 

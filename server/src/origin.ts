@@ -52,6 +52,11 @@ export interface OriginOptions {
   datagramSendBufferBytes: number;
 }
 
+/** How often a drain looks whether the sessions' requests have finished. */
+const DRAIN_POLL_MS = 20;
+/** How long a graceful stop lets sessions finish the segments they are sending (--drain-ms). */
+export const DEFAULT_DRAIN_MS = 3000;
+
 export const DEFAULT_ORIGIN_OPTIONS: Omit<OriginOptions, 'mediaDir'> = {
   host: '127.0.0.1',
   port: 4433,
@@ -76,6 +81,8 @@ export class Origin {
   readonly sendLoop = new SendLoop();
   private acceptLoop: Promise<void> | null = null;
   private stopped = false;
+  /** Set by drain(): new sessions are refused, the open ones finish what they serve. */
+  private draining = false;
   sessionsRefused = 0;
   /** Refusals by reason ('session-limit', 'address-limit', 'bad-params', 'shutting-down'), for /status. */
   readonly refusedByReason = new Map<string, number>();
@@ -209,7 +216,7 @@ export class Origin {
   }
 
   private onSession(quic: Session): void {
-    if (this.stopped) return this.refuse(quic, 'shutting-down', CLOSE_SERVER_SHUTDOWN, 'server shutting down');
+    if (this.stopped || this.draining) return this.refuse(quic, 'shutting-down', CLOSE_SERVER_SHUTDOWN, 'server shutting down');
     if (this.sessions.size >= this.options.maxSessions) {
       return this.refuse(quic, 'session-limit', CLOSE_LIMIT_EXCEEDED, `server is at its limit of ${this.options.maxSessions} sessions`,
         { limit: this.options.maxSessions });
@@ -301,6 +308,23 @@ export class Origin {
   }
 
   /** Closes every session, stops accepting, closes the listeners. */
+  /**
+   * Graceful stop (SIGTERM): refuse new sessions, let every session finish the media requests it is serving (new
+   * ones wait unanswered) for up to `deadlineMs`, then close every session with CLOSE_SERVER_SHUTDOWN and a reason,
+   * and stop. Players treat that close as a restart: they reconnect and ask the waiting requests again.
+   */
+  async drain(deadlineMs: number): Promise<void> {
+    if (this.stopped || this.draining) return this.stop();
+    this.draining = true;
+    const startedMs = Date.now();
+    const inFlight = (): number => [...this.sessions.values()].reduce((n, s) => n + s.inFlightMediaRequests, 0);
+    log('info', 'origin.draining', { sessions: this.sessions.size, requests_in_flight: inFlight(), deadline_ms: deadlineMs });
+    for (const s of this.sessions.values()) s.drain();
+    while (inFlight() > 0 && Date.now() - startedMs < deadlineMs) await new Promise((r) => setTimeout(r, DRAIN_POLL_MS));
+    log('info', 'origin.drained', { waited_ms: Date.now() - startedMs, requests_unfinished: inFlight(), sessions_closed: this.sessions.size });
+    await this.stop();
+  }
+
   async stop(): Promise<void> {
     if (this.stopped) return;
     this.stopped = true;

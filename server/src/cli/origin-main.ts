@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { TCP_CONTROLLERS, WASM_CONTROLLERS } from '@pcc-stream/protocol';
 import { userPath } from '@pcc-stream/protocol/node/user-path';
 import { errorMessage, log, setLogLevel, type LogLevel } from '../log.ts';
-import { DEFAULT_ORIGIN_OPTIONS, Origin } from '../origin.ts';
+import { DEFAULT_DRAIN_MS, DEFAULT_ORIGIN_OPTIONS, Origin } from '../origin.ts';
 import { MIN_SESSION_MEMORY_BYTES } from '../session/session-memory.ts';
 import { parseFlags, usage, UsageError, type FlagSpec } from './args.ts';
 
@@ -32,6 +32,7 @@ const specs: Record<string, FlagSpec> = {
   'max-requests': { type: 'number', help: 'concurrent requests per session', default: d.limits.maxRequestsPerSession },
   'max-refused-requests': { type: 'number', help: 'refused (4xx) requests after which a session is closed', default: d.limits.maxRefusedRequests },
   'idle-timeout-ms': { type: 'number', help: 'close sessions idle this long', default: d.limits.idleTimeoutMs },
+  'drain-ms': { type: 'number', help: 'on SIGTERM/SIGINT: refuse new sessions, let open ones finish their segments this long, then close them', default: DEFAULT_DRAIN_MS },
   'cache-mb': { type: 'number', help: 'in-memory cache of hot segments, MiB', default: d.cacheBytes / 1048576 },
   'cmsd-max-bitrate-kbps': { type: 'number', help: 'send CMSD mb (max suggested bitrate, kbit/s) with every response; -1 = off', default: -1 },
   'cors-origin': { type: 'string', help: 'Access-Control-Allow-Origin value', default: d.corsOrigin },
@@ -39,6 +40,9 @@ const specs: Record<string, FlagSpec> = {
   'log-level': { type: 'string', help: 'debug|info|warn|error', default: 'info' },
   help: { type: 'boolean', help: 'show this help' },
 };
+
+/** Beyond the drain, what closing the sessions and the listeners may take before the process exits anyway. */
+const SHUTDOWN_MARGIN_MS = 5000;
 
 function positiveInt(name: string, v: number, min = 1): number {
   if (!Number.isInteger(v) || v < min) throw new UsageError(`--${name} must be an integer ≥ ${min}`);
@@ -53,6 +57,7 @@ function port(name: string, v: number): number | null {
 
 async function main(): Promise<void> {
   let origin: Origin;
+  let drainMs = DEFAULT_DRAIN_MS;
   try {
     const { values: v, positional } = parseFlags(process.argv.slice(2), specs);
     if (v.help) {
@@ -66,6 +71,7 @@ async function main(): Promise<void> {
     const level = v['log-level'] as string;
     if (!['debug', 'info', 'warn', 'error'].includes(level)) throw new UsageError('--log-level must be debug|info|warn|error');
     setLogLevel(level as LogLevel);
+    drainMs = positiveInt('drain-ms', v['drain-ms'] as number, 0);
     // Paths are the user's: relative to the directory the command was run in (npm runs this in server/).
     const logDir = v['log-dir'] === undefined ? null : userPath(v['log-dir'] as string);
     if (logDir) mkdirSync(logDir, { recursive: true });
@@ -110,12 +116,17 @@ async function main(): Promise<void> {
   console.log(JSON.stringify({ event: 'ready', quic_port: p.quic, http_port: p.http, https_port: p.https, cert_sha256: origin.certSha256Hex }));
   let stopping = false;
   const shutdown = (signal: string): void => {
-    if (stopping) return;
+    // A second signal during the drain stops at once.
+    if (stopping) {
+      log('info', 'origin.signal', { signal, action: 'stop now' });
+      void origin.stop().then(() => process.exit(0));
+      return;
+    }
     stopping = true;
-    log('info', 'origin.signal', { signal });
-    const force = setTimeout(() => process.exit(1), 5000);
+    log('info', 'origin.signal', { signal, action: 'drain', drain_ms: drainMs });
+    const force = setTimeout(() => process.exit(1), drainMs + SHUTDOWN_MARGIN_MS);
     force.unref();
-    void origin.stop().then(() => process.exit(0));
+    void origin.drain(drainMs).then(() => process.exit(0));
   };
   process.on('SIGINT', () => shutdown('SIGINT'));
   process.on('SIGTERM', () => shutdown('SIGTERM'));

@@ -37,6 +37,13 @@ export class OriginSession {
   closedWith: { code: number; reason: string } | null = null;
   /** Requests refused for a malformed CMCD (PROTOCOL.md §2.6). */
   cmcdRejected = 0;
+  /** Media requests being served now (telemetry subscriptions, which never end by themselves, are not counted). */
+  private mediaRequests = 0;
+  /** Set by drain(): no new request is started; those that arrive wait unanswered for the session's close, so the
+   *  player asks them again on its next session (a refusal would reach dash.js as a failed request). */
+  private draining = false;
+  private readonly ended: Promise<void>;
+  private markEnded: () => void = () => {};
 
   constructor(
     readonly quic: Session,
@@ -46,6 +53,17 @@ export class OriginSession {
   ) {
     this.idleTimer = setInterval(() => this.checkIdle(), Math.max(50, Math.min(5000, limits.idleTimeoutMs / 4)));
     this.idleTimer.unref();
+    this.ended = new Promise((resolve) => { this.markEnded = resolve; });
+  }
+
+  /** Media requests in flight (what a graceful stop waits for). */
+  get inFlightMediaRequests(): number {
+    return this.mediaRequests;
+  }
+
+  /** Graceful stop: finish the requests in flight, start no new one (the origin closes the session afterwards). */
+  drain(): void {
+    this.draining = true;
   }
 
   get openRequests(): number {
@@ -130,10 +148,17 @@ export class OriginSession {
       return this.respondError(stream, id, 400, cmcd.error.message);
     }
     if (cmcd.value) this.transport.onPlayerState(cmcd.value, nowUs());
+    const isTelemetry = request.path.split('?', 1)[0] === TELEMETRY_PATH;
+    if (this.draining && !isTelemetry) {
+      log('debug', 'request.held_for_drain', { session: this.quic.id, request: id, path: request.path.slice(0, 256) });
+      await this.ended;
+      return;
+    }
     this.activeRequestIds.add(id);
+    if (!isTelemetry) this.mediaRequests++;
     const startedMs = Date.now();
     try {
-      if (request.path.split('?', 1)[0] === TELEMETRY_PATH) {
+      if (isTelemetry) {
         await this.transport.serveTelemetry(request, stream);
         return;
       }
@@ -160,6 +185,7 @@ export class OriginSession {
       });
     } finally {
       this.activeRequestIds.delete(id);
+      if (!isTelemetry) this.mediaRequests--;
       this.lastActivityMs = Date.now();
     }
   }
@@ -169,6 +195,7 @@ export class OriginSession {
     this.closed = true;
     this.closedWith = { code, reason };
     clearInterval(this.idleTimer);
+    this.markEnded();
     this.transport.close();
     try {
       this.quic.close(code, reason);
@@ -182,6 +209,7 @@ export class OriginSession {
     if (this.closed) return;
     this.closed = true;
     clearInterval(this.idleTimer);
+    this.markEnded();
     this.transport.close();
   }
 }

@@ -102,6 +102,10 @@ async function play(page: Page, panes: number): Promise<SessionReport[]> {
   return page.evaluate(() => window.pccPlayer.allMetrics());
 }
 
+function figures(m: SessionReport): Record<string, number | null> {
+  return { buffering_ratio: m.bufferingRatio, stalls: m.stallCount, startup_s: m.startupDelayS, avg_bitrate_kbps: m.averageBitrateKbps, bytes: m.bytesReceived };
+}
+
 /** Bytes that left the link's viewer downlink over the bins since `sinceS`. */
 function deliveredBytes(status: NetworkStatus, linkId: string, sinceS: number): number {
   const link = status.links.find((l) => l.id === linkId);
@@ -116,7 +120,7 @@ async function startDemo(networkName: string): Promise<{ demo: NpmStart; base: s
   return { demo, base, port, status: await demoStatus(base) };
 }
 
-test('npm start -- --network lte: datagrams and a QUIC stream play through the link; /network has its capacity and queue; competing panes share link 0; Ctrl-C removes everything', async () => {
+test('npm start -- --network lte: datagrams and a QUIC stream play through the link; /network has its capacity and queue; competing panes share link 0; Ctrl-C removes everything', async (t) => {
   const { demo, base, port, status } = await startDemo('lte');
   try {
     assert.equal(status.links.length, 3, 'three copies of the link by default');
@@ -142,6 +146,8 @@ test('npm start -- --network lte: datagrams and a QUIC stream play through the l
     // TMobile-LTE-short downlink: varies, mean ~ a few to tens of Mbit/s.
     assert.ok(Math.max(...capacity) > Math.min(...capacity), 'the trace varies');
     assert.ok(link0.queue.some(([tS, p95]) => tS >= t0 && p95 !== null), 'queueing delay bins while playing');
+    t.diagnostic(JSON.stringify({ network: 'lte', pane: 'vivace', play_s: playS, ...figures(m!), link0_delivered_bytes: Math.round(onLink0),
+      capacity_mean_mbps: capacity.reduce((a, b) => a + b, 0) / capacity.length }));
 
     // Competing: vivace and quinn's BBR on one bottleneck: link 0 carries both players' bytes.
     const t1 = (await network(base)).nowS;
@@ -155,6 +161,7 @@ test('npm start -- --network lte: datagrams and a QUIC stream play through the l
     const sum = both.reduce((s, x) => s + x.bytesReceived, 0);
     for (const x of both) assert.ok(x.bytesReceived > 5e5, `each pane received media: ${both.map((b) => b.bytesReceived).join(', ')}`);
     const shared = deliveredBytes(await network(base), 'link-0', t1);
+    t.diagnostic(JSON.stringify({ network: 'lte', mode: 'competing', panes: both.map(figures), link0_delivered_bytes: Math.round(shared) }));
     assert.ok(shared >= 0.9 * sum, `link-0 delivered ${shared} B for ${sum} B received by both panes`);
   } finally {
     await interrupt(demo);
@@ -162,7 +169,7 @@ test('npm start -- --network lte: datagrams and a QUIC stream play through the l
   await assertGone(status, port);
 });
 
-test('npm start -- --network changing-rtt: vivace plays the 8 Mbit/s stream on the 8.8 Mbit/s link; side by side puts each pane on its own copy', async () => {
+test('npm start -- --network changing-rtt: vivace plays the 8 Mbit/s stream on the 8.8 Mbit/s link; side by side puts each pane on its own copy', async (t) => {
   const { demo, base, port, status } = await startDemo('changing-rtt');
   try {
     const sideBySide = demo.urls.find((u) => u.includes('mode=side-by-side'));
@@ -178,6 +185,7 @@ test('npm start -- --network changing-rtt: vivace plays the 8 Mbit/s stream on t
     assert.deepEqual(labels, ['vivace', 'cubic']);
     await new Promise((r) => setTimeout(r, 1500));
     const status1 = await network(base);
+    t.diagnostic(JSON.stringify({ network: 'changing-rtt', mode: 'side-by-side', play_s: playS, panes: panes.map(figures) }));
     for (const [i, id] of ['link-0', 'link-1'].entries()) {
       const bytes = deliveredBytes(status1, id, t0);
       assert.ok(bytes >= 0.9 * panes[i]!.bytesReceived && bytes <= 1.3 * panes[i]!.bytesReceived + 1e6,

@@ -1,6 +1,6 @@
 // The faults suite (issue 20): its pieces (the blackout trace, the playhead analysis, telemetry file names, the
-// report) and, in short form, its browser cases end to end: `blackout` and `origin-restart` with vivace in real
-// Chromium behind linkem, then resume.
+// report) and, in short form, its browser cases end to end: `blackout`, `origin-restart` and `origin-drain` with
+// vivace in real Chromium behind linkem, then resume.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -84,14 +84,14 @@ test('a fault run that throws is a failed run with its reason (retried on resume
   }
 });
 
-test('faults suite, short form: blackout and origin-restart with vivace in Chromium behind linkem, then resume', { timeout: 420_000 }, async () => {
+test('faults suite, short form: blackout, origin-restart and origin-drain with vivace in Chromium behind linkem, then resume', { timeout: 600_000 }, async () => {
   assert.ok(existsSync(join(playerDir, 'index.html')), 'player not built');
   const outDir = mkdtempSync(join(tmpdir(), 'pcc-bench-faults-'));
   try {
-    const scenarios = suiteScenarios('faults').filter((s) => s.fault === 'blackout' || s.fault === 'origin-restart')
+    const scenarios = suiteScenarios('faults').filter((s) => s.fault === 'blackout' || s.fault === 'origin-restart' || s.fault === 'origin-drain')
       .map((s) => ({ ...s, durationS: 24, repetitions: 1, schemes: ['vivace' as const] }));
     const items = plan(scenarios);
-    assert.deepEqual(items.map((i) => i.scenario.fault), ['blackout', 'origin-restart']);
+    assert.deepEqual(items.map((i) => i.scenario.fault), ['blackout', 'origin-restart', 'origin-drain']);
     const performed = await runPlan(items, { outDir, mediaDir, playerDir, shouldStop: () => false });
     const byCase = new Map<string, RunResult>(performed.map((r) => [r.fault?.case ?? r.scenario, r]));
     const passed = (run: RunResult | undefined, name: string) => {
@@ -112,10 +112,16 @@ test('faults suite, short form: blackout and origin-restart with vivace in Chrom
     passed(restart, 'player reconnected on its own');
     passed(restart, 'nothing played twice or skipped');
     assert.ok(Number(restart?.fault?.figures.transport_sessions) >= 2);
+    // Graceful stop: the origin drains and exits 0 by itself, and the player takes the close like a restart.
+    const drain = byCase.get('origin-drain');
+    assert.equal(drain?.status, 'ok', drain?.error);
+    passed(drain, 'drained and exited by itself');
+    passed(drain, 'player reconnected on its own');
+    passed(drain, 'nothing played twice or skipped');
     for (const run of performed) assert.ok(existsSync(join(outDir, run.artifacts.timeline ?? 'missing')), `${run.run_id}: no timeline`);
     // A torn line (a crash mid-write) leaves the rest readable, and the finished plan runs nothing again.
     appendFileSync(join(outDir, 'results.jsonl'), '{"run_id": "blackout/viv');
-    assert.equal(readResults(join(outDir, 'results.jsonl')).length, 2);
+    assert.equal(readResults(join(outDir, 'results.jsonl')).length, 3);
     assert.equal((await runPlan(items, { outDir, mediaDir, playerDir, shouldStop: () => false })).length, 0);
     writeReport(outDir);
     const md = readFileSync(join(outDir, 'summary.md'), 'utf8');

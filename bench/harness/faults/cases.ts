@@ -2,7 +2,7 @@
 // and add it to this table; the suite, --list/--run, resume and the report pick it up.
 import type { FaultCase } from './fault-case.ts';
 import { blackout } from './blackout.ts';
-import { originRestart } from './origin-restart.ts';
+import { originDrain, originRestart } from './origin-restart.ts';
 import { garbage } from './garbage.ts';
 import { churn } from './churn.ts';
 import { flood } from './flood.ts';
@@ -10,6 +10,7 @@ import { flood } from './flood.ts';
 export const FAULT_CASES: readonly FaultCase[] = [
   blackout,
   originRestart,
+  originDrain,
   garbage,
   churn,
   flood,

@@ -1,9 +1,13 @@
 // `origin-restart` (issue 20): the origin is killed with SIGKILL at t = 20 s and started again 2 s later on the same
 // ports with the same certificate (--cert-dir). The player must reconnect on its own (a new WebTransport session)
 // and resume where it was; figures: stall time (target <= 5 s), and whether any content played twice or was skipped.
+// `origin-drain` is the same with SIGTERM (item 4's graceful stop): the origin finishes the segments in flight, closes
+// the session with a reason and exits; the player treats that close like a restart. It starts again 2 s after the
+// signal, or once the old process has exited if its drain took longer (the port is its until then).
 import { join } from 'node:path';
 import { check, faultAtS, faultLengthS, type FaultCase, type FaultContext, type FaultOutcome } from './fault-case.ts';
 import { continuity, firstPlayer, frozenS, probeAt, resumeDelayS, stallBetweenS } from './playback-timeline.ts';
+import { linkSeconds } from './player-pages.ts';
 import { finishStage, startOrigin, startStage } from './stage.ts';
 
 const DOWN_S = 2;
@@ -12,7 +16,7 @@ const STALL_TARGET_S = 5;
  *  a few ms after the clock read) without any content played twice or skipped; a segment is 2 s. */
 const CONTINUITY_TOLERANCE_S = 0.5;
 
-async function run(ctx: FaultContext): Promise<FaultOutcome> {
+async function run(ctx: FaultContext, signal: 'SIGKILL' | 'SIGTERM'): Promise<FaultOutcome> {
   const { scenario } = ctx;
   const killS = faultAtS(scenario.durationS);
   const restartS = killS + faultLengthS(DOWN_S, scenario.durationS);
@@ -21,18 +25,23 @@ async function run(ctx: FaultContext): Promise<FaultOutcome> {
   const firstHash = stage.origin.certHashHex;
   let secondHash: string | null = null;
   let killedAtLinkS: number | null = null;
+  let exitCode: number | null | undefined;
+  let exited: Promise<number | null> | null = null;
   await stage.pages.sampleUntil(scenario.durationS, [
     {
       atLinkS: killS,
-      run: async () => {
-        await stage.origin.kill('SIGKILL');
+      run: () => {
+        // Not awaited: the players are read on while the origin drains or dies.
+        exited = stage.origin.kill(signal);
         killedAtLinkS = killS;
-        ctx.log('origin-killed', { link_s: killS });
+        ctx.log('origin-signalled', { link_s: killS, signal });
       },
     },
     {
       atLinkS: restartS,
       run: async () => {
+        exitCode = await exited;
+        ctx.log('origin-exited', { link_s: linkSeconds(stage.shell), exit_code: exitCode });
         const origin = await startOrigin(ctx, stage, certArgs);
         stage.origin = origin;
         stage.origins.push(origin);
@@ -52,14 +61,17 @@ async function run(ctx: FaultContext): Promise<FaultOutcome> {
   const resumeS = resumeDelayS(timeline, restartS);
   const flow = continuity(timeline, killS);
   const sessions = last.transportSessions;
+  // When the player had its next session up (the restart's cost in the transport, whatever the buffer hid).
+  const reconnected = timeline.find((p) => p.linkS >= killS && (p.transportSessions ?? 0) > (atKill.transportSessions ?? 0));
   const figures = {
-    killed_at_link_s: killS, restarted_at_link_s: restartS,
+    signal, killed_at_link_s: killS, restarted_at_link_s: restartS, exit_code: exitCode ?? null,
     same_certificate: secondHash === firstHash,
     playing_at_kill: atKill.state === 'playing',
     buffer_at_kill_s: atKill.bufferS,
     stall_after_kill_s: stallS,
     frozen_after_kill_s: frozenAfterS,
     resume_after_restart_s: resumeS,
+    new_session_after_signal_s: reconnected ? reconnected.linkS - killS : null,
     transport_sessions: sessions,
     player_errors: last.errors.length,
     position_advance_s: flow.positionAdvanceS, playing_s: flow.playingS,
@@ -67,6 +79,7 @@ async function run(ctx: FaultContext): Promise<FaultOutcome> {
   };
   const checks = [
     check('playing when the origin was killed', 'playing', atKill.state, atKill.state === 'playing'),
+    ...(signal === 'SIGTERM' ? [check('drained and exited by itself', 'exit code 0', String(exitCode), exitCode === 0)] : []),
     check('same certificate after the restart', 'same SHA-256', secondHash === firstHash ? 'same' : 'different', secondHash === firstHash),
     check('player reconnected on its own', '≥ 2 WebTransport sessions, no player error', `${sessions ?? 'n/a'} session(s), ${last.errors.length} error(s)`,
       last.errors.length === 0 && sessions !== null && sessions >= 2),
@@ -82,18 +95,27 @@ async function run(ctx: FaultContext): Promise<FaultOutcome> {
   };
 }
 
+const scenario = {
+  duration_s: 45,
+  repetitions: 3,
+  link: { down: { rate_mbps: 10 }, up: { rate_mbps: 10 }, queue: { type: 'droptail', bytes: 150_000 } },
+  delay: { one_way_ms: 20 },
+  loss: { down: 0, up: 0 },
+  media: { abr: true },
+  players: 1,
+  schemes: ['vivace'],
+};
+
 export const originRestart: FaultCase = {
   name: 'origin-restart',
   summary: `origin SIGKILLed at t = 20 s, restarted ${DOWN_S} s later with the same certificate; the player reconnects and resumes`,
-  scenario: {
-    duration_s: 45,
-    repetitions: 3,
-    link: { down: { rate_mbps: 10 }, up: { rate_mbps: 10 }, queue: { type: 'droptail', bytes: 150_000 } },
-    delay: { one_way_ms: 20 },
-    loss: { down: 0, up: 0 },
-    media: { abr: true },
-    players: 1,
-    schemes: ['vivace'],
-  },
-  run,
+  scenario,
+  run: (ctx) => run(ctx, 'SIGKILL'),
+};
+
+export const originDrain: FaultCase = {
+  name: 'origin-drain',
+  summary: `origin sent SIGTERM at t = 20 s (graceful stop), restarted ${DOWN_S} s later; the player treats the close like a restart`,
+  scenario,
+  run: (ctx) => run(ctx, 'SIGTERM'),
 };

@@ -48,7 +48,9 @@ export function usage(title: string, specs: Record<string, FlagSpec>): string {
   for (const [name, spec] of Object.entries(specs)) {
     const value = spec.type === 'boolean' ? '' : spec.type === 'number' ? ' N' : ' VALUE';
     const def = spec.default !== undefined && spec.type !== 'boolean' ? ` (default ${spec.default})` : '';
-    lines.push(`  --${name}${value}`.padEnd(28) + spec.help + def);
+    const left = `  --${name}${value}`;
+    // Names longer than the column still get two spaces before their help.
+    lines.push((left.length > 26 ? `${left}  ` : left.padEnd(28)) + spec.help + def);
   }
   return lines.join('\n');
 }

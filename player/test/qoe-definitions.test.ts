@@ -4,9 +4,9 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import {
   averageSegmentBitrateKbps, bufferingRatio, bufferingRatioWithStartup, linkUtilization, meanCapacityMbps, queueDelayPercentileMs,
-  type NetworkLink,
+  type CapacityBin, type NetworkLink, type QueueBin,
 } from '@pcc-stream/protocol';
-import { linkForPane } from '../src/metrics/network-feed.ts';
+import { appendBins, linkForPane } from '../src/metrics/network-feed.ts';
 import { PlaybackMetrics } from '../src/metrics/playback-metrics.ts';
 import { linkFigures, runSummary } from '../src/metrics/run-summary.ts';
 
@@ -101,4 +101,15 @@ test('each pane finds its link by its key; side by side, the k-th pane with a ke
   assert.equal(linkForPane({ mode: 'loopback', links: [] }, keys, 0), null);
   // A link listing no panes: by position, as the server lays links out.
   assert.equal(linkForPane({ mode: 'side-by-side', links: [link({ panes: [] }), link({ id: 'link-1', panes: [] })] }, keys, 1)?.id, 'link-1');
+});
+
+test('network bins from an incremental answer replace those held from its first bin on (a bin still filling comes again)', () => {
+  const held: QueueBin[] = [[0, 5, 0, 1], [0.5, 6, 0, 1], [1, 7, 0, 0.2]];
+  appendBins(held, [[1, 9, 100, 2], [1.5, 4, 0, 1]]);
+  assert.deepEqual(held, [[0, 5, 0, 1], [0.5, 6, 0, 1], [1, 9, 100, 2], [1.5, 4, 0, 1]]);
+  appendBins(held, []);
+  assert.equal(held.length, 4);
+  const capacity: CapacityBin[] = [];
+  appendBins(capacity, [[3, 10, 10]]);
+  assert.deepEqual(capacity, [[3, 10, 10]]);
 });

@@ -24,10 +24,14 @@ export interface NetworkFeedPane {
   startedMs: number;
 }
 
-/** Appends bins that start after the last one held (the server answers `since` inclusively). */
-function appendBins<T extends CapacityBin | QueueBin>(held: T[], incoming: readonly T[]): void {
-  const lastS = held.at(-1)?.[0] ?? Number.NEGATIVE_INFINITY;
-  for (const bin of incoming) if (bin[0] > lastS) held.push(bin);
+/** Puts an answer's bins in place of those held from its first bin on: the server answers every bin from `since`
+ *  (inclusive), and a bin still filling at the last poll comes again complete. */
+export function appendBins<T extends CapacityBin | QueueBin>(held: T[], incoming: readonly T[]): void {
+  const firstS = incoming[0]?.[0];
+  if (firstS === undefined) return;
+  let keep = held.length;
+  while (keep > 0 && held[keep - 1]![0] >= firstS) keep -= 1;
+  held.splice(keep, held.length - keep, ...incoming);
 }
 
 /** Which link pane `index` crosses: the one whose `panes` list its key (the k-th such link for the k-th pane with
@@ -88,7 +92,9 @@ export class NetworkFeed {
   }
 
   private async poll(): Promise<void> {
-    const since = this.status ? Math.max(0, ...this.status.links.flatMap((l) => [l.capacity.at(-1)?.[0] ?? 0, l.queue.at(-1)?.[0] ?? 0])) : undefined;
+    // From the earliest series' last bin: the two series (and the links) need not end together; appendBins replaces from there.
+    const lastBins = this.status?.links.flatMap((l) => [l.capacity.at(-1)?.[0] ?? 0, l.queue.at(-1)?.[0] ?? 0]) ?? [];
+    const since = lastBins.length > 0 ? Math.min(...lastBins) : undefined;
     const url = `${this.pageOrigin}${NETWORK_STATUS_PATH}?${networkStatusQuery(this.mode, this.keys, since)}`;
     let body: unknown;
     try {

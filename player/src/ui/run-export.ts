@@ -43,10 +43,14 @@ export function chartsCanvas(panes: readonly PaneCharts[]): HTMLCanvasElement {
   const titleH = 22 * scale;
   const legendH = 18 * scale;
   const headH = 28 * scale;
-  const width = Math.max(...panes.flatMap((p) => p.charts.map((c) => c.canvas.width)), 320 * scale) + 2 * pad;
+  const headFont = `600 ${15 * scale}px system-ui, sans-serif`;
+  const measure = document.createElement('canvas').getContext('2d');
+  if (!measure) throw new Error('this browser cannot draw on a canvas');
+  measure.font = headFont;
+  const width = Math.max(...panes.flatMap((p) => [...p.charts.map((c) => c.canvas.width), measure.measureText(p.title).width]), 320 * scale) + 2 * pad;
   const height = panes.reduce((h, p) => h + headH + p.charts.reduce((s, c) => s + titleH + c.canvas.height + legendH, 0) + pad, pad);
   const out = document.createElement('canvas');
-  out.width = width;
+  out.width = Math.ceil(width);
   out.height = height;
   const ctx = out.getContext('2d');
   if (!ctx) throw new Error('this browser cannot draw on a canvas');
@@ -55,7 +59,7 @@ export function chartsCanvas(panes: readonly PaneCharts[]): HTMLCanvasElement {
   let y = pad;
   for (const pane of panes) {
     ctx.fillStyle = '#e2e8f0';
-    ctx.font = `600 ${15 * scale}px system-ui, sans-serif`;
+    ctx.font = headFont;
     ctx.fillText(pane.title, pad, y + 18 * scale);
     y += headH;
     for (const chart of pane.charts) {

@@ -121,6 +121,7 @@ export class PlaybackSession {
   }
 
   async start(): Promise<void> {
+    if (this.finishedMs !== null) return; // stopped before it could start (e.g. while the page placed it on a link)
     try {
       const endpoints = originEndpoints(this.params, location.origin);
       if (this.params.transport !== 'tcp') {
@@ -138,6 +139,10 @@ export class PlaybackSession {
         await this.fetcher.ready();
       }
       this.pane.logEvent(this.fetcher ? `WebTransport session up (${endpoints.sessionUrl.replace(/^https:\/\//, '')})` : `loading ${endpoints.manifestUrl.replace(/^https:\/\//, '')}`);
+      if (this.finishedMs !== null) {
+        this.fetcher?.close(); // stopped while connecting
+        return;
+      }
       this.setState('loading');
       this.startPlayer(endpoints.manifestUrl);
     } catch (err) {

@@ -1,5 +1,5 @@
 // Client-side early requests (issue 18 item 5, player `prefetch=1`) end to end in Chromium: dash.js's segments are
-// served from requests the loader made ahead (CMCD nor), over WebTransport datagrams and over HTTPS/TCP, and every such
+// served from requests the loader made ahead (CMCD nor), over WebTransport datagrams and over HTTP/1.1 on kernel TCP, and every such
 // segment still feeds dash.js's throughput model (a segment handed over microseconds after dash.js asked would be
 // dropped as "from a cache" without its real arrival timing).
 import assert from 'node:assert/strict';
@@ -7,7 +7,7 @@ import { after, before, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import type { CmsdReport, SessionReport } from '@pcc-stream/player';
 import type { OriginProcess } from '@pcc-stream/server/process';
-import { startOriginAndChromium } from '../src/origin-and-chromium.ts';
+import { originPortsQuery, startOriginAndChromium } from '../src/origin-and-chromium.ts';
 
 const playS = 20;
 /** The pinned 4000 kbit/s rung's video segments are ~1 MB, its audio ~24 KB: a stored sample above this is video's. */
@@ -30,7 +30,7 @@ async function play(query: string): Promise<{ report: SessionReport; cmsd: CmsdR
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   try {
     const page = await context.newPage();
-    await page.goto(`${origin.httpBase}/?${query}&content=abr&abr=off&bitrate=4000&port=${origin.webTransportPort}&httpsPort=${origin.httpsPort}`);
+    await page.goto(`${origin.httpBase}/?${query}&content=abr&abr=off&bitrate=4000&${originPortsQuery(origin)}`);
     await page.waitForFunction(() => (window.pccPlayer.metrics()?.startupDelayS ?? null) !== null || window.pccPlayer.errors().length > 0, undefined, { timeout: 30_000 });
     assert.deepEqual(await page.evaluate(() => window.pccPlayer.errors()), []);
     await page.waitForTimeout(playS * 1000);
@@ -69,7 +69,7 @@ test('datagrams: dash.js is served from early requests and keeps a throughput sa
   checkSamples('datagram', report, cmsd, cmsd.samples.map((s) => s.downloadedBytes), 0.9);
 });
 
-test('HTTPS/TCP with the same aid (no certificate errors ignored)', { timeout: 120_000 }, async () => {
+test('HTTP/1.1 over kernel TCP with the same aid, in a Chromium without certificate flags', { timeout: 120_000 }, async () => {
   const { report, cmsd } = await play('transport=tcp&cc=cubic&prefetch=1');
   check('tcp', report, cmsd);
   // On loopback fetch() often hands over a 1 MB body in one read: the response head goes to dash.js as its own

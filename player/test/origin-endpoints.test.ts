@@ -20,10 +20,16 @@ test('datagram and quic-stream sessions build session URLs the origin accepts', 
   assert.equal(e.certHashUrl, 'http://127.0.0.1:8080/cert-hash');
 });
 
-test('tcp sessions fetch the manifest from the HTTPS port with the kernel controller in the query', () => {
-  const e = endpointsFor('?transport=tcp&cc=bbr&httpsPort=9443&httpPort=9080');
-  assert.equal(e.manifestUrl, 'https://127.0.0.1:9443/abr/manifest.mpd?cc=bbr');
+test('tcp sessions fetch the manifest over plain HTTP from the TCP port, with the kernel controller in the query', () => {
+  const e = endpointsFor('?transport=tcp&cc=bbr&tcpPort=9081&httpsPort=9443&httpPort=9080');
+  assert.equal(e.manifestUrl, 'http://127.0.0.1:9081/abr/manifest.mpd?cc=bbr');
   assert.equal(e.certHashUrl, 'http://127.0.0.1:9080/cert-hash');
+  assert.equal(endpointsFor('?transport=tcp&cc=cubic').manifestUrl, 'http://127.0.0.1:8081/abr/manifest.mpd?cc=cubic');
+});
+
+test('tcpScheme=https takes the TCP baseline over TLS on the HTTPS port; another scheme is refused', () => {
+  assert.equal(endpointsFor('?transport=tcp&cc=bbr&tcpScheme=https&httpsPort=9443').manifestUrl, 'https://127.0.0.1:9443/abr/manifest.mpd?cc=bbr');
+  assert.throws(() => endpointsFor('?transport=tcp&cc=bbr&tcpScheme=ftp'), /tcpScheme="ftp" must be one of http, https/);
 });
 
 test('controller parameters reach the session URL, which the origin parses back to the same numbers', () => {

@@ -9,7 +9,7 @@ test('defaults: vivace over datagrams, ABR content, the page host and the docume
   assert.equal(s.transport, 'datagram');
   assert.equal(s.cc, 'vivace');
   assert.equal(s.content, 'abr');
-  assert.deepEqual(s.server, { host: '127.0.0.1', webTransportPort: 4433, httpPort: null, httpsPort: 8443 });
+  assert.deepEqual(s.server, { host: '127.0.0.1', webTransportPort: 4433, httpPort: null, tcpScheme: 'http', tcpPort: 8081, httpsPort: 8443 });
 });
 
 test('tcp and quic-stream accept the registry\'s kernel and quinn controllers (quinn\'s newreno too)', () => {

@@ -1,5 +1,5 @@
 // The origin process: WebTransport endpoint (datagram sessions paced by our controllers, or QUIC-stream
-// sessions under quinn's CC), the HTTPS-over-TCP baseline, and the plain-HTTP control port (cert hash).
+// sessions under quinn's CC), the kernel-TCP baseline (plain HTTP/1.1 and HTTPS), and the plain-HTTP control port (cert hash).
 import { readdirSync, readFileSync } from 'node:fs';
 import {
   CLOSE_BAD_SESSION_PARAMS, CLOSE_LIMIT_EXCEEDED, CLOSE_OPTIMISTIC_ACK, CLOSE_PROTOCOL_VIOLATION, CLOSE_SERVER_SHUTDOWN, parseSessionUrl,
@@ -30,6 +30,8 @@ export interface OriginOptions {
   httpPort: number | null;
   /** HTTPS-over-TCP baseline port; 0 = any, null = off. */
   httpsPort: number | null;
+  /** Plain HTTP/1.1-over-TCP baseline port (the default TCP baseline: no certificate for a browser to accept); 0 = any, null = off. */
+  tcpPort: number | null;
   /** Default controller for sessions that do not choose one. */
   cc: string;
   logDir: string | null;
@@ -62,6 +64,7 @@ export const DEFAULT_ORIGIN_OPTIONS: Omit<OriginOptions, 'mediaDir'> = {
   port: 4433,
   httpPort: 8080,
   httpsPort: 8443,
+  tcpPort: 8081,
   cc: 'vivace',
   logDir: null,
   maxSessions: 64,
@@ -99,6 +102,7 @@ export class Origin {
     readonly certSha256Hex: string,
     readonly control: ControlServer | null,
     readonly https: HttpsOrigin | null,
+    readonly tcp: HttpsOrigin | null,
     readonly memory: SessionMemoryBudget,
   ) {}
 
@@ -127,6 +131,7 @@ export class Origin {
     });
     let control: ControlServer | null = null;
     let https: HttpsOrigin | null = null;
+    let tcp: HttpsOrigin | null = null;
     try {
       if (options.httpPort !== null) {
         control = await ControlServer.start({
@@ -135,26 +140,31 @@ export class Origin {
         });
       }
       if (options.httpsPort !== null) {
-        https = await HttpsOrigin.start({ host: options.host, port: options.httpsPort, certPem, keyPem, media, corsOrigin: options.corsOrigin,
+        https = await HttpsOrigin.start({ host: options.host, port: options.httpsPort, tls: { certPem, keyPem }, media, corsOrigin: options.corsOrigin,
+          cmsdMaxBitrateKbps: options.limits.cmsdMaxBitrateKbps ?? null });
+      }
+      if (options.tcpPort !== null) {
+        tcp = await HttpsOrigin.start({ host: options.host, port: options.tcpPort, tls: null, media, corsOrigin: options.corsOrigin,
           cmsdMaxBitrateKbps: options.limits.cmsdMaxBitrateKbps ?? null });
       }
     } catch (err) {
       quicServer.close();
       control?.close();
       https?.close();
+      tcp?.close();
       throw err;
     }
-    const origin: Origin = new Origin(options, quicServer, media, controllers, certSha256Hex, control, https, memory);
+    const origin: Origin = new Origin(options, quicServer, media, controllers, certSha256Hex, control, https, tcp, memory);
     origin.acceptLoop = origin.accept();
     log('info', 'origin.started', {
-      quic_port: quicServer.port, http_port: control?.port ?? null, https_port: https?.port ?? null,
+      quic_port: quicServer.port, http_port: control?.port ?? null, https_port: https?.port ?? null, tcp_port: tcp?.port ?? null,
       media: media.root.realRoot, cc: options.cc, cert_sha256: certSha256Hex, algorithms: controllers.algorithms(),
     });
     return origin;
   }
 
-  get ports(): { quic: number; http: number | null; https: number | null } {
-    return { quic: this.quicServer.port, http: this.control?.port ?? null, https: this.https?.port ?? null };
+  get ports(): { quic: number; http: number | null; https: number | null; tcp: number | null } {
+    return { quic: this.quicServer.port, http: this.control?.port ?? null, https: this.https?.port ?? null, tcp: this.tcp?.port ?? null };
   }
 
   status(): Record<string, unknown> {
@@ -185,6 +195,7 @@ export class Origin {
         ...s.transport.stats(),
       })),
       https_connections: this.https?.connectionStates() ?? [],
+      tcp_connections: this.tcp?.connectionStates() ?? [],
     };
   }
 
@@ -333,7 +344,7 @@ export class Origin {
     // Give the CONNECTION_CLOSE frames a moment to leave before the endpoint goes away.
     if (this.sessions.size > 0) await new Promise((r) => setTimeout(r, 150));
     this.quicServer.close();
-    await Promise.all([this.control?.close(), this.https?.close(), this.acceptLoop]);
+    await Promise.all([this.control?.close(), this.https?.close(), this.tcp?.close(), this.acceptLoop]);
     for (const recording of this.recordings) recording.close();
     await Promise.all([...this.recordings].map((r) => r.finished()));
     log('info', 'origin.stopped', {});

@@ -14,9 +14,16 @@ export interface ServerAddress {
   webTransportPort: number;
   /** Origin's plain HTTP port for /cert-hash; null = ask the page's own server (the player server proxies it). */
   httpPort: number | null;
-  /** HTTPS port over kernel TCP, used by transport=tcp. */
+  /** The kernel-TCP baseline (transport=tcp): plain HTTP/1.1 on tcpPort by default, which a browser uses without a
+   *  certificate step; `tcpScheme=https` uses HTTPS on httpsPort instead (TLS's cost in the comparison; the browser
+   *  must trust the origin's certificate). */
+  tcpScheme: TcpScheme;
+  tcpPort: number;
   httpsPort: number;
 }
+
+export const TCP_SCHEMES = ['http', 'https'] as const;
+export type TcpScheme = (typeof TCP_SCHEMES)[number];
 
 export interface SessionParams {
   /** Canonical scheme name from the registry (@pcc-stream/protocol's SCHEMES), e.g. "vivace", "tcp-cubic". */
@@ -159,8 +166,14 @@ function parseOne(query: URLSearchParams, scheme: RegisteredScheme, server: Serv
     server,
     prefetch,
     stream,
-    label: `${ccRaw}${paramNote === '' ? '' : ` (${paramNote})`} · ${transportLabel(transport)}${prefetch ? ' + prefetch' : ''}${stream ? ' + stream' : ''}`,
+    label: `${ccRaw}${paramNote === '' ? '' : ` (${paramNote})`} · ${transportLabel(transport)}${transport === 'tcp' && server.tcpScheme === 'https' ? ' (HTTPS)' : ''}${prefetch ? ' + prefetch' : ''}${stream ? ' + stream' : ''}`,
   };
+}
+
+function parseTcpScheme(raw: string | null): TcpScheme {
+  if (raw === null) return 'http';
+  if (!(TCP_SCHEMES as readonly string[]).includes(raw)) throw new ParamError(`tcpScheme="${raw}" must be one of ${TCP_SCHEMES.join(', ')}`);
+  return raw as TcpScheme;
 }
 
 /** Parses the page query. `defaultHost` is the page's own host, so the origin serving the page is the default server. */
@@ -172,6 +185,8 @@ export function parsePageParams(search: string, defaultHost: string): PageParams
     host,
     webTransportPort: parsePort(query.get('port') ?? query.get('wtPort'), 4433, 'port'),
     httpPort: parsePort(query.get('httpPort'), null, 'httpPort'),
+    tcpScheme: parseTcpScheme(query.get('tcpScheme')),
+    tcpPort: parsePort(query.get('tcpPort'), 8081, 'tcpPort'),
     httpsPort: parsePort(query.get('httpsPort'), 8443, 'httpsPort'),
   };
   const modeRaw = query.get(NETWORK_MODE_PARAM) ?? DEFAULT_NETWORK_MODE;

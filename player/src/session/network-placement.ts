@@ -35,6 +35,6 @@ export async function placeOnNetwork(sessions: readonly SessionParams[], mode: N
       throw new NetworkPlacementError(`mode=${mode} puts each of the ${sessions.length} panes on its own copy of the link, but npm start runs ${status.value.links.length}; restart it with --links ${sessions.length}, or use mode=competing`);
     }
     const o = link.origin;
-    return { host: o.host, webTransportPort: o.webTransportPort, httpPort: o.httpPort, httpsPort: o.httpsPort ?? s.server.httpsPort };
+    return { host: o.host, webTransportPort: o.webTransportPort, httpPort: o.httpPort, httpsPort: o.httpsPort ?? s.server.httpsPort, tcpScheme: s.server.tcpScheme, tcpPort: o.tcpPort ?? s.server.tcpPort };
   });
 }

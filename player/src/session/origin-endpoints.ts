@@ -18,8 +18,9 @@ export function originEndpoints(p: SessionParams, pageOrigin: string): OriginEnd
     ? `transport=quic-stream&cc=${encodeURIComponent(p.cc)}`
     : `cc=${encodeURIComponent(p.cc)}${p.fixedRateBps !== null ? `&rate_bps=${Math.round(p.fixedRateBps)}` : ''}${controllerParams}`;
   const sessionUrl = `https://${host}:${p.server.webTransportPort}/pcc?${query}`;
+  const tcpPort = p.server.tcpScheme === 'https' ? p.server.httpsPort : p.server.tcpPort;
   const manifestUrl = p.transport === 'tcp'
-    ? `https://${host}:${p.server.httpsPort}/${p.content}/manifest.mpd?cc=${encodeURIComponent(p.cc)}`
+    ? `${p.server.tcpScheme}://${host}:${tcpPort}/${p.content}/manifest.mpd?cc=${encodeURIComponent(p.cc)}`
     : `https://${host}:${p.server.webTransportPort}/${p.content}/manifest.mpd`;
   return { certHashUrl, sessionUrl, manifestUrl };
 }

@@ -1,9 +1,10 @@
-// HTTPS over kernel TCP serving the same media, with the congestion control chosen per request by
-// `?cc=cubic|bbr` (Linux TCP_CONGESTION on the connection's socket). The algorithm in effect is read
-// back from the socket and reported in the `x-tcp-congestion` header.
+// The kernel-TCP baseline: the same media over HTTP/1.1 on kernel TCP, plain (the default baseline: a browser needs no
+// certificate step) or over TLS (HTTPS, when the comparison should carry TLS's cost), with the congestion control
+// chosen per request by `?cc=cubic|bbr` (Linux TCP_CONGESTION on the connection's socket). The algorithm in effect is
+// read back from the socket and reported in the `x-tcp-congestion` header.
 import { createReadStream } from 'node:fs';
-import { createServer, type Server } from 'node:https';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer, type Server as TlsServer } from 'node:https';
 import type { Socket } from 'node:net';
 import {
   CMSD_DYNAMIC_HEADER, CMSD_STATIC_HEADER, cmcdFromRequestPath, encodeCmsdDynamic, encodeCmsdStatic, isPrefetchRequest,
@@ -21,8 +22,8 @@ import { PlayerStateRecord, type PlayerStateFields } from '../telemetry/player-s
 export interface HttpsOriginOptions {
   host: string;
   port: number;
-  certPem: string;
-  keyPem: string;
+  /** The certificate and key for HTTPS, or null for plain HTTP/1.1. */
+  tls: { certPem: string; keyPem: string } | null;
   media: MediaStore;
   corsOrigin: string;
   /** CMSD `mb` (kbit/s) on every response when set (PROTOCOL.md §2.7). */
@@ -47,7 +48,7 @@ function socketFd(socket: Socket): number | null {
 }
 
 export class HttpsOrigin extends ListeningServer {
-  private constructor(server: Server, private readonly connections: Map<string, ConnectionState>) {
+  private constructor(server: Server | TlsServer, private readonly connections: Map<string, ConnectionState>) {
     super(server);
   }
 
@@ -60,10 +61,10 @@ export class HttpsOrigin extends ListeningServer {
   }
 
   static async start(options: HttpsOriginOptions): Promise<HttpsOrigin> {
-    // TLS sockets hide the TCP socket: remember each connection's fd by its peer address.
+    // TLS sockets hide the TCP socket (and plain ones are reached the same way): each connection's fd by its peer address.
     const fds = new Map<string, number>();
     const connections = new Map<string, ConnectionState>();
-    const server = createServer({ cert: options.certPem, key: options.keyPem, keepAlive: true });
+    const server = options.tls ? createHttpsServer({ cert: options.tls.certPem, key: options.tls.keyPem, keepAlive: true }) : createHttpServer({ keepAlive: true });
     server.on('connection', (socket: Socket) => {
       const key = `${socket.remoteAddress}:${socket.remotePort}`;
       const fd = socketFd(socket);
@@ -77,7 +78,7 @@ export class HttpsOrigin extends ListeningServer {
     server.on('request', (req: IncomingMessage, res: ServerResponse) => {
       const key = `${req.socket.remoteAddress}:${req.socket.remotePort}`;
       serve(req, res, options, fds.get(key) ?? null, connections.get(key) ?? null).catch((err) => {
-        log('error', 'https.failed', { error: errorMessage(err) });
+        log('error', options.tls ? 'https.failed' : 'tcp_http.failed', { error: errorMessage(err) });
         if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' }).end(`internal error: ${errorMessage(err)}\n`);
         else res.destroy();
       });

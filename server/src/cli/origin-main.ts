@@ -1,4 +1,4 @@
-// `npm run -s origin -- --media DIR --port 4433 --http-port 8080 --https-port 8443 --cc vivace --log-dir DIR`
+// `npm run -s origin -- --media DIR --port 4433 --http-port 8080 --https-port 8443 --tcp-port 8081 --cc vivace --log-dir DIR`
 import { mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,6 +17,7 @@ const specs: Record<string, FlagSpec> = {
   port: { type: 'number', help: 'WebTransport (UDP) port, 0 = any', default: d.port },
   'http-port': { type: 'number', help: 'control HTTP port (/cert-hash, /status), -1 = off', default: d.httpPort ?? -1 },
   'https-port': { type: 'number', help: `HTTPS-over-TCP baseline port (?cc=${TCP_CONTROLLERS.join('|')}), -1 = off`, default: d.httpsPort ?? -1 },
+  'tcp-port': { type: 'number', help: `plain HTTP/1.1-over-TCP baseline port (?cc=${TCP_CONTROLLERS.join('|')}; the player's transport=tcp), -1 = off`, default: d.tcpPort ?? -1 },
   cc: { type: 'string', help: `default controller of datagram sessions: ${WASM_CONTROLLERS.join('|')}`, default: d.cc },
   'log-dir': { type: 'string', help: 'write per-session per-MI telemetry JSONL here' },
   'record-dir': { type: 'string', help: 'record each datagram session\'s controller inputs and decisions here (pcc-replay scripts)' },
@@ -83,6 +84,7 @@ async function main(): Promise<void> {
       port: port('port', v.port as number) ?? 0,
       httpPort: port('http-port', v['http-port'] as number),
       httpsPort: port('https-port', v['https-port'] as number),
+      tcpPort: port('tcp-port', v['tcp-port'] as number),
       cc: v.cc as string,
       logDir,
       recordDir,
@@ -113,7 +115,7 @@ async function main(): Promise<void> {
   }
   const p = origin.ports;
   // One machine-readable line on stdout so scripts can find the ports and the hash.
-  console.log(JSON.stringify({ event: 'ready', quic_port: p.quic, http_port: p.http, https_port: p.https, cert_sha256: origin.certSha256Hex }));
+  console.log(JSON.stringify({ event: 'ready', quic_port: p.quic, http_port: p.http, https_port: p.https, tcp_port: p.tcp, cert_sha256: origin.certSha256Hex }));
   let stopping = false;
   const shutdown = (signal: string): void => {
     // A second signal during the drain stops at once.

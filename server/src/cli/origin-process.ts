@@ -18,6 +18,7 @@ export interface OriginProcessOptions {
   webTransportPort?: number;
   httpPort?: number;
   httpsPort?: number;
+  tcpPort?: number;
   /** Served at / on the HTTP port (the built player). */
   staticDir?: string;
   logDir?: string;
@@ -40,6 +41,8 @@ export interface OriginProcess {
   webTransportPort: number;
   httpPort: number;
   httpsPort: number;
+  /** The plain HTTP/1.1 kernel-TCP baseline (the player's transport=tcp). */
+  tcpPort: number;
   /** http://HOST:HTTP_PORT: the player page, /cert-hash and /status. */
   httpBase: string;
   /** SHA-256 of the origin's certificate, lowercase hex (what WebTransport serverCertificateHashes needs). */
@@ -60,6 +63,7 @@ interface ReadyLine {
   quic_port: number;
   http_port: number;
   https_port: number;
+  tcp_port: number;
   cert_sha256: string;
 }
 
@@ -68,7 +72,7 @@ function parseReadyLine(line: string): ReadyLine | null {
   try {
     const value = JSON.parse(line) as Partial<ReadyLine>;
     if (value.event !== 'ready' || typeof value.quic_port !== 'number' || typeof value.http_port !== 'number'
-      || typeof value.https_port !== 'number' || typeof value.cert_sha256 !== 'string') return null;
+      || typeof value.https_port !== 'number' || typeof value.tcp_port !== 'number' || typeof value.cert_sha256 !== 'string') return null;
     return value as ReadyLine;
   } catch {
     return null;
@@ -79,6 +83,7 @@ export function originArgs(options: OriginProcessOptions): string[] {
   return [
     '--media', options.mediaDir, '--host', options.host ?? '127.0.0.1',
     '--port', String(options.webTransportPort ?? 0), '--http-port', String(options.httpPort ?? 0), '--https-port', String(options.httpsPort ?? 0),
+    '--tcp-port', String(options.tcpPort ?? 0),
     ...(options.staticDir ? ['--static', options.staticDir] : []),
     ...(options.logDir ? ['--log-dir', options.logDir] : []),
     ...(options.recordDir ? ['--record-dir', options.recordDir] : []),
@@ -157,6 +162,7 @@ export async function startOriginProcess(options: OriginProcessOptions): Promise
     webTransportPort: readyLine.quic_port,
     httpPort: readyLine.http_port,
     httpsPort: readyLine.https_port,
+    tcpPort: readyLine.tcp_port,
     httpBase: `http://${host}:${readyLine.http_port}`,
     certHashHex: readyLine.cert_sha256,
     exitCode: () => child.exitCode,

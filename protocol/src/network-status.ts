@@ -27,8 +27,11 @@ export interface NetworkOrigin {
   webTransportPort: number;
   /** Plain HTTP: /cert-hash, /status (CORS *). */
   httpPort: number;
-  /** HTTPS over kernel TCP (the TCP baseline); null when the origin serves none. */
+  /** HTTPS over kernel TCP (the TCP baseline with TLS); null when the origin serves none. */
   httpsPort: number | null;
+  /** Plain HTTP/1.1 over kernel TCP (the TCP baseline a browser uses without a certificate step); absent or null when
+   *  the origin serves none. */
+  tcpPort?: number | null;
 }
 
 /** [tS, downMbps, upMbps]: the link's delivery capacity over the bin [tS, tS + binS), each direction as the viewer
@@ -141,6 +144,7 @@ const checkOrigin: Check = (v, where) => {
   if (!isPort(v.webTransportPort)) return `${where}.webTransportPort: expected a port`;
   if (!isPort(v.httpPort)) return `${where}.httpPort: expected a port`;
   if (v.httpsPort !== null && !isPort(v.httpsPort)) return `${where}.httpsPort: expected a port or null`;
+  if (v.tcpPort !== undefined && v.tcpPort !== null && !isPort(v.tcpPort)) return `${where}.tcpPort: expected a port or null`;
   return null;
 };
 

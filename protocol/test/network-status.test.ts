@@ -16,6 +16,7 @@ test('network status: a well-formed answer passes, loopback has no links', () =>
   const value: NetworkStatus = r.value;
   assert.equal(value.links[0]!.queue[1]![1], 12);
   assert.ok(parseNetworkStatus({ ...status, mode: 'loopback', links: [] }).ok);
+  assert.ok(parseNetworkStatus({ ...status, links: [{ ...link, origin: { ...link.origin, tcpPort: 8081 } }] }).ok);
 });
 
 test('network status: each malformed field is named', () => {
@@ -27,6 +28,7 @@ test('network status: each malformed field is named', () => {
     [{ ...status, links: [{ ...link, capacity: [[0, -1, 2]] }] }, /capacity\[0\]/],
     [{ ...status, links: [{ ...link, queue: [[0, 1, 2]] }] }, /queue\[0\]/],
     [{ ...status, links: [{ ...link, origin: { ...link.origin, webTransportPort: 0 } }] }, /webTransportPort/],
+    [{ ...status, links: [{ ...link, origin: { ...link.origin, tcpPort: 70000 } }] }, /tcpPort/],
     [[], /expected an object/],
   ];
   for (const [value, message] of cases) {

@@ -175,7 +175,11 @@ function networkStatus(q: NetworkStatusQuery): NetworkStatus {
     const l = links[i]!;
     return {
       id: l.id, label: l.label,
-      origin: { host: l.origin.host, webTransportPort: l.origin.webTransportPort, httpPort: l.origin.httpPort, httpsPort: l.origin.httpsPort },
+      origin: {
+        host: l.origin.host, webTransportPort: l.origin.webTransportPort, httpPort: l.origin.httpPort, httpsPort: l.origin.httpsPort,
+        // The plain-HTTP baseline's port, once the origin reports one.
+        tcpPort: (l.origin as { tcpPort?: number }).tcpPort ?? null,
+      },
       panes: q.panes.filter((_, pane) => linkIndexForPane(q.mode, pane) === i),
       capacity: l.monitor.capacitySince(q.sinceS),
       queue: l.monitor.queueSince(q.sinceS),

@@ -8,6 +8,9 @@ import { contentTypeFor } from '../media/content-types.ts';
 import { MediaRoot } from '../media/safe-path.ts';
 import { listen, ListeningServer } from './listening-server.ts';
 
+/** The built pages' files (player/dist): the player at /, the controller playground at /playground. */
+const PAGE_FILES: Readonly<Record<string, string>> = { '/': '/index.html', '/playground': '/playground.html' };
+
 export interface ControlServerOptions {
   host: string;
   port: number;
@@ -76,7 +79,7 @@ function handle(req: IncomingMessage, res: ServerResponse, options: ControlServe
     return;
   }
   if (staticRoot) {
-    const resolved = staticRoot.resolve(path === '/' ? '/index.html' : path);
+    const resolved = staticRoot.resolve(PAGE_FILES[path] ?? path);
     if (resolved.ok) {
       res.writeHead(200, { 'content-type': contentTypeFor(resolved.realPath), 'content-length': resolved.sizeBytes });
       if (req.method === 'HEAD') res.end();

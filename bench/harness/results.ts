@@ -69,6 +69,9 @@ export interface RunResult {
   fault?: FaultRecord;
   /** Files of this run (relative to the output dir): per-second series, server telemetry, link log. */
   artifacts: Record<string, string>;
+  /** What carried a kernel-TCP scheme's HTTP: plain HTTP/1.1 (the browser runs' default: no certificate step, no TLS
+   *  cost) or HTTPS (the bulk runs' Node client); absent for other schemes and in older lines. */
+  tcp_http?: 'http/1.1' | 'https';
   /** Controller parameter overrides sent with the scheme's sessions ({}: the library's defaults). */
   controller_params?: Record<string, number>;
   /** Code, browser, player library and machine that produced the run (absent in lines written before it existed). */

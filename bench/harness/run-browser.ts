@@ -7,6 +7,7 @@ import type { PccPlayerApi, SessionReport } from '@pcc-stream/player';
 import { kbpsToMbps } from '@pcc-stream/protocol';
 import type { Browser, Page } from 'playwright-core';
 import type { LinkemShell } from '../linkem/src/driver/index.ts';
+import { servePageInNamespace } from './page-in-namespace.ts';
 import { contentFor } from './media.ts';
 import type { PlayerResult } from './results.ts';
 import type { Scenario, Scheme } from './scenario.ts';
@@ -31,18 +32,21 @@ export interface OriginPorts {
   webTransportPort: number;
   httpPort: number;
   httpsPort: number;
+  /** The plain HTTP/1.1 kernel-TCP baseline: the TCP schemes' default (no certificate step in the browser). */
+  tcpPort: number;
 }
 
-export function playerUrl(ports: OriginPorts, scheme: Scheme, scenario: Scenario): string {
+/** `pageOrigin`: where the browser loads the page from (servePageInNamespace: the namespace's loopback). */
+export function playerUrl(ports: OriginPorts, scheme: Scheme, scenario: Scenario, pageOrigin = `http://${ports.host}:${ports.httpPort}`): string {
   const { transport, cc } = schemeTransport(scheme);
   const media = contentFor(scenario);
   const query = new URLSearchParams({
-    host: ports.host, port: String(ports.webTransportPort), httpPort: String(ports.httpPort), httpsPort: String(ports.httpsPort),
+    host: ports.host, port: String(ports.webTransportPort), httpPort: String(ports.httpPort), httpsPort: String(ports.httpsPort), tcpPort: String(ports.tcpPort),
     transport, cc, content: media.content, abr: media.abr, ...(media.bitrateKbps ? { bitrate: String(media.bitrateKbps) } : {}),
     ...aidPlayerParams(scheme),
   });
   for (const [name, value] of Object.entries(controllerParamsFor(scenario, scheme))) query.set(`cc.${name}`, String(value));
-  return `http://${ports.host}:${ports.httpPort}/?${query.toString()}`;
+  return `${pageOrigin}/?${query.toString()}`;
 }
 
 export function toPlayerResult(r: PlayerReport): PlayerResult {
@@ -73,14 +77,13 @@ export function toPlayerResult(r: PlayerReport): PlayerResult {
 export async function runBrowser(shell: LinkemShell, ports: OriginPorts, scheme: Scheme, scenario: Scenario, runDir: string, onTick?: (elapsedS: number) => void): Promise<BrowserRunOutput> {
   mkdirSync(runDir, { recursive: true });
   const wrapper = await shell.writeExecWrapper(join(runDir, 'chromium-in-netns.sh'), chromiumPath);
-  const pageOrigin = `http://${ports.host}:${ports.httpPort}`;
   let browser: Browser | null = null;
+  // The page from the namespace's own loopback (a secure context: WebTransport without flags); no certificate flags.
+  const page = await servePageInNamespace(shell, ports.host, ports.httpPort);
   try {
-    // The page comes from the host's address inside the namespace, not localhost: declare that origin secure
-    // so WebTransport is allowed (FIELD-NOTES).
-    browser = await launchChromium({ executablePath: wrapper, extraArgs: [`--unsafely-treat-insecure-origin-as-secure=${pageOrigin}`] });
-    const context = await browser.newContext({ ignoreHTTPSErrors: true, viewport: { width: 1280, height: 1000 } });
-    const url = playerUrl(ports, scheme, scenario);
+    browser = await launchChromium({ executablePath: wrapper });
+    const context = await browser.newContext({ viewport: { width: 1280, height: 1000 } });
+    const url = playerUrl(ports, scheme, scenario, page.pageOrigin);
     const pageErrors: string[] = [];
     const pages: Page[] = [];
     for (let i = 0; i < scenario.players; i += 1) {
@@ -119,5 +122,6 @@ export async function runBrowser(shell: LinkemShell, ports: OriginPorts, scheme:
     };
   } finally {
     await browser?.close().catch(() => undefined);
+    page.close();
   }
 }

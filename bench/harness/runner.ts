@@ -12,7 +12,7 @@ import { collectProvenance } from './provenance.ts';
 import { appendResult, completedRunIds, paramsKey, readResults, runDirPath, runId, type RunResult } from './results.ts';
 import { mediaRecord, prepareMedia } from './media.ts';
 import { runBrowser, type OriginPorts } from './run-browser.ts';
-import { controllerParamsFor } from './schemes.ts';
+import { controllerParamsFor, schemeTransport } from './schemes.ts';
 import { ensureBulkObject, runBulk } from './run-bulk.ts';
 import { isExternalScheme } from './external-schemes.ts';
 import { runUspace, type UspaceBinaries } from './run-uspace.ts';
@@ -42,7 +42,7 @@ export interface RunnerOptions {
   uspace?: UspaceBinaries;
 }
 
-export const PORTS = { webTransportPort: 4433, httpPort: 8080, httpsPort: 8443 };
+export const PORTS = { webTransportPort: 4433, httpPort: 8080, httpsPort: 8443, tcpPort: 8081 };
 
 export function plan(scenarios: readonly Scenario[]): RunPlanItem[] {
   const items: RunPlanItem[] = [];
@@ -90,6 +90,7 @@ async function runOne(item: RunPlanItem, options: RunnerOptions): Promise<RunRes
     run_id: id, scenario: scenario.name, scheme, repetition, seed, started_at: startedAt.toISOString(), duration_s: scenario.durationS,
     controller_params: controllerParamsFor(scenario, scheme),
     ...(scenario.mode === 'bulk' ? {} : { media: mediaRecord(scenario) }),
+    ...(!isExternalScheme(scheme) && schemeTransport(scheme).transport === 'tcp' ? { tcp_http: scenario.mode === 'bulk' ? 'https' as const : 'http/1.1' as const } : {}),
   };
   // A faults-suite case runs the scenario its own way (faults/run-fault.ts).
   if (scenario.fault) {

@@ -135,11 +135,13 @@ test('controller_params: per datagram scheme, finite numbers, reaching the playe
   const s = parseScenario({ ...valid, controller_params: { vivace: { epsilon_min: 0.02, epsilon_min_on_reversal: 1 } } }, '/data');
   assert.deepEqual(s.controllerParams, { vivace: { epsilon_min: 0.02, epsilon_min_on_reversal: 1 } });
   assert.deepEqual(parseScenario(valid, '/data').controllerParams, {});
-  const ports = { host: '10.0.0.1', webTransportPort: 4433, httpPort: 8080, httpsPort: 8443 };
+  const ports = { host: '10.0.0.1', webTransportPort: 4433, httpPort: 8080, httpsPort: 8443, tcpPort: 8081 };
   const url = new URL(playerUrl(ports, 'vivace', s));
   assert.equal(url.searchParams.get('cc.epsilon_min'), '0.02');
   assert.equal(url.searchParams.get('cc.epsilon_min_on_reversal'), '1');
   assert.equal(new URL(playerUrl(ports, 'tcp-cubic', s)).searchParams.get('cc.epsilon_min'), null); // other schemes: none
+  // The TCP schemes take the plain-HTTP baseline's port (no certificate step in the browser).
+  assert.equal(new URL(playerUrl(ports, 'tcp-cubic', s)).searchParams.get('tcpPort'), '8081');
   const bad = (controller_params: unknown, pattern: RegExp) =>
     assert.throws(() => parseScenario({ ...valid, controller_params }, '/data'), (e: unknown) => e instanceof ScenarioError && pattern.test(e.message));
   bad({ 'tcp-cubic': { x: 1 } }, /controller_params\.tcp-cubic: .*datagram schemes only/);
@@ -158,7 +160,7 @@ test('aided schemes: <scheme>+prefetch (aliases too) with the plain scheme\'s co
   assert.deepEqual(s.schemes, ['vivace+prefetch', 'tcp-cubic+prefetch', 'vivace']);
   assert.deepEqual(schemeTransport('tcp-cubic+prefetch'), { transport: 'tcp', cc: 'cubic' });
   assert.deepEqual(controllerParamsFor(s, 'vivace+prefetch'), { epsilon_min: 0.02 });
-  const ports = { host: '10.0.0.1', webTransportPort: 4433, httpPort: 8080, httpsPort: 8443 };
+  const ports = { host: '10.0.0.1', webTransportPort: 4433, httpPort: 8080, httpsPort: 8443, tcpPort: 8081 };
   assert.equal(new URL(playerUrl(ports, 'tcp-cubic+prefetch', s)).searchParams.get('prefetch'), '1');
   assert.equal(new URL(playerUrl(ports, 'vivace', s)).searchParams.get('prefetch'), null);
   for (const bad of ['vivace+teleport', 'nope+prefetch', 'vivace+prefetch+prefetch']) {

@@ -7,6 +7,7 @@ import type { PccPlayerApi, SessionReport } from '@pcc-stream/player';
 import type { Browser, Page } from 'playwright-core';
 import type { LinkemShell } from '../../linkem/src/driver/index.ts';
 import type { PlayerResult } from '../results.ts';
+import { servePageInNamespace, type NamespacePage } from '../page-in-namespace.ts';
 import { playerUrl, toPlayerResult, type OriginPorts } from '../run-browser.ts';
 import type { Scenario, Scheme } from '../scenario.ts';
 
@@ -42,21 +43,21 @@ export function linkSeconds(shell: LinkemShell): number {
 export class PlayerPages {
   readonly timeline: PlayerProbe[][] = [];
 
-  private constructor(private readonly shell: LinkemShell, private readonly browser: Browser, readonly pages: Page[], private readonly pageErrors: string[]) {}
+  private constructor(private readonly shell: LinkemShell, private readonly browser: Browser, readonly pages: Page[], private readonly pageErrors: string[], private readonly relay: NamespacePage) {}
 
   /** Opens `scenario.players` pages of the player in Chromium inside the shell; close() (or the case's cleanup) ends it. */
   static async open(shell: LinkemShell, ports: OriginPorts, scheme: Scheme, scenario: Scenario, runDir: string): Promise<PlayerPages> {
     mkdirSync(runDir, { recursive: true });
     const wrapper = await shell.writeExecWrapper(join(runDir, 'chromium-in-netns.sh'), chromiumPath);
-    const pageOrigin = `http://${ports.host}:${ports.httpPort}`;
-    // The page comes from the host's address inside the namespace: declare that origin secure so WebTransport is
-    // allowed. No certificate flags: the session is trusted by serverCertificateHashes alone.
-    const browser = await launchChromium({ executablePath: wrapper, extraArgs: [`--unsafely-treat-insecure-origin-as-secure=${pageOrigin}`] });
+    // The page from the namespace's own loopback, a secure context (page-in-namespace.ts): no browser flags, and the
+    // session is trusted by serverCertificateHashes alone.
+    const relay = await servePageInNamespace(shell, ports.host, ports.httpPort);
+    const browser = await launchChromium({ executablePath: wrapper }).catch((error: unknown) => { relay.close(); throw error; });
     const pageErrors: string[] = [];
     const pages: Page[] = [];
     try {
       const context = await browser.newContext({ viewport: { width: 1280, height: 1000 } });
-      const url = playerUrl(ports, scheme, scenario);
+      const url = playerUrl(ports, scheme, scenario, relay.pageOrigin);
       for (let i = 0; i < scenario.players; i += 1) {
         const page = await context.newPage();
         page.on('pageerror', (error) => pageErrors.push(`player ${i}: ${error.message}`));
@@ -66,9 +67,10 @@ export class PlayerPages {
       }
     } catch (error) {
       await browser.close().catch(() => undefined);
+      relay.close();
       throw error;
     }
-    return new PlayerPages(shell, browser, pages, pageErrors);
+    return new PlayerPages(shell, browser, pages, pageErrors, relay);
   }
 
   /** Reads every player once and appends the readings to the timeline. */
@@ -135,5 +137,6 @@ export class PlayerPages {
 
   async close(): Promise<void> {
     await this.browser.close().catch(() => undefined);
+    this.relay.close();
   }
 }

@@ -1,5 +1,5 @@
 // The player page for a browser inside a linkem namespace, served from the namespace's own 127.0.0.1: a loopback page
-// is a secure context, so WebTransport is allowed without --unsafely-treat-insecure-origin-as-secure (a page from the
+// is a secure context, so WebTransport is allowed without a secure-origin browser flag (a page from the
 // host's address inside the namespace is not). A small TCP relay inside the namespace forwards the page's port to the
 // origin's HTTP port on the host side, so the page and /cert-hash still cross the emulated link as before; the media
 // goes to the origin's own address (WebTransport by certificate hash, the TCP baseline over plain HTTP).

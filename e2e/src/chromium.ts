@@ -7,7 +7,7 @@ export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export interface ChromiumLaunchOptions {
   /** The binary to run, e.g. a wrapper that enters a network namespace first; default chromiumPath. */
   executablePath?: string;
-  /** Flags appended after the common ones (e.g. --unsafely-treat-insecure-origin-as-secure=ORIGIN). */
+  /** Flags appended after the common ones (none of the project's runs needs one: no certificate or secure-origin flags). */
   extraArgs?: string[];
   /** How long the launch may take; playwright's default when absent. */
   launchTimeoutMs?: number;

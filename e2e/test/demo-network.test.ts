@@ -1,5 +1,5 @@
 // npm start -- --network NAME (issue 19): the origin behind linkem, the browser on the host reaching it through the
-// emulated link. Plays the printed URLs in Chromium with no certificate flag and no ignoreHTTPSErrors, reads the
+// emulated link. Plays the printed URLs in Chromium with no certificate flag and no certificate-error override, reads the
 // link back from GET /network, and checks that nothing is left after Ctrl-C or kill -9. Needs root (namespaces).
 // PCC_DEMO_PLAY_S sets each play's length (default 10 s here; the issue's bar is 30 s: PCC_DEMO_PLAY_S=30).
 import assert from 'node:assert/strict';
@@ -79,7 +79,7 @@ async function assertGone(status: DemoStatus, port: number, timeoutMs = 15_000):
 }
 
 async function openPage(url: string): Promise<{ page: Page; errors: string[]; close: () => Promise<void> }> {
-  // A fresh context as a user's browser: no ignoreHTTPSErrors, no certificate flags.
+  // A fresh context as a user's browser: no certificate-error override, no certificate flags.
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   const page = await context.newPage();
   const errors: string[] = [];

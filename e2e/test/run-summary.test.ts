@@ -1,7 +1,7 @@
 // The page's end of a run in Chromium (issue 19 item 3): Stop freezes every pane and shows its summary card, whose
 // buffering ratio is window.pccPlayer.metrics()'s; "Download this run" saves the series as JSON and the charts as PNG.
 // WebTransport sessions only (they trust the origin through the certificate hash): no certificate flag, no
-// ignoreHTTPSErrors.
+// certificate-error override.
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

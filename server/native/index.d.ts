@@ -46,7 +46,7 @@ export interface SelfSignedCert {
   keyPem: string;
   /** SHA-256 of the certificate DER, lowercase hex (WebTransport serverCertificateHashes). */
   certSha256Hex: string;
-  /** base64 SHA-256 of the SubjectPublicKeyInfo (Chromium --ignore-certificate-errors-spki-list). */
+  /** base64 SHA-256 of the SubjectPublicKeyInfo (the certificate key's pin). */
   spkiSha256Base64: string;
 }
 

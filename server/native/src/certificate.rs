@@ -16,7 +16,7 @@ pub struct SelfSignedCert {
     pub key_pem: String,
     /// SHA-256 of the certificate DER, lowercase hex (for `serverCertificateHashes`).
     pub cert_sha256_hex: String,
-    /// base64 SHA-256 of the SubjectPublicKeyInfo (for `--ignore-certificate-errors-spki-list`).
+    /// base64 SHA-256 of the SubjectPublicKeyInfo (the certificate key's pin).
     pub spki_sha256_base64: String,
 }
 

@@ -117,6 +117,11 @@ const SHORT_FORMS = new Map<string, ShortForm>([
   ['npm start -- --network lte', {
     run: () => 'npm start -- --network lte --help', check: usage,
     why: 'it serves until Ctrl-C: its usage here; e2e/test/demo-network.test.ts starts it and plays through the link' }],
+  ['npm run -s screenshots', {
+    run: (c) => `npm run -s screenshots -- --out ${c.out}/shots --only playground`, check: (_, c) => { landed(c, 'shots/playground.png'); },
+    why: 'the playground image only, into the results folder (never over docs/images/); the lte compare image needs npm start behind linkem for 30 s' }],
+  ['npm run -s screenshots -- --out results/shots --only playground', {
+    run: (c) => `npm run -s screenshots -- --out ${c.out}/shots-only --only playground`, check: (_, c) => { landed(c, 'shots-only/playground.png'); }, why: 'into the results folder of this test run' }],
   ['npm test', { run: () => 'npm test -- protocol', why: 'bootstrap and test-all.mjs, limited to one workspace (the whole suite is what runs this test)' }],
   ['npm run -s fuzz -- --list', { run: () => 'npm run -s fuzz -- --list', check: (output) => assert.deepEqual(output.trim().split('\n').map((l) => l.split('\t')[0]), ['cc-api', 'trace-parser', 'linkem-options']), why: 'as written' }],
   ['npm run -s fuzz -- --target cc-api --seconds 60', { run: () => 'npm run -s fuzz -- --target cc-api --runs 300', why: '300 runs instead of a minute' }],

@@ -155,17 +155,18 @@ function showCharts(outcome: SimulationOutcome): void {
   const times = [...new Set(samples.map((s) => s.timeUs))].sort((a, b) => a - b);
   const index = new Map(times.map((t, i) => [t, i]));
   const flows = outcome.report.flows.length;
-  const column = (pick: (s: (typeof samples)[number]) => number, flow: number | null): (number | null)[] => {
+  const column = (pick: (s: (typeof samples)[number]) => number | null, flow: number | null): (number | null)[] => {
     const out: (number | null)[] = times.map(() => null);
     for (const s of samples) if (flow === null ? s.flow === 0 : s.flow === flow) out[index.get(s.timeUs) as number] = pick(s);
     return out;
   };
   const timesS = times.map((t) => t / 1e6);
-  const perFlow = (pick: (s: (typeof samples)[number]) => number) =>
+  const perFlow = (pick: (s: (typeof samples)[number]) => number | null) =>
     Array.from({ length: flows }, (_, f) => ({ label: `flow ${f + 1} (${outcome.report.flows[f]?.cc})`, color: FLOW_COLORS[f % FLOW_COLORS.length] as string, values: column(pick, f) }));
   chart('Rate', 'Mbit/s', timesS, [{ label: 'link capacity', color: CHART_PALETTE.capacity, values: column((s) => s.capacityBps / 1e6, null), dash: [6, 4] }, ...perFlow((s) => s.throughputBps / 1e6)]);
   chart('Bottleneck queue', 'ms', timesS, [{ label: 'queueing delay', color: CHART_PALETTE.queue, values: column((s) => s.queueDelayUs / 1e3, null) }]);
-  chart('RTT', 'ms', timesS, perFlow((s) => s.rttUs / 1e3));
+  // An interval without an acknowledgement has no RTT sample (0): a gap, not a zero.
+  chart('RTT', 'ms', timesS, perFlow((s) => (s.rttUs > 0 ? s.rttUs / 1e3 : null)));
 }
 
 // ---- running ----

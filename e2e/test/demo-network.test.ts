@@ -149,6 +149,15 @@ test('npm start -- --network lte: datagrams and a QUIC stream play through the l
     t.diagnostic(JSON.stringify({ network: 'lte', pane: 'vivace', play_s: playS, ...figures(m!), link0_delivered_bytes: Math.round(onLink0),
       capacity_mean_mbps: capacity.reduce((a, b) => a + b, 0) / capacity.length }));
 
+    // Kernel CUBIC over plain HTTP/1.1 through the link, as printed.
+    const tcpUrl = demo.urls.find((u) => u.includes('transport=tcp&cc=cubic'));
+    assert.ok(tcpUrl, `printed URLs: ${demo.urls.join(' ')}`);
+    const tcp = await openPage(tcpUrl);
+    const [mt] = await play(tcp.page, 1);
+    await tcp.close();
+    assert.ok(mt!.bytesReceived > 1e6, `tcp-cubic received ${mt!.bytesReceived} B`);
+    t.diagnostic(JSON.stringify({ network: 'lte', pane: 'cubic@tcp', play_s: playS, ...figures(mt!) }));
+
     // Competing: vivace and quinn's BBR on one bottleneck: link 0 carries both players' bytes.
     const t1 = (await network(base)).nowS;
     const compare = await openPage(`${base}/?compare=vivace,bbr@quic-stream&mode=competing&content=${new URL(vivaceUrl).searchParams.get('content')}`);
@@ -174,15 +183,17 @@ test('npm start -- --network changing-rtt: vivace plays the 8 Mbit/s stream on t
   try {
     const sideBySide = demo.urls.find((u) => u.includes('mode=side-by-side'));
     assert.ok(sideBySide, `printed URLs: ${demo.urls.join(' ')}`);
-    // TCP waits for the plain-HTTP baseline (a self-signed HTTPS origin cannot be fetched without a flag): the
-    // second pane is quinn's CUBIC on a QUIC stream.
-    const url = sideBySide.replace('compare=vivace,cubic@tcp', 'compare=vivace,cubic@quic-stream');
+    // As printed: vivace beside kernel CUBIC over plain HTTP/1.1, no certificate step.
+    const url = sideBySide;
     const t0 = (await network(base)).nowS;
     const view = await openPage(url);
     const panes = await play(view.page, 2);
     const labels = await view.page.locator('.pane .cc').allTextContents();
+    const transports = await view.page.locator('.pane .transport').allTextContents();
     await view.close();
     assert.deepEqual(labels, ['vivace', 'cubic']);
+    assert.match(transports[0]!, /datagrams/);
+    assert.match(transports[1]!, /kernel TCP/);
     await new Promise((r) => setTimeout(r, 1500));
     const status1 = await network(base);
     t.diagnostic(JSON.stringify({ network: 'changing-rtt', mode: 'side-by-side', play_s: playS, panes: panes.map(figures) }));

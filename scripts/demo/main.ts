@@ -36,7 +36,7 @@ const log = (event: string, detail: Record<string, unknown> = {}): void => {
 };
 
 const defaults: Record<string, string> = {
-  network: LOOPBACK, 'http-port': '8080', 'wt-port': '4433', 'https-port': '8443', cc: 'vivace', host: '127.0.0.1', links: String(DEFAULT_LINK_COPIES),
+  network: LOOPBACK, 'http-port': '8080', 'wt-port': '4433', 'tcp-port': '8081', 'https-port': '8443', cc: 'vivace', host: '127.0.0.1', links: String(DEFAULT_LINK_COPIES),
 };
 const usage = `usage: npm start -- ${Object.entries(defaults).map(([k, v]) => `[--${k} ${v}]`).join(' ')}
   --network NAME|FILE|list  an emulated link between the browser and the media (a preset or a bench scenario file;
@@ -57,7 +57,7 @@ function parseArgs(argv: string[]): Record<string, string> {
     }
     options[key] = argv[i + 1]!;
   }
-  for (const k of ['http-port', 'wt-port', 'https-port']) {
+  for (const k of ['http-port', 'wt-port', 'tcp-port', 'https-port']) {
     const n = Number(options[k]);
     if (!Number.isInteger(n) || n < 1 || n > 65535) {
       console.error(`--${k} ${options[k]} is not a port number`);
@@ -102,10 +102,13 @@ if (!existsSync(join(playerDist, 'index.html'))) {
 }
 
 const host = options.host!;
-const [httpPort, wtPort, httpsPort] = (['http-port', 'wt-port', 'https-port'] as const).map((k) => Number(options[k]));
+const [httpPort, wtPort, tcpPort, httpsPort] = (['http-port', 'wt-port', 'tcp-port', 'https-port'] as const).map((k) => Number(options[k]));
 const portUses: PortUse[] = [{ option: '--http-port', host, port: httpPort!, protocol: 'tcp' }];
 // With --network the origins listen inside their namespaces: only the page's port is on the host.
-if (!scenario) portUses.push({ option: '--wt-port', host, port: wtPort!, protocol: 'udp' }, { option: '--https-port', host, port: httpsPort!, protocol: 'tcp' });
+if (!scenario) {
+  portUses.push({ option: '--wt-port', host, port: wtPort!, protocol: 'udp' }, { option: '--tcp-port', host, port: tcpPort!, protocol: 'tcp' },
+    { option: '--https-port', host, port: httpsPort!, protocol: 'tcp' });
+}
 const taken = await takenPorts(portUses);
 if (taken) {
   console.error(taken);
@@ -177,8 +180,7 @@ function networkStatus(q: NetworkStatusQuery): NetworkStatus {
       id: l.id, label: l.label,
       origin: {
         host: l.origin.host, webTransportPort: l.origin.webTransportPort, httpPort: l.origin.httpPort, httpsPort: l.origin.httpsPort,
-        // The plain-HTTP baseline's port, once the origin reports one.
-        tcpPort: (l.origin as { tcpPort?: number }).tcpPort ?? null,
+        tcpPort: l.origin.tcpPort,
       },
       panes: q.panes.filter((_, pane) => linkIndexForPane(q.mode, pane) === i),
       capacity: l.monitor.capacitySince(q.sinceS),
@@ -191,7 +193,7 @@ function networkStatus(q: NetworkStatusQuery): NetworkStatus {
 try {
   if (!scenario) {
     loopbackOrigin = await startOriginProcess({
-      mediaDir, staticDir: playerDist, host, webTransportPort: wtPort, httpPort, httpsPort, cc: options.cc, launcher: ORIGIN_LIFELINE,
+      mediaDir, staticDir: playerDist, host, webTransportPort: wtPort, httpPort, tcpPort, httpsPort, cc: options.cc, launcher: ORIGIN_LIFELINE,
     });
   } else {
     log('links-starting', { network: choice.name, copies: Number(options.links) });
@@ -233,7 +235,7 @@ if (scenario) {
   const c = contentFor(scenario);
   mediaQuery = `&content=${c.content}${c.abr === 'off' ? `&abr=off&bitrate=${c.bitrateKbps}` : ''}`;
 }
-const portQuery = !scenario && (wtPort !== 4433 || httpsPort !== 8443) ? `&port=${wtPort}&httpsPort=${httpsPort}` : '';
+const portQuery = !scenario && (wtPort !== 4433 || tcpPort !== 8081 || httpsPort !== 8443) ? `&port=${wtPort}&tcpPort=${tcpPort}&httpsPort=${httpsPort}` : '';
 const q = `${mediaQuery}${portQuery}`;
 const lines: Array<[string, string]> = [
   ['PCC Vivace over WebTransport datagrams', `?cc=vivace${q}`],
@@ -242,7 +244,7 @@ const lines: Array<[string, string]> = [
     ['The same two side by side, each on its own copy of the link', `?compare=vivace,cubic@tcp&mode=side-by-side${q}`],
   ] as Array<[string, string]> : [['Vivace beside kernel CUBIC over TCP', `?compare=vivace,cubic@tcp${q}`]] as Array<[string, string]>),
   ["quinn's BBR on a WebTransport stream", `?transport=quic-stream&cc=bbr${q}`],
-  [`dash.js over HTTPS/TCP (accept the self-signed certificate at https://${scenario ? links[0]!.origin.host : host}:${httpsPort}/ first)`, `?transport=tcp&cc=cubic${q}`],
+  ['dash.js over plain HTTP/1.1 on kernel TCP (cubic)', `?transport=tcp&cc=cubic${q}`],
 ];
 const network = scenario
   ? `Network: ${choice.name} (${choice.description}), ${links.length} ${links.length === 1 ? 'copy' : 'copies'} of the link; media from ${links.map((l) => l.origin.host).join(', ')}.

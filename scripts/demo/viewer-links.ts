@@ -12,7 +12,7 @@ import { LinkMonitor } from './link-monitor.ts';
 /** The seed every copy shares (loss draws, the RTT pattern's shift): side-by-side copies are identical. */
 export const DEMO_LINK_SEED = 1;
 /** Ports the origin listens on inside each namespace (its own address, so every copy uses the same ones). */
-export const NAMESPACE_PORTS = { webTransport: 4433, http: 8080, https: 8443 } as const;
+export const NAMESPACE_PORTS = { webTransport: 4433, http: 8080, tcp: 8081, https: 8443 } as const;
 
 /** Ends an origin when the process that started it dies, even by SIGKILL (prctl PR_SET_DEATHSIG, kept across exec):
  *  with the forwarder's own cleanup when its stdin closes, nothing the demo started outlives it. */
@@ -54,7 +54,7 @@ export async function startViewerLinks(o: ViewerLinkOptions): Promise<ViewerLink
   }
   const origins = await Promise.allSettled(started.map((shell) => startOriginProcess({
     mediaDir: o.mediaDir, host: shell.innerAddress, cc: o.cc, launcher: [...ORIGIN_LIFELINE, 'ip', 'netns', 'exec', shell.namespace],
-    webTransportPort: NAMESPACE_PORTS.webTransport, httpPort: NAMESPACE_PORTS.http, httpsPort: NAMESPACE_PORTS.https,
+    webTransportPort: NAMESPACE_PORTS.webTransport, httpPort: NAMESPACE_PORTS.http, tcpPort: NAMESPACE_PORTS.tcp, httpsPort: NAMESPACE_PORTS.https,
   })));
   const originFailed = origins.find((s): s is PromiseRejectedResult => s.status === 'rejected');
   if (originFailed) {

@@ -68,7 +68,7 @@ export const DEFAULT_ORIGIN_OPTIONS: Omit<OriginOptions, 'mediaDir'> = {
   cc: 'vivace',
   logDir: null,
   maxSessions: 64,
-  maxSessionsPerAddress: 16,
+  maxSessionsPerAddress: 32,
   sessionMemoryBytes: DEFAULT_SESSION_MEMORY_BYTES,
   limits: { maxRequestsPerSession: 64, idleTimeoutMs: 60_000, requestTimeoutMs: 10_000, maxRefusedRequests: 32 },
   cacheBytes: 256 * 1024 * 1024,

@@ -12,7 +12,7 @@ import { someSegmentPath } from './media-path.ts';
 import { loadWindow, pairedRun } from './paired-run.ts';
 
 export const GARBAGE_RATE_PER_S = 20_000;
-/** Concurrent hostile sessions: below the origin's default per-address limit (16), so they are judged one by one. */
+/** Concurrent hostile sessions: below the origin's default per-address limit (32), so they are judged one by one. */
 const HOSTILE_SESSIONS = 8;
 /** The bounds: buffering ratio at most 0.5 points (0.005) above the clean run, goodput within 10 %. */
 export const MAX_BUFFERING_RISE = 0.005;

@@ -113,3 +113,17 @@ test('HTTPS baseline: CMCD in the query is read or refused the same way; CMSD he
   const status = await origin.status() as unknown as { https_connections: Array<Record<string, number | string>> };
   assert.ok(Array.isArray(status.https_connections));
 });
+
+test('plain-HTTP baseline (the default TCP baseline): the same media, ?cc= per connection, CMCD read, CMSD exposed', async () => {
+  const good = await fetch(`http://127.0.0.1:${origin.tcpPort}/v/seg-2.m4s?cc=cubic&${cmcdQueryArgument({ bl: 4200, br: 800 })}`);
+  assert.equal(good.status, 200);
+  assert.equal(good.headers.get('x-tcp-congestion'), 'cubic', 'the connection runs the kernel controller the request named');
+  assert.equal(good.headers.get('cmsd-static'), 'sf=d');
+  assert.match(String(good.headers.get('cmsd-dynamic')), /^"pcc-origin";etp=\d+;rtt=\d+;mb=\d+$/);
+  assert.equal(Buffer.from(await good.arrayBuffer()).length, Number(good.headers.get('content-length')));
+  const bad = await fetch(`http://127.0.0.1:${origin.tcpPort}/v/seg-2.m4s?CMCD=bl%3D%22x%22`);
+  assert.equal(bad.status, 400);
+  assert.match(await bad.text(), /CMCD bl must be an integer, got a string/);
+  const status = await origin.status() as unknown as { tcp_connections: Array<Record<string, number | string>> };
+  assert.ok(status.tcp_connections.some((c) => c.cmcd_bl_ms === 4200), `the plain-HTTP connection's CMCD in /status: ${JSON.stringify(status.tcp_connections)}`);
+});

@@ -9,6 +9,8 @@ export interface RunningOrigin {
   quicPort: number;
   httpPort: number;
   httpsPort: number;
+  /** The plain HTTP/1.1 kernel-TCP baseline. */
+  tcpPort: number;
   certHash: string;
   origin: string;
   exitCode: () => number | null;
@@ -27,6 +29,7 @@ export async function startOrigin(mediaDir: string, args: string[] = []): Promis
     quicPort: origin.webTransportPort,
     httpPort: origin.httpPort,
     httpsPort: origin.httpsPort,
+    tcpPort: origin.tcpPort,
     certHash: origin.certHashHex,
     origin: `https://127.0.0.1:${origin.webTransportPort}`,
     exitCode: origin.exitCode,

@@ -5,8 +5,9 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { WASM_CONTROLLERS } from '@pcc-stream/protocol';
 import { userPath } from '@pcc-stream/protocol/node/user-path';
+import { traceFile } from '@pcc-stream/protocol/node/trace-file';
 import { figures, type FigureContext } from './paper/figures.ts';
-import { assertSimBuilt, controllerDir, simControllers } from './paper/run-sim.ts';
+import { assertSimBuilt, controllerDir, runSim, simControllers } from './paper/run-sim.ts';
 import { renderChart } from './paper/svg-chart.ts';
 import { renderTable, toCsv } from './paper/table.ts';
 import { logEvent as log } from './paper/log.ts';
@@ -50,7 +51,9 @@ async function main(): Promise<void> {
   }
   assertSimBuilt();
   mkdirSync(options.out, { recursive: true });
-  const ctx: FigureContext = { quick: options.quick, long: options.long, jobs: options.jobs, available: new Set(await simControllers(WASM_CONTROLLERS, (cc) => log({ event: 'controller_unavailable', cc }))), log };
+  const ctx: FigureContext = { quick: options.quick, long: options.long, jobs: options.jobs, available: new Set(await simControllers(WASM_CONTROLLERS, (cc) => log({ event: 'controller_unavailable', cc }))), log,
+    runSim, tracePath: (name) => traceFile(join(controllerDir, '..', 'bench', 'traces', name)),
+  };
   const selected = options.only.length ? figures.filter((f) => options.only.includes(f.id)) : figures;
   const started = Date.now();
   const summary: string[] = [`# pcc-sim: the seed papers' figures (${options.quick ? 'quick' : options.long ? 'long' : 'default'} run)\n`];

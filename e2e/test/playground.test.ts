@@ -4,6 +4,9 @@
 // the settings in its query runs them and draws the charts.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { simulationArgs } from '@pcc-stream/controller';
@@ -76,5 +79,30 @@ test('a playground link runs its settings and draws rate, queue and RTT charts',
   const shown = await page.evaluate(() => window.pccPlayground.lastReport());
   const direct = await page.evaluate((c) => window.pccPlayground.run(c), await page.evaluate(() => window.pccPlayground.config()));
   assert.deepEqual(shown, direct, 'the page run and run(config()) agree');
+  assert.deepEqual(pageErrors, []);
+});
+
+// The cheapest figure of sim:paper (10 runs on the Verizon LTE trace, a few seconds natively).
+const CHEAP_FIGURE = 'fig4.9-lte';
+
+test(`the ${CHEAP_FIGURE} button shows the numbers npm run -s sim:paper -- --only ${CHEAP_FIGURE} prints`, async () => {
+  const out = mkdtempSync(join(tmpdir(), 'pcc-playground-paper-'));
+  let cliVerdicts: string[];
+  try {
+    const run = spawnSync('npm', ['run', '-s', 'sim:paper', '--', '--only', CHEAP_FIGURE, '--out', out], { cwd: repoRoot, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+    assert.equal(run.status, 0, `sim:paper failed: ${run.stderr}`);
+    cliVerdicts = run.stdout.split('\n').filter((line) => line.startsWith('ours: ')).map((line) => line.slice('ours: '.length));
+  } finally {
+    rmSync(out, { recursive: true, force: true });
+  }
+  assert.ok(cliVerdicts.length >= 2, 'sim:paper prints the figure\'s verdicts');
+  await page.goto(pageUrl());
+  await page.click(`#figure-buttons button[data-figure="${CHEAP_FIGURE}"]`);
+  await page.waitForFunction(() => /^run \d+ of \d+/.test(document.getElementById('figure-status')?.textContent?.split(': ')[1] ?? ''), undefined, { timeout: 60_000 });
+  await page.waitForFunction(() => document.getElementById('figure-status')?.textContent?.startsWith('done'), undefined, { timeout: 180_000 });
+  const shown = await page.locator('#figure-verdicts li').allTextContents();
+  assert.deepEqual(shown, cliVerdicts, 'the page shows the same numbers beside the paper\'s');
+  assert.match(shown[0] ?? '', /\(paper \d+(\.\d)?%\)/);
+  assert.ok(await page.locator('#figure-table tr').count() > 1, 'the figure\'s table');
   assert.deepEqual(pageErrors, []);
 });

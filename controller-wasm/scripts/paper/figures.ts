@@ -2,9 +2,11 @@
 // 4.10/4.11, 4.12 and the kernel paper (seed 003) figure 5. Each figure runs its scenarios, then returns a
 // table (ours beside the paper's number, as stated in the text: the figures themselves are images), the raw
 // rows, and a chart. Scenarios follow the papers' setups; nothing here is tuned to a result.
-import { join } from 'node:path';
-import { traceFile } from '@pcc-stream/protocol/node/trace-file';
-import { controllerDir, runPool, runSim, type SimRun } from './run-sim.ts';
+//
+// No Node modules here: `npm run sim:paper` (scripts/sim-paper.ts, native pcc-sim) and the controller playground
+// (player/src/playground, WASM in a Web Worker) both run these definitions, each supplying how one run is made.
+import { runPool } from './pool.ts';
+import type { SimRun } from './run-sim.ts';
 import { convergence, median, throughputSeries } from './stats.ts';
 import type { ChartSpec } from './svg-chart.ts';
 import type { Cell } from './table.ts';
@@ -15,6 +17,12 @@ export interface FigureContext {
   jobs: number;
   available: Set<string>;
   log: (event: Record<string, unknown>) => void;
+  /** Runs the simulator with pcc-sim's arguments (--json implied); withSamples also collects its time series. */
+  runSim: (args: string[], withSamples: boolean) => Promise<SimRun>;
+  /** The --trace argument for a trace of bench/traces, by name. */
+  tracePath: (name: string) => string;
+  /** Called after every finished run of a figure (the Node runner logs progress itself, every 5 s). */
+  onRun?: (done: number, total: number) => void;
 }
 
 export interface FigureOutput {
@@ -53,9 +61,10 @@ function present(ctx: FigureContext, wanted: string[]): string[] {
 }
 
 async function runAll(ctx: FigureContext, figure: string, argsList: string[][], withSamples = false): Promise<SimRun[]> {
-  const jobs = argsList.map((args) => () => runSim(args, withSamples));
+  const jobs = argsList.map((args) => () => ctx.runSim(args, withSamples));
   let lastLogged = 0;
   return runPool(jobs, ctx.jobs, (done) => {
+    ctx.onRun?.(done, argsList.length);
     const now = Date.now();
     if (done === argsList.length || now - lastLogged > 5000) {
       lastLogged = now;
@@ -433,7 +442,7 @@ const lte: Figure = {
   id: 'fig4.9-lte',
   async run(ctx) {
     const traceName = 'Verizon-LTE-short.down';
-    const trace = traceFile(join(controllerDir, '..', 'bench', 'traces', traceName));
+    const trace = ctx.tracePath(traceName);
     const duration = ctx.quick ? 60 : 140;
     const variants = [
       { name: 'vivace (LTE settings)', args: ['--cc', 'vivace', '--cc-param', 'mi_timeout_rtts=2', '--cc-param', 'latency_coefficient=2', '--packet-bytes', '500'] },

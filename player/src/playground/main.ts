@@ -7,6 +7,7 @@ import type { SimulationConfig, SimulationOutcome, SimulationReport } from '@pcc
 import { CHART_PALETTE } from '../ui/live-charts.ts';
 import '../ui/styles.css';
 import './playground.css';
+import { renderFigureButtons } from './paper-figures.ts';
 import type {} from './playground-api.ts';
 import type { WorkerReply, WorkerRequest } from './sim-worker.ts';
 import { loadTrace, PLAYGROUND_TRACES } from './traces.ts';
@@ -37,6 +38,10 @@ async function simulate(config: PlaygroundConfig, samples: boolean): Promise<Sim
   const { trace, ...rest } = config;
   const sim: SimulationConfig = { ...rest, samples };
   if (trace) sim.traceMs = await loadTrace(trace);
+  return runInWorker(sim);
+}
+
+function runInWorker(sim: SimulationConfig): Promise<SimulationOutcome> {
   const id = nextRequest++;
   const request: WorkerRequest = { id, config: sim };
   return new Promise((resolve, reject) => {
@@ -204,6 +209,10 @@ try {
   current = configFromQuery('');
 }
 renderForm(current);
+const runFigure = renderFigureButtons(
+  document.getElementById('figure-buttons') as HTMLElement, document.getElementById('figure-status') as HTMLElement,
+  document.getElementById('figure-verdicts') as HTMLElement, document.getElementById('figure-table') as HTMLTableElement, runInWorker,
+);
 form.addEventListener('submit', (ev) => {
   ev.preventDefault();
   try {
@@ -225,6 +234,7 @@ window.pccPlayground = {
   },
   config: () => structuredClone(current),
   lastReport: () => lastReport,
+  runFigure,
 };
 // A shared link runs straight away: that is what the link is for.
 if (location.search.length > 1) void runFromPage(current);

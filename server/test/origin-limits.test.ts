@@ -3,7 +3,7 @@
 // reason and in a structured log line.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { CLOSE_LIMIT_EXCEEDED } from '@pcc-stream/protocol';
+import { CLOSE_LIMIT_EXCEEDED, CLOSE_PROTOCOL_VIOLATION } from '@pcc-stream/protocol';
 import { PccClient } from '../src/client/pcc-client.ts';
 import { makeMedia, startOrigin, waitFor, type MediaFixture } from './helpers.ts';
 
@@ -69,6 +69,48 @@ test('a session that keeps asking for what is not there (traversal, missing file
       .sessions_closed_for_violation_by_code[String(CLOSE_LIMIT_EXCEEDED)] === 1, 5000, 'the close counted in /status');
   } finally {
     c.close();
+    await origin.stop();
+  }
+});
+
+test('a request stream cut off inside its frame, or stalled half-sent, closes the session as a violation; empty ones are refusals', { timeout: 60_000 }, async () => {
+  const origin = await startOrigin(media.dir, ['--max-refused-requests', '3']);
+  // A REQUEST frame's prefix promising 40 payload bytes, of which 5 come (PROTOCOL.md §2: type u8 | length u16).
+  const cutShort = Uint8Array.of(0x10, 0x00, 40, 3, 0, 0, 0, 1);
+  const clients: PccClient[] = [];
+  const connect = async () => {
+    const c = await PccClient.connect(origin.origin, { certSha256Hex: origin.certHash });
+    clients.push(c);
+    return c;
+  };
+  try {
+    const ended = await connect();
+    const bi = await ended.quic.openBi();
+    await bi.write(cutShort);
+    await bi.finish();
+    const endedClose = await closedWithin(ended, 5000);
+    assert.ok(endedClose, 'a frame cut off by the stream\'s end left the session open');
+    assert.equal(endedClose.code, CLOSE_PROTOCOL_VIOLATION);
+    assert.match(endedClose.reason, /stream ended inside a REQUEST frame \(8 B of it\)/);
+
+    const empty = await connect();
+    for (let i = 0; i < 3; i++) await (await empty.quic.openBi()).finish();
+    const emptyClose = await closedWithin(empty, 5000);
+    assert.ok(emptyClose, 'three empty request streams with a limit of 3 refusals left the session open');
+    assert.equal(emptyClose.code, CLOSE_LIMIT_EXCEEDED);
+    assert.match(emptyClose.reason, /3 requests refused, the limit per session \(last: 400 stream ended before a REQUEST\)/);
+
+    const stalled = await connect();
+    // Held until the verdict: a stream object collected as garbage finishes its side (and so ends the frame).
+    const held = await stalled.quic.openBi();
+    await held.write(cutShort);
+    const stalledClose = await closedWithin(stalled, 15_000); // the origin's request timeout is 10 s
+    void held;
+    assert.ok(stalledClose, 'a half-sent frame left open was tolerated past the request timeout');
+    assert.equal(stalledClose.code, CLOSE_PROTOCOL_VIOLATION);
+    assert.match(stalledClose.reason, /incomplete REQUEST frame \(8 B\) stalled for 10000 ms/);
+  } finally {
+    for (const c of clients) c.close();
     await origin.stop();
   }
 });

@@ -228,6 +228,9 @@ export async function runHostileClient(options: HostileOptions): Promise<Hostile
       const bi = await quic.openBi();
       requestsSent++;
       await bi.write(frames[Math.floor(Math.random() * frames.length)]!);
+      // Finished, so a frame cut short is decided at once (a half-sent frame left open waits out the origin's
+      // request timeout, longer than SESSION_VERDICT_MS: server/test covers that stall).
+      await bi.finish();
       written = true;
     } catch {
       /* closed already */

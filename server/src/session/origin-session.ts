@@ -97,27 +97,46 @@ export class OriginSession {
     }
   }
 
-  private async readRequest(stream: RequestStream): Promise<RequestFrame | string> {
+  /**
+   * The stream's REQUEST, or why there is none. A broken frame (malformed, not a REQUEST, cut off by the stream's end
+   * or stalled half-sent past the request timeout) is a protocol violation (PROTOCOL.md §7); a stream that carried no
+   * byte at all (finished empty, or silent until the timeout) is a refused request, counted towards the session's
+   * limit; a reset before any REQUEST is the client's own abort.
+   */
+  private async readRequest(stream: RequestStream): Promise<RequestFrame | { reason: string; verdict: 'violation' | 'refused' | 'aborted' }> {
     let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<string>((resolve) => {
-      timer = setTimeout(() => resolve(`no REQUEST within ${this.limits.requestTimeoutMs} ms`), this.limits.requestTimeoutMs);
+    const timeout = new Promise<null>((resolve) => {
+      timer = setTimeout(() => resolve(null), this.limits.requestTimeoutMs);
     });
-    const read = stream.readFrame().then((r) => {
-      if (r.kind === 'frame') return r.frame.type === 'request' ? r.frame : `first frame is ${r.frame.type}, not request`;
-      if (r.kind === 'malformed') return `malformed REQUEST: ${r.reason}`;
-      return 'stream ended before a REQUEST';
-    });
-    const result = await Promise.race([read, timeout]);
+    const result = await Promise.race([stream.readFrame(), timeout]);
     clearTimeout(timer);
-    return result;
+    const partial = stream.bufferedBytes;
+    if (result === null) {
+      return partial > 0
+        ? { reason: `incomplete REQUEST frame (${partial} B) stalled for ${this.limits.requestTimeoutMs} ms`, verdict: 'violation' }
+        : { reason: `no REQUEST within ${this.limits.requestTimeoutMs} ms`, verdict: 'refused' };
+    }
+    switch (result.kind) {
+      case 'frame': return result.frame.type === 'request' ? result.frame : { reason: `first frame is ${result.frame.type}, not request`, verdict: 'violation' };
+      case 'malformed': return { reason: `malformed REQUEST: ${result.reason}`, verdict: 'violation' };
+      case 'end':
+        return partial > 0
+          ? { reason: `stream ended inside a REQUEST frame (${partial} B of it)`, verdict: 'violation' }
+          : { reason: 'stream ended before a REQUEST', verdict: 'refused' };
+      case 'reset': return { reason: 'stream reset before a REQUEST', verdict: 'aborted' };
+    }
+  }
+
+  /** Counts a refused request; true when that was one too many and the session is now closed. */
+  private refuse(status: number, reason: string): boolean {
+    if (++this.requestsRefused < this.limits.maxRefusedRequests) return false;
+    // Its client is probing, not playing.
+    this.close(CLOSE_LIMIT_EXCEEDED, `${this.requestsRefused} requests refused, the limit per session (last: ${status} ${reason.slice(0, 200)})`);
+    return true;
   }
 
   private async respondError(stream: RequestStream, requestId: number, status: number, reason: string, totalSize?: number): Promise<void> {
-    if (status >= 400 && status < 500 && ++this.requestsRefused >= this.limits.maxRefusedRequests) {
-      // Answer this one too, then end the session: its client is probing, not playing.
-      this.close(CLOSE_LIMIT_EXCEEDED, `${this.requestsRefused} requests refused, the limit per session (last: ${status} ${reason.slice(0, 200)})`);
-      return;
-    }
+    if (status >= 400 && status < 500 && this.refuse(status, reason)) return;
     await stream.write({
       type: 'response', requestId, status, delivery: DELIVERY_STREAM, totalSize: totalSize ?? 0, bodyOffset: 0, bodyLength: 0,
       contentType: 'text/plain', reason: reason.slice(0, 500),
@@ -128,11 +147,12 @@ export class OriginSession {
 
   private async handleStream(stream: RequestStream): Promise<void> {
     const request = await this.readRequest(stream);
-    if (typeof request === 'string') {
-      // A broken request stream is a protocol violation by this client only.
-      log('warn', 'request.malformed', { session: this.quic.id, reason: request });
+    if (!('type' in request)) {
+      // A broken request stream is this client's fault only: it loses its session, or a refusal of its limit.
+      log('warn', 'request.malformed', { session: this.quic.id, reason: request.reason, verdict: request.verdict });
       stream.reset(1);
-      if (!request.startsWith('stream ended') && !request.startsWith('no REQUEST')) this.close(CLOSE_PROTOCOL_VIOLATION, request);
+      if (request.verdict === 'violation') this.close(CLOSE_PROTOCOL_VIOLATION, request.reason);
+      else if (request.verdict === 'refused') this.refuse(400, request.reason);
       return;
     }
     const id = request.requestId;

@@ -33,6 +33,11 @@ export class RequestStream {
     }
   }
 
+  /** Bytes of a frame begun but not yet complete (or, after a frame, of what follows it). */
+  get bufferedBytes(): number {
+    return this.reader.bufferedBytes();
+  }
+
   /** Bytes that arrived after the last parsed frame (start of a body sent on the stream). */
   takeBuffered(): Uint8Array {
     return this.reader.takeRaw();

@@ -99,7 +99,7 @@ const listed = (count?: number) => (output: string) => {
   const ids = output.trim().split('\n');
   if (count === undefined) assert.ok(ids.length > 0, output);
   else assert.equal(ids.length, count, output);
-  for (const id of ids) assert.match(id, /^[\w.-]+\/[\w.-]+\/\d+$/);
+  for (const id of ids) assert.match(id, /^[\w.-]+\/[\w.@+-]+\/\d+$/);
 };
 const tscOf = (workspace: string) => `npm exec -w ${workspace} -- tsc --noEmit -p .`;
 const ORIGIN = 'npm run -s origin -- --media .cache/media --port 4433 --http-port 8080 --https-port 8443 --cc vivace --log-dir results/origin';

@@ -28,6 +28,7 @@ const ALLOWED: ReadonlyArray<{ file: string; literal: string; why: string }> = [
   { file: 'controller-wasm/scripts/paper/figures.ts', literal: "['cubic', 'bbr']", why: 'the two baselines a figure\'s verdicts compare Vivace with' },
   { file: 'bench/harness/sim-video.ts', literal: "['allegro-latency', 'vivace', 'vivace-video']", why: 'the thesis\'s video scheme and ours, the ones sim:video holds against the best TCP (a selection)' },
   { file: 'bench/harness/suites.ts', literal: "['allegro-latency', 'vivace', 'tcp-cubic', 'tcp-bbr']", why: 'the thesis\'s video experiment (§5.2, Fig 5.1): its two PCC schemes and the kernel TCP it compares them with, a selection the -stream suites run' },
+  { file: 'player/src/playground/url-config.ts', literal: "['vivace', 'cubic']", why: 'the playground\'s default pair of flows, a selection' },
   { file: 'bench/harness/soak/soak-plan.ts', literal: "['vivace', 'allegro', 'bbr', 'cubic', 'fixed']", why: 'the soak\'s session mix: PCC, two kernel-style baselines and fixed (whose pacing error the soak measures), a selection' },
   { file: 'bench/harness/sim-video.ts', literal: "['cubic', 'bbr']", why: 'the TCP baselines sim:video\'s reductions are measured against' },
 ];

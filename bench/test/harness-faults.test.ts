@@ -61,9 +61,12 @@ test('playhead analysis: a freeze the page did not report, a skip, a repeat', ()
 test('controller timeline: session start from the telemetry file name, time to a rate', () => {
   assert.equal(sessionStartWallMs('2026-11-25T20-40-12-345Z-session-3-vivace.jsonl'), Date.parse('2026-11-25T20:40:12.345Z'));
   assert.equal(sessionStartWallMs('notes.txt'), null);
-  const points = [{ linkS: 24, session: 1, rateBps: 9e6 }, { linkS: 25.5, session: 1, rateBps: 2e6 }, { linkS: 27, session: 1, rateBps: 8.5e6 }];
+  const points = [{ linkS: 24, session: 1, rateBps: 9e6 }, { linkS: 24.5, session: 1, rateBps: 2e6 }, { linkS: 25.5, session: 1, rateBps: 2e6 }, { linkS: 27, session: 1, rateBps: 8.5e6 }];
   assert.equal(secondsUntilRate(points, 25, 8e6), 2);
   assert.equal(secondsUntilRate(points, 28, 8e6), null);
+  // The rate in force when the link returned counts: set at 24.9 s and kept, it is a recovery at 0 s.
+  assert.equal(secondsUntilRate([{ linkS: 24.9, session: 1, rateBps: 8.6e6 }, { linkS: 25.2, session: 1, rateBps: 8.6e6 }], 25, 8e6), 0);
+  assert.equal(secondsUntilRate([{ linkS: 24.9, session: 1, rateBps: 4e6 }, { linkS: 25.2, session: 1, rateBps: 8.6e6 }], 25, 8e6)?.toFixed(1), '0.2');
 });
 
 test('a fault run that throws is a failed run with its reason (retried on resume), and the report lists it', async () => {

@@ -65,7 +65,8 @@ async function run(ctx: FaultContext): Promise<FaultOutcome> {
     skipped_s: flow.skippedS, repeated_s: flow.repeatedS,
   };
   if (!Number.isFinite(figures.rate_min_during_blackout_mbps)) figures.rate_min_during_blackout_mbps = rates.length > 0 ? 0 : Number.NaN;
-  const isDatagram = rates.length > 0 && !ctx.scheme.startsWith('tcp-');
+  // A datagram scheme with no telemetry line is a failed check ("never"), not a skipped one.
+  const isDatagram = !ctx.scheme.startsWith('tcp-');
   const checks = [
     check('playing when the blackout began', 'playing', atStart.state, atStart.state === 'playing'),
     check('session survived', sessions === null ? 'no player error' : '1 WebTransport session, no player error',

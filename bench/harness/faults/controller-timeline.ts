@@ -43,8 +43,16 @@ export function controllerRates(logDir: string, linkStartWallMs: number): RatePo
   return points.sort((a, b) => a.linkS - b.linkS);
 }
 
-/** Seconds from `fromLinkS` until the first rate at or above `thresholdBps` (null when it never got there). */
+/**
+ * Seconds from `fromLinkS` until the controller's rate is at or above `thresholdBps` (null when it never got there).
+ * A rate holds from its line until the next one, so a rate set just before `fromLinkS` (the controller acting on the
+ * first ACKs after an outage a few ms before the link's own clock says it ended; the file-name clock has ms
+ * precision) and kept is a recovery at 0 s, not a miss.
+ */
 export function secondsUntilRate(points: readonly RatePoint[], fromLinkS: number, thresholdBps: number): number | null {
-  const hit = points.find((p) => p.linkS >= fromLinkS && p.rateBps >= thresholdBps);
+  const first = points.findIndex((p) => p.linkS >= fromLinkS);
+  if (first === -1) return null; // nothing after it: the run ended, or the session did
+  if ((points[first - 1]?.rateBps ?? 0) >= thresholdBps) return 0;
+  const hit = points.slice(first).find((p) => p.rateBps >= thresholdBps);
   return hit ? hit.linkS - fromLinkS : null;
 }

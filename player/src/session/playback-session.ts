@@ -203,9 +203,9 @@ export class PlaybackSession {
         cmcd: { enabled: true, mode: 'query', version: 1 },
         // CTA-5006: dash.js parses the CMSD headers (from our loader or the HTTPS origin) and blends etp into its
         // throughput samples; mb caps the renditions when the origin sends one (PROTOCOL.md §2.7).
-        // Not over TCP: the kernel's etp (cwnd x mss / srtt at the response's start) is no path estimate on a short
-        // RTT (loopback: 150 Gbit/s, then dash.js's CMCD mtp exceeds what the origin accepts and a segment gets 400).
-        cmsd: { enabled: true, abr: { applyMb: true, etpWeightRatio: this.params.transport === 'tcp' ? 0 : CMSD_ETP_WEIGHT_RATIO } },
+        // The same weight on every transport: the aid is not congestion control, so the TCP baselines get it too
+        // (their etp is the kernel's send rate from TCP_INFO, capped like our controllers' rates).
+        cmsd: { enabled: true, abr: { applyMb: true, etpWeightRatio: CMSD_ETP_WEIGHT_RATIO } },
       },
     }) as unknown as Parameters<MediaPlayerClass['updateSettings']>[0]);
     const events = MediaPlayer.events;

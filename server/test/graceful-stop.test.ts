@@ -61,8 +61,10 @@ test('SIGTERM: the segment in flight finishes bit-exact, new requests and sessio
           c.close();
         }
       }, (error: unknown) => (error as Error).message);
-    // Refused at once: its request fails with the close (code 5: server shutting down) or the reset that precedes it.
-    assert.match(refused, /shutting down|reset/i, `a new session during the drain: ${refused}`);
+    // Refused at once: its request fails with the close (code 5: server shutting down), the reset that precedes it,
+    // or, when the close lands before the request goes out, a session already closed (on a busy machine the close
+    // capsule can lose its race with web-transport-quinn's forced close, and the reason text with it).
+    assert.match(refused, /shutting down|reset|session closed/i, `a new session during the drain: ${refused}`);
     assert.notEqual(refused, 'served');
     const first = await inFlight.done;
     assert.equal(first.status, 200);

@@ -133,8 +133,9 @@ test("a fresh clone in a directory with no parent folders runs the lte suite's f
       t.diagnostic(`building the QUIC addon in the clone (${obstacle}); a cold Rust build takes minutes`);
     }
     await Promise.all([
-      sh(process.execPath, ['scripts/build-wasm.mjs'], join(clone, 'controller-wasm')), // the WASM half of the controller's build
-      sh('npm', ['run', '-s', 'build', '-w', '@pcc-stream/player'], clone),
+      // The WASM half of the controller's build, then the player, whose playground page bundles that module.
+      sh(process.execPath, ['scripts/build-wasm.mjs'], join(clone, 'controller-wasm'))
+        .then(() => sh('npm', ['run', '-s', 'build', '-w', '@pcc-stream/player'], clone)),
       sh('npm', ['run', '-s', 'build', '-w', '@pcc-stream/bench'], clone),
       ...(obstacle === null ? [] : [sh('npm', ['run', '-s', 'build', '-w', '@pcc-stream/quic'], clone)]),
     ]);

@@ -6,7 +6,6 @@ import { PlaybackMetrics, type MetricsSnapshot } from '../metrics/playback-metri
 import { HttpFetcher } from '../transport/http-fetcher.ts';
 import { PrefetchingFetcher } from '../transport/prefetching-fetcher.ts';
 import { ContinuousStreamFetcher } from '../transport/continuous-stream-fetcher.ts';
-import { HttpStreamSource } from '../transport/http-stream-source.ts';
 import { ReconnectingFetcher } from '../transport/reconnecting-fetcher.ts';
 import type { TelemetryPoint, TransportCounters } from '../transport/worker-messages.ts';
 import type { SessionPane } from '../ui/session-pane.ts';
@@ -89,9 +88,8 @@ export class PlaybackSession {
   /** What dash.js's loader fetches through (WebTransport, or HTTPS when an aid needs our loader on TCP). */
   private mediaFetcher: PrefetchingFetcher | null = null;
   private streamFetcher: ContinuousStreamFetcher | null = null;
+  /** TCP's fetcher, and its continuous stream's source (stream=1). */
   private httpFetcher: HttpFetcher | null = null;
-  /** TCP's continuous stream (stream=1): its body bytes count toward goodput like the fetcher's. */
-  private httpStreamSource: HttpStreamSource | null = null;
   private readonly errors: string[] = [];
   private state = 'connecting';
   private counters: TransportCounters | null = null;
@@ -163,8 +161,7 @@ export class PlaybackSession {
     if (inner) {
       let loaderFetcher: PrefetchingFetcher | ContinuousStreamFetcher;
       if (this.params.stream) {
-        const source = this.fetcher ?? (this.httpStreamSource = new HttpStreamSource(new URL(manifestUrl).origin));
-        loaderFetcher = this.streamFetcher = new ContinuousStreamFetcher(inner, source);
+        loaderFetcher = this.streamFetcher = new ContinuousStreamFetcher(inner, inner);
       } else {
         loaderFetcher = this.mediaFetcher = new PrefetchingFetcher(inner, { enabled: this.params.prefetch });
       }
@@ -294,7 +291,7 @@ export class PlaybackSession {
     const now = performance.now();
     const video = this.pane.video;
     this.metrics.setPosition(video.currentTime);
-    const bytes = this.counters ? this.counters.bytesReceived : (this.httpFetcher?.bytesReceived ?? 0) + (this.httpStreamSource?.bytesReceived ?? 0);
+    const bytes = this.counters ? this.counters.bytesReceived : this.httpFetcher?.bytesReceived ?? 0;
     const dtS = Math.max(0.001, (now - this.lastSampleMs) / 1000);
     const goodputBps = ((bytes - this.lastSampleBytes) * 8) / dtS;
     this.lastSampleBytes = bytes;

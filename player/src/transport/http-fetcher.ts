@@ -2,11 +2,14 @@
 // asked for (the URL's scheme decides). Every TCP session's dash.js loads through it (transport-loader.ts), as the
 // WebTransport sessions load through theirs, so the ABR's throughput samples are measured the same way on every
 // transport: from the loader's progress events, never from Chromium's XHR progress throttling or Resource Timing.
+// It is also the TCP StreamSource of the continuous-stream mode (continuous-stream-fetcher.ts), as WorkerFetcher is
+// on datagrams, so the TCP baselines get the same one-stream delivery.
 import { CMSD_DYNAMIC_HEADER, CMSD_STATIC_HEADER } from '@pcc-stream/protocol';
+import type { StreamSource } from './continuous-stream-fetcher.ts';
 import type { ByteRange, MediaFetcher, MediaResponse, ProgressCallback } from './media-fetcher.ts';
 
-export class HttpFetcher implements MediaFetcher {
-  /** Body bytes received (goodput accounting). */
+export class HttpFetcher implements MediaFetcher, StreamSource {
+  /** Body bytes received (goodput accounting), by fetch() and stream() alike. */
   bytesReceived = 0;
 
   /** `origin`: `http://host:port` (or `https://host:port`) of the TCP baseline. */
@@ -23,26 +26,44 @@ export class HttpFetcher implements MediaFetcher {
     onProgress(0, total);
     const chunks: Uint8Array[] = [];
     let loaded = 0;
-    if (response.body) {
-      const reader = response.body.getReader();
-      for (;;) {
-        const { value, done } = await reader.read();
-        if (done) break;
-        chunks.push(value);
-        loaded += value.byteLength;
-        this.bytesReceived += value.byteLength;
-        onProgress(loaded, total);
-      }
-    }
+    await this.readBody(response, (value) => {
+      chunks.push(value);
+      loaded += value.byteLength;
+      onProgress(loaded, total);
+    });
     const body = new Uint8Array(loaded);
     let at = 0;
     for (const c of chunks) {
       body.set(c, at);
       at += c.byteLength;
     }
-    return {
-      status: response.status, statusText: response.statusText, contentType: response.headers.get('content-type') ?? '',
-      body: body.buffer, cmsdStatic: response.headers.get(CMSD_STATIC_HEADER) ?? '', cmsdDynamic: response.headers.get(CMSD_DYNAMIC_HEADER) ?? '',
-    };
+    return { ...responseHead(response), body: body.buffer };
   }
+
+  /** StreamSource: a 2xx body handed to `onChunk` read by read; the response's own body is empty, or the origin's
+   *  reason when it refused (for the error message). */
+  async stream(path: string, onChunk: (bytes: Uint8Array) => void, signal: AbortSignal): Promise<MediaResponse> {
+    const response = await fetch(this.origin + path, { signal, cache: 'no-store' });
+    if (response.status < 200 || response.status >= 300) return { ...responseHead(response), body: await response.arrayBuffer() };
+    await this.readBody(response, onChunk);
+    return { ...responseHead(response), body: new ArrayBuffer(0) };
+  }
+
+  private async readBody(response: Response, onChunk: (bytes: Uint8Array) => void): Promise<void> {
+    if (!response.body) return;
+    const reader = response.body.getReader();
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return;
+      this.bytesReceived += value.byteLength;
+      onChunk(value);
+    }
+  }
+}
+
+function responseHead(response: Response): Omit<MediaResponse, 'body'> {
+  return {
+    status: response.status, statusText: response.statusText, contentType: response.headers.get('content-type') ?? '',
+    cmsdStatic: response.headers.get(CMSD_STATIC_HEADER) ?? '', cmsdDynamic: response.headers.get(CMSD_DYNAMIC_HEADER) ?? '',
+  };
 }

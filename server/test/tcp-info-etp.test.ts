@@ -2,31 +2,14 @@
 // window's rate. On a real connection after a transfer it is at least the initial window's rate and matches the
 // socket's own figures; before any RTT sample there is none.
 import assert from 'node:assert/strict';
-import { once } from 'node:events';
-import { type AddressInfo, type Socket, createConnection, createServer } from 'node:net';
 import { test } from 'node:test';
 import { getTcpInfo } from '@pcc-stream/quic';
+import { fdOf, sendThrough, withConnectedSocket } from '../native/test/tcp-socket-pair.ts';
 import { TCP_ETP_CEILING_BPS, tcpCmsdEstimate, tcpSendRateBps } from '../src/baseline/tcp-info.ts';
 
-function fdOf(socket: Socket): number {
-  const fd = (socket as unknown as { _handle?: { fd?: number } })._handle?.fd;
-  if (typeof fd !== 'number' || fd < 0) throw new Error('socket has no fd');
-  return fd;
-}
-
 test('etp is the kernel sender\'s rate: min(pacing rate, cwnd x mss / srtt), rtt its srtt', async () => {
-  const server = createServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const accepted = once(server, 'connection');
-  const client = createConnection((server.address() as AddressInfo).port, '127.0.0.1');
-  await once(client, 'connect');
-  const [sender] = (await accepted) as [Socket];
-  try {
-    let received = 0;
-    const all = new Promise<void>((resolve) => client.on('data', (d: Buffer) => { received += d.byteLength; if (received >= 8 << 20) resolve(); }));
-    sender.write(Buffer.alloc(8 << 20, 7));
-    await all;
+  await withConnectedSocket(async (client, sender) => {
+    await sendThrough(sender, client, 8 << 20);
     const fd = fdOf(sender);
     const info = getTcpInfo(fd);
     const estimate = tcpCmsdEstimate(fd);
@@ -38,11 +21,7 @@ test('etp is the kernel sender\'s rate: min(pacing rate, cwnd x mss / srtt), rtt
     assert.ok(estimate.etpKbps * 1000 <= windowBps * 1.5, `etp ${estimate.etpKbps} kbit/s above the window's rate ${windowBps} bit/s`);
     if (info.pacingRateBps !== undefined) assert.ok(estimate.etpKbps * 1000 <= info.pacingRateBps * 1.5, 'etp above the pacing rate');
     assert.equal(estimate.rttMs, Math.round(info.srttUs / 1000));
-  } finally {
-    client.destroy();
-    sender.destroy();
-    server.close();
-  }
+  });
 });
 
 test('no RTT sample, no window: no etp; a closed fd: no estimate at all', () => {

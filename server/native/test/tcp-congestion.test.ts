@@ -1,33 +1,9 @@
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
-import { type AddressInfo, type Server, type Socket, createConnection, createServer } from 'node:net';
 import { test } from 'node:test';
 
 import { getTcpCongestion, setTcpCongestion } from '../index.js';
-
-/** The kernel fd of a connected net.Socket (Node keeps it on the libuv handle). */
-function fdOf(socket: Socket): number {
-  const handle = (socket as unknown as { _handle?: { fd?: number } })._handle;
-  if (typeof handle?.fd !== 'number' || handle.fd < 0) throw new Error('socket has no fd');
-  return handle.fd;
-}
-
-async function withConnectedSocket(body: (client: Socket, accepted: Socket) => Promise<void>): Promise<void> {
-  const server: Server = createServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const acceptedPromise = once(server, 'connection');
-  const client = createConnection((server.address() as AddressInfo).port, '127.0.0.1');
-  await once(client, 'connect');
-  const [accepted] = (await acceptedPromise) as [Socket];
-  try {
-    await body(client, accepted);
-  } finally {
-    client.destroy();
-    accepted.destroy();
-    server.close();
-  }
-}
+import { fdOf, withConnectedSocket } from './tcp-socket-pair.ts';
 
 const available = new Set(
   (await import('node:fs')).readFileSync('/proc/sys/net/ipv4/tcp_available_congestion_control', 'utf8').trim().split(/\s+/),

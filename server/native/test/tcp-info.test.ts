@@ -1,33 +1,17 @@
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
-import { type AddressInfo, type Socket, createConnection, createServer } from 'node:net';
 import { createSocket } from 'node:dgram';
 import { openSync, closeSync } from 'node:fs';
 import { test } from 'node:test';
 
 import { getTcpInfo } from '../index.js';
-
-function fdOf(socket: Socket): number {
-  const handle = (socket as unknown as { _handle?: { fd?: number } })._handle;
-  if (typeof handle?.fd !== 'number' || handle.fd < 0) throw new Error('socket has no fd');
-  return handle.fd;
-}
+import { fdOf, sendThrough, withConnectedSocket } from './tcp-socket-pair.ts';
 
 test('getTcpInfo reads the kernel sender\'s state of a real TCP connection after it sent 4 MB', async () => {
-  const server = createServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const accepted = once(server, 'connection');
-  const client = createConnection((server.address() as AddressInfo).port, '127.0.0.1');
-  await once(client, 'connect');
-  const [sender] = (await accepted) as [Socket];
-  try {
+  await withConnectedSocket(async (client, sender) => {
     const before = getTcpInfo(fdOf(sender));
     assert.equal(before.bytesSent ?? 0, 0, 'nothing sent yet');
-    let received = 0;
-    const all = new Promise<void>((resolve) => client.on('data', (d: Buffer) => { received += d.byteLength; if (received >= 4 << 20) resolve(); }));
-    sender.write(Buffer.alloc(4 << 20, 1));
-    await all;
+    await sendThrough(sender, client, 4 << 20);
     const info = getTcpInfo(fdOf(sender));
     assert.ok(info.bytesSent !== undefined && info.bytesSent >= 4 << 20, `bytes sent ${info.bytesSent}`);
     assert.ok(info.sndMssBytes > 500 && info.sndMssBytes <= 65_536, `mss ${info.sndMssBytes}`);
@@ -38,11 +22,7 @@ test('getTcpInfo reads the kernel sender\'s state of a real TCP connection after
     assert.equal(typeof info.deliveryRateAppLimited, 'boolean');
     // The receiving side sent nothing: its counters stay at zero.
     assert.equal(getTcpInfo(fdOf(client)).bytesSent ?? 0, 0);
-  } finally {
-    client.destroy();
-    sender.destroy();
-    server.close();
-  }
+  });
 });
 
 test('getTcpInfo refuses what is not a TCP socket with the reason', async () => {

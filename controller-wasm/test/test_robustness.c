@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "hostile_utility.h"
 #include "pcc/cc.h"
 #include "pcc_driver.h"
 
@@ -44,16 +45,6 @@ static void check_outputs(const cc_controller *cc, const char *name) {
     if (!ok && bad_outputs++ < 5) {
         fprintf(stderr, "%s: bad output rate=%g cwnd=%g [%g, %g] state=%s\n", name, rate * 8, cwnd, min_bps, max_bps,
                 t.state ? t.state : "(null)");
-    }
-}
-
-static double hostile_utility(const cc_mi_stats *mi, void *user) {
-    (void)user;
-    switch (mi->packets_sent % 4) {
-    case 0: return NAN;
-    case 1: return INFINITY;
-    case 2: return -INFINITY;
-    default: return mi->throughput_bps;
     }
 }
 

@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "bottleneck_link.h"
+#include "hostile_utility.h"
 #include "pcc/cc.h"
 
 /* The invariant's bound, from the brief: one rate held this long while the network changes is a stuck loop. */
@@ -132,17 +133,6 @@ static void observe_mi(const cc_mi_report *mi, void *user) {
     if (!same_inputs(&mi->stats, &s->held_first)) s->held_inputs_changed = 1;
     if (s->held_mis > MAX_HELD_MIS && s->held_inputs_changed)
         fail(s, "one target rate held for more than 1,000 MIs while loss, throughput or RTT changed", target, (double)s->held_mis);
-}
-
-/* The hostile utility: NaN, infinities, or a plain one, depending on the MI. */
-static double hostile_utility(const cc_mi_stats *mi, void *user) {
-    (void)user;
-    switch (mi->packets_sent % 4) {
-    case 0: return NAN;
-    case 1: return INFINITY;
-    case 2: return -INFINITY;
-    default: return mi->throughput_bps;
-    }
 }
 
 /* Values for parameters and app fields: the edges and beyond, specials, and the input's own double. */

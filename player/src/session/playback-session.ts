@@ -85,7 +85,7 @@ export class PlaybackSession {
   private readonly metrics: PlaybackMetrics;
   private player: MediaPlayerClass | null = null;
   private fetcher: ReconnectingFetcher | null = null;
-  /** What dash.js's loader fetches through (WebTransport, or HTTPS when an aid needs our loader on TCP). */
+  /** What dash.js's loader fetches through unless stream=1 (early requests when prefetch=1). */
   private mediaFetcher: PrefetchingFetcher | null = null;
   private streamFetcher: ContinuousStreamFetcher | null = null;
   /** TCP's fetcher, and its continuous stream's source (stream=1). */
@@ -156,21 +156,18 @@ export class PlaybackSession {
     // event (no bytes after the one it takes as latency) or within its 10 ms "from a cache" threshold, and Chromium
     // adds an XHR's Resource Timing entry only after the loadend at which dash.js looks for it; with no sample for a
     // whole run the ABR stayed at its first rendition. Our loader measures every transport the same way.
-    if (!this.fetcher) this.httpFetcher = new HttpFetcher(new URL(manifestUrl).origin);
-    const inner = this.fetcher ?? this.httpFetcher;
-    if (inner) {
-      let loaderFetcher: PrefetchingFetcher | ContinuousStreamFetcher;
-      if (this.params.stream) {
-        loaderFetcher = this.streamFetcher = new ContinuousStreamFetcher(inner, inner);
-      } else {
-        loaderFetcher = this.mediaFetcher = new PrefetchingFetcher(inner, { enabled: this.params.prefetch });
-      }
-      // Must precede initialize(): dash.js instantiates its loaders then.
-      player.extend('XHRLoader', createTransportLoader(loaderFetcher, {
-        onError: (url, message) => this.note(`request ${new URL(url).pathname} failed: ${message}`),
-        onCmsd: (url, cmsdDynamic) => keepLast(this.cmsdHanded, { path: new URL(url).pathname, cmsdDynamic }),
-      }), false);
+    const inner = this.fetcher ?? (this.httpFetcher = new HttpFetcher(new URL(manifestUrl).origin));
+    let loaderFetcher: PrefetchingFetcher | ContinuousStreamFetcher;
+    if (this.params.stream) {
+      loaderFetcher = this.streamFetcher = new ContinuousStreamFetcher(inner, inner);
+    } else {
+      loaderFetcher = this.mediaFetcher = new PrefetchingFetcher(inner, { enabled: this.params.prefetch });
     }
+    // Must precede initialize(): dash.js instantiates its loaders then.
+    player.extend('XHRLoader', createTransportLoader(loaderFetcher, {
+      onError: (url, message) => this.note(`request ${new URL(url).pathname} failed: ${message}`),
+      onCmsd: (url, cmsdDynamic) => keepLast(this.cmsdHanded, { path: new URL(url).pathname, cmsdDynamic }),
+    }), false);
     if (this.params.transport === 'tcp') {
       const cc = this.params.cc;
       player.addRequestInterceptor((request) => {

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { rateTraceWithOutages } from '../../linkem/src/driver/index.ts';
 import type { Scenario } from '../scenario.ts';
 import { controllerRates, secondsUntilRate } from './controller-timeline.ts';
-import { check, faultAtS, faultLengthS, type FaultCase, type FaultContext, type FaultOutcome } from './fault-case.ts';
+import { check, faultAtS, faultLengthS, faultScenario, type FaultCase, type FaultContext, type FaultOutcome } from './fault-case.ts';
 import { continuity, firstPlayer, frozenS, probeAt, resumeDelayS, stallBetweenS } from './playback-timeline.ts';
 import { finishStage, startStage } from './stage.ts';
 
@@ -84,17 +84,6 @@ async function run(ctx: FaultContext): Promise<FaultOutcome> {
 export const blackout: FaultCase = {
   name: 'blackout',
   summary: `link capacity zero both ways for ${BLACKOUT_S} s at t = 20 s; the session survives, playback resumes, the rate recovers`,
-  scenario: {
-    duration_s: 45,
-    repetitions: 3,
-    link: { down: { rate_mbps: 10 }, up: { rate_mbps: 10 }, queue: { type: 'droptail', bytes: 150_000 } },
-    delay: { one_way_ms: 20 },
-    loss: { down: 0, up: 0 },
-    media: { abr: true },
-    players: 1,
-    // Datagram schemes: the kernel-TCP baselines need Chromium to trust the HTTPS origin's key, which these cases
-    // do not set up (WebTransport trusts the certificate by its hash alone).
-    schemes: ['vivace'],
-  },
+  scenario: faultScenario({ repetitions: 3 }),
   run,
 };

@@ -6,7 +6,7 @@ import { startOriginProcess } from '@pcc-stream/server/process';
 import { writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { ChurnOptions, ChurnSummary } from './churn-client.ts';
-import { check, type FaultCase, type FaultContext, type FaultOutcome } from './fault-case.ts';
+import { check, faultScenario, type FaultCase, type FaultContext, type FaultOutcome } from './fault-case.ts';
 import { someSegmentPath } from './media-path.ts';
 import { startGenerator } from './generator-process.ts';
 
@@ -87,15 +87,6 @@ async function run(ctx: FaultContext): Promise<FaultOutcome> {
 export const churn: FaultCase = {
   name: 'churn',
   summary: `${CHURN_SESSIONS} Node-client sessions in ${CHURN_WAVES} waves, each abandoned mid-segment; origin RSS, fds, timers and send loop after each wave`,
-  scenario: {
-    duration_s: 45,
-    repetitions: 1,
-    link: { down: { rate_mbps: 100 }, up: { rate_mbps: 100 } },
-    delay: { one_way_ms: 0 },
-    loss: { down: 0, up: 0 },
-    media: { abr: true },
-    players: 1,
-    schemes: ['vivace'],
-  },
+  scenario: faultScenario({ link: { down: { rate_mbps: 100 }, up: { rate_mbps: 100 } }, delay: { one_way_ms: 0 } }),
   run,
 };

@@ -68,6 +68,24 @@ export interface FaultCase {
   run(ctx: FaultContext): Promise<FaultOutcome>;
 }
 
+/** The issue's common set-up for a fault case: one ABR player for 45 s (a fault at t = 20 s, 25 s to recover) on a
+ *  10 Mbit/s link each way, 20 ms one way, a 150 kB drop-tail queue, no loss. A case passes what it changes. */
+const FAULT_SCENARIO = {
+  duration_s: 45,
+  repetitions: 1,
+  link: { down: { rate_mbps: 10 }, up: { rate_mbps: 10 }, queue: { type: 'droptail', bytes: 150_000 } },
+  delay: { one_way_ms: 20 },
+  loss: { down: 0, up: 0 },
+  media: { abr: true },
+  players: 1,
+  schemes: ['vivace'],
+};
+
+/** A case's scenario (FaultCase.scenario): the common set-up with `changes` over it (top-level keys replaced whole). */
+export function faultScenario(changes: Record<string, unknown> = {}): Record<string, unknown> {
+  return { ...FAULT_SCENARIO, ...changes };
+}
+
 export function check(name: string, target: string, measured: string, pass: boolean): FaultCheck {
   return { name, target, measured, pass };
 }

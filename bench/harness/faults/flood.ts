@@ -3,7 +3,7 @@
 // points above a paired clean run; the figures give the handshake rate the origin sustained and refusals with reasons.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { check, type FaultCase, type FaultContext, type FaultOutcome } from './fault-case.ts';
+import { check, faultScenario, type FaultCase, type FaultContext, type FaultOutcome } from './fault-case.ts';
 import type { FloodOptions, FloodSummary } from './flood-client.ts';
 import { MAX_BUFFERING_RISE } from './garbage.ts';
 import { startGenerator, type GeneratorRun } from './generator-process.ts';
@@ -55,15 +55,9 @@ async function run(ctx: FaultContext): Promise<FaultOutcome> {
 export const flood: FaultCase = {
   name: 'flood',
   summary: `${FLOOD_RATE_PER_S} new handshakes/s for 30 s from many 127.x addresses while 2 players play, beside a paired clean run`,
-  scenario: {
-    duration_s: 45,
-    repetitions: 1,
+  scenario: faultScenario({
     link: { down: { rate_mbps: 20 }, up: { rate_mbps: 20 }, queue: { type: 'droptail', bytes: 150_000 } },
-    delay: { one_way_ms: 20 },
-    loss: { down: 0, up: 0 },
-    media: { abr: true },
     players: 2,
-    schemes: ['vivace'],
-  },
+  }),
   run,
 };

@@ -5,7 +5,7 @@
 // clean run, its goodput within 10 %, every hostile session closed by the origin with a reason, the origin alive.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { check, type FaultCase, type FaultContext, type FaultOutcome } from './fault-case.ts';
+import { check, faultScenario, type FaultCase, type FaultContext, type FaultOutcome } from './fault-case.ts';
 import { startGenerator, type GeneratorRun } from './generator-process.ts';
 import { ATTACKS, type HostileOptions, type HostileSummary } from './hostile-client.ts';
 import { someSegmentPath } from './media-path.ts';
@@ -72,15 +72,6 @@ async function run(ctx: FaultContext): Promise<FaultOutcome> {
 export const garbage: FaultCase = {
   name: 'garbage',
   summary: `hostile client on loopback at ${GARBAGE_RATE_PER_S} datagrams/s for 30 s (junk, fake Initials, forged/optimistic/out-of-window ACKs, bad requests, CMCD, traversal) beside a paired clean run`,
-  scenario: {
-    duration_s: 45,
-    repetitions: 1,
-    link: { down: { rate_mbps: 10 }, up: { rate_mbps: 10 }, queue: { type: 'droptail', bytes: 150_000 } },
-    delay: { one_way_ms: 20 },
-    loss: { down: 0, up: 0 },
-    media: { abr: true },
-    players: 1,
-    schemes: ['vivace'],
-  },
+  scenario: faultScenario(),
   run,
 };

@@ -5,7 +5,7 @@
 // the session with a reason and exits; the player treats that close like a restart. It starts again 2 s after the
 // signal, or once the old process has exited if its drain took longer (the port is its until then).
 import { join } from 'node:path';
-import { check, faultAtS, faultLengthS, type FaultCase, type FaultContext, type FaultOutcome } from './fault-case.ts';
+import { check, faultAtS, faultLengthS, faultScenario, type FaultCase, type FaultContext, type FaultOutcome } from './fault-case.ts';
 import { continuity, firstPlayer, frozenS, probeAt, resumeDelayS, stallBetweenS } from './playback-timeline.ts';
 import { linkSeconds } from './player-pages.ts';
 import { finishStage, startOrigin, startStage } from './stage.ts';
@@ -95,16 +95,7 @@ async function run(ctx: FaultContext, signal: 'SIGKILL' | 'SIGTERM'): Promise<Fa
   };
 }
 
-const scenario = {
-  duration_s: 45,
-  repetitions: 3,
-  link: { down: { rate_mbps: 10 }, up: { rate_mbps: 10 }, queue: { type: 'droptail', bytes: 150_000 } },
-  delay: { one_way_ms: 20 },
-  loss: { down: 0, up: 0 },
-  media: { abr: true },
-  players: 1,
-  schemes: ['vivace'],
-};
+const scenario = faultScenario({ repetitions: 3 });
 
 export const originRestart: FaultCase = {
   name: 'origin-restart',

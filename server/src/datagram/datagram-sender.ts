@@ -272,7 +272,7 @@ export class DatagramSender {
       }
       const { ack, outcome } = checked;
       this.flight.onAck(nowUs, ack.ranges[0]!.largest, ack.windowBytes);
-      const rttUs = outcome.rttSampleUs === null ? 0 : this.controllerRttUs(outcome.rttSampleUs, outcome.newlyAcked, ack.ackDelayUs, receivedAtUs, nowUs);
+      const rttUs = outcome.rttSampleUs === null ? 0 : this.controllerRttUs(ack.ackDelayUs);
       const recvTimeUs = Math.round(ack.largestRecvTimeUs);
       for (const p of outcome.newlyAcked) {
         this.controller.ack(p.packetNumber, rttUs, recvTimeUs, nowUs);
@@ -294,14 +294,12 @@ export class DatagramSender {
    * whose event loop stalled 125 ms (the Node client on a busy machine, issue 17) reads there as 120 ms of RTT; to
    * a delay-based controller that is a queue that never was, and Vivace left slow start at a third of the link on
    * one such stall. Never below the lowest RTT seen: a receiver that overstates its delay only hides its own
-   * queueing from its own session's controller.
+   * queueing from its own session's controller. Called only when the ACK gave an RTT sample: the tracker's latest
+   * is its raw length (arrival less send time).
    */
-  private controllerRttUs(trackerSampleUs: number, newlyAcked: SentPacket[], ackDelayUs: number, receivedAtUs: number, nowUs: number): number {
-    // A sample exists only when the ACK's largest number was newly acknowledged: the last of newlyAcked (ascending).
-    const packet = newlyAcked[newlyAcked.length - 1];
-    if (!packet) return Math.max(1, Math.round(trackerSampleUs));
-    const rawUs = Math.min(nowUs, receivedAtUs) - packet.sentTimeUs;
-    return Math.max(1, Math.round(Math.max(this.tracker.rtt.minUs, rawUs - ackDelayUs)));
+  private controllerRttUs(ackDelayUs: number): number {
+    const rtt = this.tracker.rtt;
+    return Math.round(Math.max(rtt.minUs, rtt.latestUs - ackDelayUs));
   }
 
   private applyLosses(lost: SentPacket[], nowUs: number): void {

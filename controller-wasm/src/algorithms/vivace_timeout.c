@@ -43,9 +43,9 @@ int vivace_start_timeout_recovery(vivace_state *s) {
 /* MI-timeout halvings assume the silence was congestion. A path's return direction alone also goes silent for
  * seconds (LTE uplinks): the data got through, only the acks waited, and the halvings leave the rate at the floor,
  * where 10-packet MIs take about a second each. Receive timestamps tell the two apart: a late ack whose packet met
- * no forward queue (its one-way delay near the lowest seen, while its RTT exceeded the MI timeout) was delayed on
- * the way back. Then, like TCP's spurious-RTO undo (RFC 5682 F-RTO, Eifel), the rate returns to what it was
- * before the first halving. */
+ * no forward queue (its one-way delay near the lowest seen, while it came more than the MI timeout after the path's
+ * RTT) was delayed on the way back. Then, like TCP's spurious-RTO undo (RFC 5682 F-RTO, Eifel), the rate returns
+ * to what it was before the first halving. */
 void vivace_undo_spurious_timeout(vivace_state *s, const cc_ack_event *event) {
     /* 0: no timestamp; beyond 2^53 µs (285 years) a forged one, and the subtraction below must not overflow */
     if (event->recv_time_us <= 0 || event->recv_time_us > ((int64_t)1 << 53)) return;
@@ -55,9 +55,9 @@ void vivace_undo_spurious_timeout(vivace_state *s, const cc_ack_event *event) {
     if (!s->awaiting_feedback) return;
     /* How late the ack came, from its packet's send time: a receiver that held its acks and reported the hold as ack
      * delay gives an RTT sample at the path's RTT, yet its late acks timed the MI out just the same. */
-    int64_t extra_rtt_us = (event->now_us - event->packet->sent_time_us) - s->loop.ctx->rtt->min_rtt_us;
+    int64_t late_us = (event->now_us - event->packet->sent_time_us) - s->loop.ctx->rtt->min_rtt_us;
     int64_t forward_queue_us = one_way_us - s->min_one_way_us;
-    if (extra_rtt_us <= pcc_loop_mi_timeout_us(&s->loop) || SPURIOUS_QUEUE_SHARE * forward_queue_us >= extra_rtt_us) return;
+    if (late_us <= pcc_loop_mi_timeout_us(&s->loop) || SPURIOUS_QUEUE_SHARE * forward_queue_us >= late_us) return;
     s->awaiting_feedback = 0;
     s->recovery_target = 0.0;
     vivace_reset_direction(s);

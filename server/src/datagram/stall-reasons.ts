@@ -32,19 +32,24 @@ export function processCpuUs(): number {
 
 let loopDelay: IntervalHistogram | null = null;
 
+/** The process's event-loop delay histogram, started by the first datagram session. */
+function loopDelayHistogram(): IntervalHistogram {
+  if (loopDelay === null) {
+    loopDelay = monitorEventLoopDelay({ resolution: 1 });
+    loopDelay.enable();
+  }
+  return loopDelay;
+}
+
 /**
  * How late the event loop ran its 1 ms timer, process-wide since the first datagram session (perf_hooks
  * monitorEventLoopDelay), in ms: a busy loop and a descheduled process both show here; the stall reasons tell them apart.
  */
 export function eventLoopDelayFields(): Record<string, number> {
-  if (loopDelay === null) {
-    loopDelay = monitorEventLoopDelay({ resolution: 1 });
-    loopDelay.enable();
-  }
+  const h = loopDelayHistogram();
   const ms = (ns: number) => Math.round(ns / 1e4) / 100;
   return {
-    event_loop_delay_p50_ms: ms(loopDelay.percentile(50)), event_loop_delay_p99_ms: ms(loopDelay.percentile(99)),
-    event_loop_delay_max_ms: ms(loopDelay.max),
+    event_loop_delay_p50_ms: ms(h.percentile(50)), event_loop_delay_p99_ms: ms(h.percentile(99)), event_loop_delay_max_ms: ms(h.max),
   };
 }
 
@@ -68,7 +73,7 @@ export class StallReasons {
 
   /** `cpuUs`: the process's CPU clock (µs), injectable for tests. */
   constructor(private readonly cpuUs: () => number = processCpuUs) {
-    eventLoopDelayFields();
+    loopDelayHistogram();
   }
 
   /** A turn begins at `nowUs`: time past its planned start is time the process did not run the sender. */

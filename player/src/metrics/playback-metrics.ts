@@ -50,9 +50,6 @@ export interface MetricsSnapshot {
 export class PlaybackMetrics {
   private readonly sessionStartMs: number;
   private playbackStartMs: number | null = null;
-  private stallStartMs: number | null = null;
-  private stallCount = 0;
-  private stallMsClosed = 0;
   private endedAtMs: number | null = null;
   private renderedKbps = 0;
   private renderedSinceMs = 0;
@@ -68,6 +65,7 @@ export class PlaybackMetrics {
   private acks = 0;
   private position = 0;
   private readonly samples: SecondSample[] = [];
+  /** Every stall, in order; the last one is open (endMs null) while it lasts. Count and time derive from it. */
   private readonly stallIntervalsMs: Array<{ startMs: number; endMs: number | null }> = [];
 
   constructor(sessionStartMs: number) {
@@ -79,7 +77,7 @@ export class PlaybackMetrics {
   }
 
   get isStalled(): boolean {
-    return this.stallStartMs !== null;
+    return this.stallIntervalsMs.at(-1)?.endMs === null;
   }
 
   onPlaying(nowMs: number): void {
@@ -88,20 +86,15 @@ export class PlaybackMetrics {
       this.renderedSinceMs = nowMs;
       return;
     }
-    if (this.stallStartMs !== null) {
-      this.stallMsClosed += nowMs - this.stallStartMs;
-      const open = this.stallIntervalsMs.at(-1);
-      if (open) open.endMs = nowMs;
-      this.stallStartMs = null;
+    if (this.isStalled) {
+      this.stallIntervalsMs.at(-1)!.endMs = nowMs;
       this.renderedSinceMs = nowMs; // stall time does not count toward the time-weighted bitrate
     }
   }
 
   onWaiting(nowMs: number): void {
-    if (this.playbackStartMs === null || this.stallStartMs !== null || this.endedAtMs !== null) return;
+    if (this.playbackStartMs === null || this.isStalled || this.endedAtMs !== null) return;
     this.closeBitrateInterval(nowMs);
-    this.stallStartMs = nowMs;
-    this.stallCount += 1;
     this.stallIntervalsMs.push({ startMs: nowMs, endMs: null });
   }
 
@@ -147,17 +140,16 @@ export class PlaybackMetrics {
 
   snapshot(nowMs: number): MetricsSnapshot {
     const endMs = this.endedAtMs ?? nowMs;
-    const openStallMs = this.stallStartMs !== null ? endMs - this.stallStartMs : 0;
-    const stallMs = this.stallMsClosed + openStallMs;
+    const stallMs = this.stallIntervalsMs.reduce((sum, i) => sum + (i.endMs ?? endMs) - i.startMs, 0);
     const startupMs = this.playbackStartMs !== null ? this.playbackStartMs - this.sessionStartMs : null;
     const playingMs = this.playbackStartMs !== null ? Math.max(0, endMs - this.playbackStartMs - stallMs) : 0;
-    const openBitrateMs = this.playbackStartMs !== null && this.stallStartMs === null && this.endedAtMs === null
+    const openBitrateMs = this.playbackStartMs !== null && !this.isStalled && this.endedAtMs === null
       ? Math.max(0, nowMs - this.renderedSinceMs) : 0;
     const bitrateTimeProduct = this.bitrateTimeProductClosed + openBitrateMs * this.renderedKbps;
     const startupForRatioMs = startupMs ?? endMs - this.sessionStartMs;
     return {
       startupDelayS: startupMs !== null ? startupMs / 1000 : null,
-      stallCount: this.stallCount,
+      stallCount: this.stallIntervalsMs.length,
       totalStallS: stallMs / 1000,
       playingS: playingMs / 1000,
       bufferingRatio: bufferingRatio(stallMs, playingMs),
@@ -182,7 +174,7 @@ export class PlaybackMetrics {
   }
 
   private closeBitrateInterval(nowMs: number): void {
-    if (this.playbackStartMs !== null && this.stallStartMs === null && this.endedAtMs === null) {
+    if (this.playbackStartMs !== null && !this.isStalled && this.endedAtMs === null) {
       this.bitrateTimeProductClosed += Math.max(0, nowMs - this.renderedSinceMs) * this.renderedKbps;
     }
     this.renderedSinceMs = nowMs;

@@ -10,6 +10,7 @@ import { nowUs } from './clock.ts';
 import { ControllerFactory } from './controllers/controller-factory.ts';
 import { randomBytes, createHash, X509Certificate } from 'node:crypto';
 import { SendLoop } from './datagram/send-loop.ts';
+import { processCpuUs } from './datagram/stall-reasons.ts';
 import { ControlServer } from './http/control-server.ts';
 import { errorMessage, log } from './log.ts';
 import { MediaStore } from './media/media-store.ts';
@@ -182,10 +183,7 @@ export class Origin {
       cache_bytes: this.media.cache.sizeBytes,
       cache_files: this.media.cache.count, send_loop_members: this.sendLoop.size, algorithms: this.controllers.algorithms(),
       default_cc: this.options.cc, files_opened: this.media.filesOpened,
-      cpu_us: (() => {
-        const c = process.cpuUsage();
-        return c.user + c.system;
-      })(),
+      cpu_us: processCpuUs(),
       rss_bytes: process.memoryUsage().rss, heap_used_bytes: process.memoryUsage().heapUsed,
       ...processResources(),
       send_loop_turns: this.sendLoop.turns, send_loop_sleeps: this.sendLoop.sleeps,
@@ -318,7 +316,6 @@ export class Origin {
     }
   }
 
-  /** Closes every session, stops accepting, closes the listeners. */
   /**
    * Graceful stop (SIGTERM): refuse new sessions, let every session finish the media requests it is serving (new
    * ones wait unanswered) for up to `deadlineMs`, then close every session with CLOSE_SERVER_SHUTDOWN and a reason,
@@ -336,6 +333,7 @@ export class Origin {
     await this.stop();
   }
 
+  /** Closes every session, stops accepting, closes the listeners. */
   async stop(): Promise<void> {
     if (this.stopped) return;
     this.stopped = true;

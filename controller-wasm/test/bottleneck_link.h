@@ -159,26 +159,41 @@ static inline void link_send_one(bottleneck_link *link)
     link->next_send_us = link->now_us + (gap_us > 0 ? gap_us : 1);
 }
 
+/* Whether the window and the application allow a send now. */
+static inline int link_can_send(const bottleneck_link *link)
+{
+    return (double)cc_bytes_in_flight(link->cc) + link->packet_bytes <= cc_cwnd_bytes(link->cc) &&
+           (link->app_segment_period_us == 0 || link->app_backlog_bytes > 0);
+}
+
+/* When the fixture's next event falls (a segment, a loss, an ack, a send if `can_send`, a tick), `until_us` at the
+ * latest. */
+static inline int64_t link_next_event_us(bottleneck_link *link, int64_t until_us, int can_send)
+{
+    int64_t next = until_us;
+    if (link->app_segment_period_us > 0 && link->app_next_segment_us < next) next = link->app_next_segment_us;
+    link_event *ack = link_ring_front(&link->acks);
+    link_event *loss = link_ring_front(&link->losses);
+    if (ack && ack->time_us < next) next = ack->time_us;
+    if (loss && loss->time_us < next) next = loss->time_us;
+    if (can_send && link->next_send_us < next) next = link->next_send_us;
+    if (link->next_tick_us < next) next = link->next_tick_us;
+    return next;
+}
+
 /* Runs the loop until `until_us` (absolute). */
 static inline void link_run(bottleneck_link *link, int64_t until_us)
 {
     while (link->now_us < until_us) {
-        int segments = link->app_segment_period_us > 0;
-        if (segments && link->app_next_segment_us <= link->now_us) {
+        if (link->app_segment_period_us > 0 && link->app_next_segment_us <= link->now_us) {
             link->app_backlog_bytes = link->app_backlog_bytes > 0 ? link->app_backlog_bytes + link->app_segment_bytes
                                                                   : link->app_segment_bytes;
             link->app_next_segment_us = link->now_us + link->app_segment_period_us;
         }
-        int can_send = (double)cc_bytes_in_flight(link->cc) + link->packet_bytes <= cc_cwnd_bytes(link->cc) &&
-                       (!segments || link->app_backlog_bytes > 0);
-        int64_t next = until_us;
-        if (segments && link->app_next_segment_us < next) next = link->app_next_segment_us;
+        int can_send = link_can_send(link);
+        int64_t next = link_next_event_us(link, until_us, can_send);
         link_event *ack = link_ring_front(&link->acks);
         link_event *loss = link_ring_front(&link->losses);
-        if (ack && ack->time_us < next) next = ack->time_us;
-        if (loss && loss->time_us < next) next = loss->time_us;
-        if (can_send && link->next_send_us < next) next = link->next_send_us;
-        if (link->next_tick_us < next) next = link->next_tick_us;
         if (next > link->now_us) link->now_us = next;
         if (link->now_us >= until_us) break;
 

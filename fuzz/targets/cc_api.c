@@ -264,14 +264,7 @@ static void link_stretch(session *s, reader *r) {
         int64_t next_us = l->now_us + slice_us < until_us ? l->now_us + slice_us : until_us;
         /* Nor shorter than the wait for the fixture's next event (a send the pace or window allows, an ack, a
          * loss, a segment, a tick): an input once spent 5 M one-microsecond slices waiting for its next send. */
-        int64_t event_us = l->next_tick_us < until_us ? l->next_tick_us : until_us;
-        int can_send = (double)cc_bytes_in_flight(s->cc) + l->packet_bytes <= cc_cwnd_bytes(s->cc) &&
-                       (l->app_segment_period_us == 0 || l->app_backlog_bytes > 0);
-        link_event *ack = link_ring_front(&l->acks), *loss = link_ring_front(&l->losses);
-        if (can_send && l->next_send_us < event_us) event_us = l->next_send_us;
-        if (ack && ack->time_us < event_us) event_us = ack->time_us;
-        if (loss && loss->time_us < event_us) event_us = loss->time_us;
-        if (l->app_segment_period_us > 0 && l->app_next_segment_us < event_us) event_us = l->app_next_segment_us;
+        int64_t event_us = link_next_event_us(l, until_us, link_can_send(l));
         if (event_us > next_us) next_us = event_us;
         link_run(l, next_us);
         check_outputs(s);

@@ -18,34 +18,54 @@ export class MemoryBodySource implements BodySource {
   close(): void {}
 }
 
-const BLOCK_BYTES = 1 << 20;
+/** Bytes of a large body held in memory at a time: one block. */
+export const READ_BLOCK_BYTES = 1 << 20;
 
-export class FileBodySource implements BodySource {
-  private fd: number | null;
-  private readonly block = Buffer.allocUnsafe(BLOCK_BYTES);
+/**
+ * The read cache of a body too large to hold: one block, refilled from the first byte a read asks for outside it
+ * (the send loop reads forward, a packet at a time). `fill` copies the body's bytes [offset, offset + want) into
+ * `block` from its start and returns how many it copied (fewer: the source shrank).
+ */
+export class BlockReader {
+  private readonly block = Buffer.allocUnsafe(READ_BLOCK_BYTES);
   private blockStart = -1;
   private blockLength = 0;
 
-  constructor(path: string, private readonly sizeBytes: number) {
-    this.fd = openSync(path, 'r');
+  constructor(private readonly sizeBytes: number, private readonly fill: (block: Buffer, offset: number, want: number) => number) {}
+
+  read(offset: number, length: number): Uint8Array {
+    if (length > READ_BLOCK_BYTES) throw new RangeError('read larger than a block');
+    if (offset + length > this.sizeBytes) throw new RangeError(`read past the body's end (${this.sizeBytes} bytes)`);
+    if (offset < this.blockStart || offset + length > this.blockStart + this.blockLength) {
+      this.blockLength = this.fill(this.block, offset, Math.min(READ_BLOCK_BYTES, this.sizeBytes - offset));
+      this.blockStart = offset;
+      if (length > this.blockLength) throw new Error('file shrank while being served');
+    }
+    return this.block.subarray(offset - this.blockStart, offset - this.blockStart + length);
+  }
+}
+
+export class FileBodySource implements BodySource {
+  private fd: number | null;
+  private readonly blocks: BlockReader;
+
+  constructor(path: string, sizeBytes: number) {
+    const fd = openSync(path, 'r');
+    this.fd = fd;
+    this.blocks = new BlockReader(sizeBytes, (block, offset, want) => {
+      let got = 0;
+      while (got < want) {
+        const n = readSync(fd, block, got, want - got, offset + got);
+        if (n === 0) break;
+        got += n;
+      }
+      return got;
+    });
   }
 
   read(offset: number, length: number): Uint8Array {
     if (this.fd === null) throw new Error('body source closed');
-    if (length > BLOCK_BYTES) throw new RangeError('read larger than a block');
-    if (offset < this.blockStart || offset + length > this.blockStart + this.blockLength) {
-      const want = Math.min(BLOCK_BYTES, this.sizeBytes - offset);
-      let got = 0;
-      while (got < want) {
-        const n = readSync(this.fd, this.block, got, want - got, offset + got);
-        if (n === 0) break;
-        got += n;
-      }
-      this.blockStart = offset;
-      this.blockLength = got;
-      if (offset + length > offset + got) throw new Error('file shrank while being served');
-    }
-    return this.block.subarray(offset - this.blockStart, offset - this.blockStart + length);
+    return this.blocks.read(offset, length);
   }
 
   close(): void {

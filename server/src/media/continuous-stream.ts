@@ -7,7 +7,7 @@
 // integer, then its bytes (PROTOCOL.md §2.8). The body's length is known when it opens, so it goes out as any response.
 import { closeSync, openSync, readSync } from 'node:fs';
 import { Readable } from 'node:stream';
-import type { BodySource } from './body-source.ts';
+import { BlockReader, READ_BLOCK_BYTES, type BodySource } from './body-source.ts';
 import type { MediaRoot } from './safe-path.ts';
 
 export const CONTINUOUS_STREAM_CONTENT_TYPE = 'application/vnd.pcc-stream.segments';
@@ -17,7 +17,6 @@ export const SEGMENT_PREFIX_BYTES = 4;
 export const CONTINUOUS_STREAM_MAX_SEGMENTS = 10_000;
 
 const STREAM_PATH = /^(.*)\/stream\/seg-(\d+)-(\d+)\.m4s$/;
-const BLOCK_BYTES = 1 << 20;
 
 export interface StreamPath {
   /** The folder of the segments, e.g. `/abr-cbr-70s-2s`. */
@@ -49,14 +48,13 @@ interface Part {
 /** The framed segments as one body: random access for the datagram send loop, a Readable for TCP. */
 export class ContinuousStreamBody implements BodySource {
   readonly lengthBytes: number;
-  private readonly block = Buffer.allocUnsafe(BLOCK_BYTES);
-  private blockStart = -1;
-  private blockLength = 0;
+  private readonly blocks: BlockReader;
   private closed = false;
 
   constructor(private readonly parts: readonly Part[]) {
     const last = parts.at(-1);
     this.lengthBytes = last ? last.startOffset + SEGMENT_PREFIX_BYTES + last.sizeBytes : 0;
+    this.blocks = new BlockReader(this.lengthBytes, (block, offset, want) => this.fill(block, offset, want));
   }
 
   get segmentCount(): number {
@@ -65,15 +63,11 @@ export class ContinuousStreamBody implements BodySource {
 
   read(offset: number, length: number): Uint8Array {
     if (this.closed) throw new Error('body source closed');
-    if (length > BLOCK_BYTES) throw new RangeError('read larger than a block');
-    if (offset < this.blockStart || offset + length > this.blockStart + this.blockLength) this.fill(offset);
-    if (offset + length > this.blockStart + this.blockLength) throw new RangeError(`read past the stream's end (${this.lengthBytes} bytes)`);
-    return this.block.subarray(offset - this.blockStart, offset - this.blockStart + length);
+    return this.blocks.read(offset, length);
   }
 
-  /** Fills the block from `offset`: prefixes and file bytes, across segment boundaries. */
-  private fill(offset: number): void {
-    const want = Math.min(BLOCK_BYTES, this.lengthBytes - offset);
+  /** Copies [offset, offset + want) into `block`: prefixes and file bytes, across segment boundaries. */
+  private fill(block: Buffer, offset: number, want: number): number {
     let got = 0;
     let index = this.partAt(offset);
     while (got < want && index < this.parts.length) {
@@ -84,7 +78,7 @@ export class ContinuousStreamBody implements BodySource {
         const prefix = Buffer.alloc(SEGMENT_PREFIX_BYTES);
         prefix.writeUInt32BE(part.sizeBytes, 0);
         const n = Math.min(SEGMENT_PREFIX_BYTES - inPart, want - got);
-        prefix.copy(this.block, got, inPart, inPart + n);
+        prefix.copy(block, got, inPart, inPart + n);
         got += n;
         continue;
       }
@@ -94,7 +88,7 @@ export class ContinuousStreamBody implements BodySource {
       try {
         let read = 0;
         while (read < n) {
-          const r = readSync(fd, this.block, got + read, n - read, fileOffset + read);
+          const r = readSync(fd, block, got + read, n - read, fileOffset + read);
           if (r === 0) throw new Error(`${part.realPath} shrank while being streamed`);
           read += r;
         }
@@ -104,8 +98,7 @@ export class ContinuousStreamBody implements BodySource {
       got += n;
       index++;
     }
-    this.blockStart = offset;
-    this.blockLength = got;
+    return got;
   }
 
   private partAt(offset: number): number {
@@ -123,9 +116,9 @@ export class ContinuousStreamBody implements BodySource {
   readable(offset = 0): Readable {
     const self = this;
     return Readable.from((function* () {
-      for (let at = offset; at < self.lengthBytes; at += BLOCK_BYTES) {
+      for (let at = offset; at < self.lengthBytes; at += READ_BLOCK_BYTES) {
         // A copy: the block is reused by the next read while the socket may still hold this chunk.
-        yield Buffer.from(self.read(at, Math.min(BLOCK_BYTES, self.lengthBytes - at)));
+        yield Buffer.from(self.read(at, Math.min(READ_BLOCK_BYTES, self.lengthBytes - at)));
       }
     })(), { objectMode: false });
   }

@@ -13,6 +13,7 @@
 #include "hostile_utility.h"
 #include "pcc/cc.h"
 #include "pcc_driver.h"
+#include "telemetry_numbers.h"
 
 static uint64_t fuzz_state;
 
@@ -35,10 +36,8 @@ static void check_outputs(const cc_controller *cc, const char *name) {
     double cwnd = cc_cwnd_bytes(cc);
     cc_telemetry t;
     cc_get_telemetry(cc, &t);
-    const double fields[] = {t.pacing_rate_bps,    t.cwnd_bytes,        t.mi_rate_bps,    t.last_mi_rate_bps,
-                             t.last_mi_utility,    t.last_mi_loss_rate, t.last_mi_rtt_gradient,
-                             t.last_mi_throughput_bps, t.gradient,      t.srtt_us,        t.min_rtt_us,
-                             t.latest_rtt_us};
+    double fields[TELEMETRY_NUMBER_COUNT];
+    telemetry_numbers(&t, fields);
     int ok = isfinite(rate) && rate * 8 >= min_bps * (1 - 1e-12) && rate * 8 <= max_bps * (1 + 1e-12) &&
              isfinite(cwnd) && cwnd > 0 && cwnd <= CC_CWND_UNLIMITED_BYTES && t.algorithm != NULL && t.state != NULL;
     for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) ok = ok && isfinite(fields[i]);

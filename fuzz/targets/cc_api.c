@@ -25,6 +25,7 @@
 #include "bottleneck_link.h"
 #include "hostile_utility.h"
 #include "pcc/cc.h"
+#include "telemetry_numbers.h"
 
 /* The invariant's bound, from the brief: one rate held this long while the network changes is a stuck loop. */
 #define MAX_HELD_MIS 1000
@@ -90,9 +91,8 @@ static void check_outputs(session *s) {
     if (!isfinite(cwnd) || cwnd < mss * (1 - 1e-12) || cwnd > CC_CWND_UNLIMITED_BYTES) fail(s, "window out of range", cwnd, mss);
     cc_telemetry t;
     cc_get_telemetry(s->cc, &t);
-    const double fields[] = {t.pacing_rate_bps, t.cwnd_bytes, t.mi_rate_bps, t.last_mi_rate_bps, t.last_mi_utility,
-                             t.last_mi_loss_rate, t.last_mi_rtt_gradient, t.last_mi_throughput_bps, t.gradient,
-                             t.srtt_us, t.min_rtt_us, t.latest_rtt_us};
+    double fields[TELEMETRY_NUMBER_COUNT];
+    telemetry_numbers(&t, fields);
     for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
         if (!isfinite(fields[i])) fail(s, "telemetry field not finite", (double)i, fields[i]);
     if (t.algorithm == NULL || t.state == NULL || strcmp(t.algorithm, s->algorithm) != 0) fail(s, "telemetry names", 0, 0);

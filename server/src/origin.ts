@@ -8,7 +8,7 @@ import { QuicServer, generateSelfSignedCert, type QuicCongestion, type Session }
 import { HttpsOrigin } from './baseline/https-origin.ts';
 import { nowUs } from './clock.ts';
 import { ControllerFactory } from './controllers/controller-factory.ts';
-import { randomBytes, createHash, X509Certificate } from 'node:crypto';
+import { randomBytes, X509Certificate } from 'node:crypto';
 import { SendLoop } from './datagram/send-loop.ts';
 import { processCpuUs } from './datagram/stall-reasons.ts';
 import { ControlServer } from './http/control-server.ts';
@@ -18,7 +18,7 @@ import { DatagramTransport } from './session/datagram-transport.ts';
 import { OriginSession, type SessionLimits } from './session/origin-session.ts';
 import { DEFAULT_SESSION_MEMORY_BYTES, sessionMemoryBudget, type SessionMemoryBudget } from './session/session-memory.ts';
 import { StreamTransport } from './session/stream-transport.ts';
-import { loadOrCreateCert } from './tls/persisted-cert.ts';
+import { certFingerprintHex, loadOrCreateCert } from './tls/persisted-cert.ts';
 import { RecordingController } from './telemetry/controller-recording.ts';
 import type { TransportHandler } from './session/transport-handler.ts';
 
@@ -119,7 +119,7 @@ export class Origin {
       if (!options.certPath || !options.keyPath) throw new Error('--cert and --key go together');
       certPem = readFileSync(options.certPath, 'utf8');
       keyPem = readFileSync(options.keyPath, 'utf8');
-      certSha256Hex = createHash('sha256').update(new X509Certificate(certPem).raw).digest('hex');
+      certSha256Hex = certFingerprintHex(new X509Certificate(certPem));
     } else {
       const names = [...new Set(['localhost', '127.0.0.1', options.host].filter((n) => n !== '0.0.0.0' && n !== '::'))];
       const cert = options.certDir ? loadOrCreateCert(options.certDir, names, 13) : generateSelfSignedCert(names, 13);

@@ -22,6 +22,11 @@ export interface PersistedCert {
   created: boolean;
 }
 
+/** The certificate's SHA-256 over its DER bytes, hex: what WebTransport's serverCertificateHashes pins. */
+export function certFingerprintHex(cert: X509Certificate): string {
+  return createHash('sha256').update(cert.raw).digest('hex');
+}
+
 function usable(certPem: string, names: readonly string[], nowMs: number): X509Certificate | null {
   try {
     const cert = new X509Certificate(certPem);
@@ -48,7 +53,7 @@ export function loadOrCreateCert(dir: string, names: readonly string[], validDay
     const certPem = readFileSync(certPath, 'utf8');
     const cert = usable(certPem, names, nowMs);
     if (cert) {
-      return { certPem, keyPem: readFileSync(keyPath, 'utf8'), certSha256Hex: createHash('sha256').update(cert.raw).digest('hex'), created: false };
+      return { certPem, keyPem: readFileSync(keyPath, 'utf8'), certSha256Hex: certFingerprintHex(cert), created: false };
     }
     log('info', 'origin.cert_replaced', { dir, why: 'expiring, unreadable or not for these names', names });
   }

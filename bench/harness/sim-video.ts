@@ -9,6 +9,7 @@
 // datagram transport and this build has, but `fixed`. Writes JSON and CSV into build/video/; logs go to stderr.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { parseArgs } from 'node:util';
 import { WASM_CONTROLLERS } from '@pcc-stream/protocol';
 import { userPath } from '@pcc-stream/protocol/node/user-path';
 import { abrLadder, fixedBitratesKbps, segmentDurationS } from '@pcc-stream/player/media';
@@ -35,32 +36,31 @@ const DELIVERIES = [
 
 interface Options { quick: boolean; seeds: number; durationS: number | null; jobs: number; out: string }
 
-function parseArgs(argv: string[]): Options {
-  const options: Options = { quick: false, seeds: 3, durationS: null, jobs: 2, out: join(controllerDir, 'build', 'video') };
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    const value = (): string => {
-      const v = argv[++i];
-      if (v === undefined) throw new Error(`${arg} needs a value`);
-      return v;
-    };
-    const integer = (lowest: number, highest: number): number => {
-      const n = Number(value());
-      if (!Number.isInteger(n) || n < lowest || n > highest) throw new Error(`${arg} must be an integer in [${lowest}, ${highest}]`);
-      return n;
-    };
-    if (arg === '--quick') options.quick = true;
-    else if (arg === '--seeds') options.seeds = integer(1, 100);
-    else if (arg === '--jobs') options.jobs = integer(1, 64);
-    else if (arg === '--duration-s') options.durationS = integer(1, 3600);
-    else if (arg === '--out') options.out = userPath(value());
-    else if (arg === '--help' || arg === '-h') {
-      process.stdout.write(usage + '\n');
-      process.exit(0);
-    } else throw new Error(`unknown argument ${arg}`);
+function parseOptions(argv: string[]): Options {
+  const { values } = parseArgs({
+    args: argv, strict: true,
+    options: {
+      quick: { type: 'boolean' }, seeds: { type: 'string' }, 'duration-s': { type: 'string' }, jobs: { type: 'string' }, out: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help) {
+    process.stdout.write(usage + '\n');
+    process.exit(0);
   }
-  if (options.quick && !argv.includes('--seeds')) options.seeds = 1;
-  return options;
+  const integer = (flag: string, raw: string, lowest: number, highest: number): number => {
+    const n = Number(raw);
+    if (!Number.isInteger(n) || n < lowest || n > highest) throw new Error(`--${flag} must be an integer in [${lowest}, ${highest}]`);
+    return n;
+  };
+  const quick = values.quick === true;
+  return {
+    quick,
+    seeds: values.seeds === undefined ? (quick ? 1 : 3) : integer('seeds', values.seeds, 1, 100),
+    durationS: values['duration-s'] === undefined ? null : integer('duration-s', values['duration-s'], 1, 3600),
+    jobs: values.jobs === undefined ? 2 : integer('jobs', values.jobs, 1, 64),
+    out: values.out === undefined ? join(controllerDir, 'build', 'video') : userPath(values.out),
+  };
 }
 
 async function availableControllers(): Promise<string[]> {
@@ -117,7 +117,7 @@ function printTable(out: string, table: TableOut): void {
 async function main(): Promise<void> {
   let options: Options;
   try {
-    options = parseArgs(process.argv.slice(2));
+    options = parseOptions(process.argv.slice(2));
   } catch (error) {
     process.stderr.write(`sim-video: ${(error as Error).message}\n${usage}\n`);
     process.exit(2);

@@ -3,6 +3,7 @@
 // number beside ours; writes JSON, CSV and SVG per figure into build/paper/ (or --out). Logs go to stderr.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { parseArgs } from 'node:util';
 import { WASM_CONTROLLERS } from '@pcc-stream/protocol';
 import { userPath } from '@pcc-stream/protocol/node/user-path';
 import { traceFile } from '@pcc-stream/protocol/node/trace-file';
@@ -14,37 +15,33 @@ import { logEvent as log } from './paper/log.ts';
 
 const usage = 'usage: sim-paper [--quick | --long] [--only ID[,ID]] [--jobs N] [--out DIR]\nfigures: ' + figures.map((f) => f.id).join(', ');
 
-function parseArgs(argv: string[]): { quick: boolean; long: boolean; only: string[]; jobs: number; out: string } {
-  const options = { quick: false, long: false, only: [] as string[], jobs: 2, out: join(controllerDir, 'build', 'paper') };
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    const value = (): string => {
-      const v = argv[++i];
-      if (v === undefined) throw new Error(`${arg} needs a value`);
-      return v;
-    };
-    if (arg === '--quick') options.quick = true;
-    else if (arg === '--long') options.long = true;
-    else if (arg === '--only') options.only = value().split(',');
-    else if (arg === '--jobs') {
-      options.jobs = Number(value());
-      if (!Number.isInteger(options.jobs) || options.jobs < 1 || options.jobs > 64) throw new Error('--jobs must be an integer in [1, 64]');
-    } else if (arg === '--out') options.out = userPath(value());
-    else if (arg === '--help' || arg === '-h') {
-      process.stdout.write(usage + '\n');
-      process.exit(0);
-    } else throw new Error(`unknown argument ${arg}`);
+function parseOptions(argv: string[]): { quick: boolean; long: boolean; only: string[]; jobs: number; out: string } {
+  const { values } = parseArgs({
+    args: argv, strict: true,
+    options: {
+      quick: { type: 'boolean' }, long: { type: 'boolean' }, only: { type: 'string' }, jobs: { type: 'string' }, out: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help) {
+    process.stdout.write(usage + '\n');
+    process.exit(0);
   }
-  if (options.quick && options.long) throw new Error('--quick and --long exclude each other');
-  const unknown = options.only.filter((id) => !figures.some((f) => f.id === id));
+  const quick = values.quick === true;
+  const long = values.long === true;
+  if (quick && long) throw new Error('--quick and --long exclude each other');
+  const jobs = values.jobs === undefined ? 2 : Number(values.jobs);
+  if (!Number.isInteger(jobs) || jobs < 1 || jobs > 64) throw new Error('--jobs must be an integer in [1, 64]');
+  const only = values.only?.split(',') ?? [];
+  const unknown = only.filter((id) => !figures.some((f) => f.id === id));
   if (unknown.length) throw new Error(`unknown figure(s) ${unknown.join(', ')}`);
-  return options;
+  return { quick, long, only, jobs, out: values.out === undefined ? join(controllerDir, 'build', 'paper') : userPath(values.out) };
 }
 
 async function main(): Promise<void> {
   let options;
   try {
-    options = parseArgs(process.argv.slice(2));
+    options = parseOptions(process.argv.slice(2));
   } catch (error) {
     process.stderr.write(`sim-paper: ${(error as Error).message}\n${usage}\n`);
     process.exit(2);

@@ -84,6 +84,7 @@ async function run(ctx: FaultContext): Promise<FaultOutcome> {
 export const blackout: FaultCase = {
   name: 'blackout',
   summary: `link capacity zero both ways for ${BLACKOUT_S} s at t = 20 s; the session survives, playback resumes, the rate recovers`,
-  scenario: faultScenario({ repetitions: 3 }),
+  // Kernel TCP beside vivace: its stall beyond the blackout for comparison (no rate check: no controller telemetry).
+  scenario: faultScenario({ repetitions: 3, schemes: ['vivace', 'tcp-cubic'] }),
   run,
 };

@@ -53,7 +53,7 @@ export function encodeAckDatagram(ack: AckDatagram): Uint8Array {
     const r = ack.ranges[i]!;
     // gap counts the unacknowledged numbers between ranges minus one, as in RFC 9000 §19.3.1.
     const gap = previousSmallest - r.largest - 2;
-    if (gap < 0 || r.smallest > r.largest) throw new RangeError('ACK ranges must be descending and separated');
+    if (gap < 0) throw new RangeError('ACK ranges must be descending and separated');
     if (!isU32(gap) || !isU32(r.largest - r.smallest)) throw new RangeError('ACK gap or range longer than 2^32 packets');
     view.setUint32(at, gap);
     view.setUint32(at + 4, r.largest - r.smallest);

@@ -56,8 +56,8 @@ export function generateSelfSignedCert(names: string[], validDays: number): Self
 export function setTcpCongestion(fd: number, algorithm: string): void;
 export function getTcpCongestion(fd: number): string;
 
-/** getsockopt(TCP_INFO) on a TCP socket's fd: the kernel sender's own rate and RTT (rates bit/s, times µs); fields an
- *  older kernel does not fill are absent. Throws an Error with the errno text for a non-TCP fd. */
+/** The kernel sender's own rate and RTT from TCP_INFO (rates bit/s, times µs); fields an older kernel does not fill
+ *  are absent. */
 export interface TcpInfo {
   /** sk_pacing_rate (BBR: gain x bandwidth; CUBIC: 1.2-2 x cwnd / srtt). */
   pacingRateBps?: number;
@@ -71,6 +71,7 @@ export interface TcpInfo {
   totalRetransPackets: number;
   bytesSent?: number;
 }
+/** getsockopt(TCP_INFO) on a TCP socket's fd. Throws an Error with the errno text for a non-TCP fd. */
 export function getTcpInfo(fd: number): TcpInfo;
 
 export class QuicServer {

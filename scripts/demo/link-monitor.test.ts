@@ -31,3 +31,18 @@ test('queue and capacity bins from a growing log, a line split across reads, qui
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test("a bin's p95 delay follows the bench's nearest-rank rule (rank ⌊0.95 n⌋)", () => {
+  const dir = mkdtempSync(join(tmpdir(), 'link-monitor-'));
+  try {
+    const log = join(dir, 'link-down.log');
+    const monitor = new LinkMonitor(scenario, 0, log);
+    // 20 packets leave in bin 0 with delays 1..20 ms: rank 19, the 20 ms one.
+    writeFileSync(log, Array.from({ length: 20 }, (_, i) => `${10 + i} + 100\n${10 + i} - 100 ${i + 1}\n`).join(''));
+    monitor.poll(1.6);
+    assert.equal(monitor.queueSince(0)[0]?.[1], 20);
+    monitor.close();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

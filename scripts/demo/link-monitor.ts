@@ -4,7 +4,7 @@
 import { closeSync, openSync, readSync } from 'node:fs';
 import { capacityMbps, type CapacityMbps } from '@pcc-stream/bench/harness/link';
 import type { Scenario } from '@pcc-stream/bench/harness/scenario';
-import type { CapacityBin, QueueBin } from '@pcc-stream/protocol';
+import { queueDelayPercentileMs, type CapacityBin, type QueueBin } from '@pcc-stream/protocol';
 
 /** Width of a chart bin, s: fine enough to show a 5 s RTT step or an LTE fade, coarse enough to poll cheaply. */
 export const NETWORK_BIN_S = 0.5;
@@ -16,12 +16,6 @@ interface OpenBin {
   delaysMs: number[];
   departedBytes: number;
   maxQueueBytes: number;
-}
-
-function p95(values: number[]): number | null {
-  if (values.length === 0) return null;
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil(0.95 * sorted.length) - 1)]!;
 }
 
 export class LinkMonitor {
@@ -109,7 +103,9 @@ export class LinkMonitor {
     const open = this.open.get(bin);
     this.open.delete(bin);
     const tS = this.linkStartS + bin * NETWORK_BIN_S;
-    this.queue.push([tS, open ? p95(open.delaysMs) : null, open ? open.maxQueueBytes : Math.max(0, this.queuedBytes),
+    // The p95 by the bench's rule (protocol qoe.ts), so a bin's figure reads like the run tables'.
+    const delayP95Ms = open ? queueDelayPercentileMs(open.delaysMs.map((delayMs) => ({ delayMs, count: 1 }))) : null;
+    this.queue.push([tS, delayP95Ms, open ? open.maxQueueBytes : Math.max(0, this.queuedBytes),
       open ? (open.departedBytes * 8) / NETWORK_BIN_S / 1e6 : 0]);
     if (this.queue.length > MAX_BINS) {
       this.queue.splice(0, this.queue.length - MAX_BINS);

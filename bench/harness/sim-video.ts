@@ -15,7 +15,8 @@ import { userPath } from '@pcc-stream/protocol/node/user-path';
 import { abrLadder, fixedBitratesKbps, segmentDurationS } from '@pcc-stream/player/media';
 import { meanCi95, type MeanCi } from './stats.ts';
 import { suiteScenarios } from './suites.ts';
-import { assertSimBuilt, controllerDir, runPool, runSim, simControllers, type SimResult } from '@pcc-stream/controller/paper/run-sim';
+import { assertSimBuilt, controllerDir, runSim, simControllers, type SimResult } from '@pcc-stream/controller/paper/run-sim';
+import { runPool } from '@pcc-stream/controller/paper/pool';
 import { renderTable, toCsv, type Cell } from '@pcc-stream/controller/paper/table';
 import { logEvent as log } from '@pcc-stream/controller/paper/log';
 

@@ -12,7 +12,8 @@ import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { assertSimBuilt, controllerDir, runPool, simBinary } from './run-sim.ts';
+import { runPool } from './pool.ts';
+import { assertSimBuilt, controllerDir, simBinary } from './run-sim.ts';
 import { logEvent as log } from './log.ts';
 
 export const SUBSET_DURATION_S = 20;

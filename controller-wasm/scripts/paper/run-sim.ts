@@ -116,4 +116,3 @@ export async function simControllers(candidates: readonly string[], onUnavailabl
   return available;
 }
 
-export { runPool } from './pool.ts';

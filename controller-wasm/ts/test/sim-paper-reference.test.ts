@@ -12,7 +12,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
 import { REFERENCE_SUBSET, REFERENCE_TEXT, runSubsetArgs, SUBSET_DURATION_S, type SubsetRun } from '../../scripts/paper/reference.ts';
-import { runPool } from '../../scripts/paper/run-sim.ts';
+import { runPool } from '../../scripts/paper/pool.ts';
 import { assertBuildsFresh, LIBRARY_SOURCES, SIMULATOR_SOURCES } from './support/build-freshness.ts';
 
 const SIM_CLI_BINARY = fileURLToPath(new URL('../../build/sim/pcc-sim', import.meta.url));

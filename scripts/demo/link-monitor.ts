@@ -3,6 +3,7 @@
 // 100 ms (MMLOG_FLUSH_INTERVAL_US) and this module follows as it grows.
 import { closeSync, openSync, readSync } from 'node:fs';
 import { capacityMbps, type CapacityMbps } from '@pcc-stream/bench/harness/link';
+import { parseMmLogEvent, type MmLogEvent } from '@pcc-stream/bench/linkem';
 import type { Scenario } from '@pcc-stream/bench/harness/scenario';
 import { queueDelayPercentileMs, type CapacityBin, type QueueBin } from '@pcc-stream/protocol';
 
@@ -66,10 +67,14 @@ export class LinkMonitor {
   }
 
   private line(line: string): void {
-    if (line === '' || line.startsWith('#')) return;
-    const f = line.split(' ');
-    const tS = Number(f[0]) / 1000;
-    const bin = Math.floor(tS / NETWORK_BIN_S);
+    let event: MmLogEvent | null;
+    try {
+      event = parseMmLogEvent(line);
+    } catch {
+      return; // an unreadable line costs its own bin figure, not the live charts
+    }
+    if (!event) return;
+    const bin = Math.floor(event.tMs / 1000 / NETWORK_BIN_S);
     if (bin < this.nextBin) return; // late line for a closed bin (cannot happen with a time-ordered log)
     // Bins the log skipped (nothing arrived, left or was dropped) held the queue as it was.
     for (let quiet = Math.max(this.lastLineBin + 1, bin - MAX_BINS); quiet < bin; quiet++) {
@@ -81,20 +86,20 @@ export class LinkMonitor {
       open = { delaysMs: [], departedBytes: 0, maxQueueBytes: this.queuedBytes };
       this.open.set(bin, open);
     }
-    switch (f[1]) {
-      case '+':
-        this.queuedBytes += Number(f[2]);
+    switch (event.kind) {
+      case 'arrival':
+        this.queuedBytes += event.bytes;
         break;
-      case '-':
-        this.queuedBytes -= Number(f[2]);
-        open.departedBytes += Number(f[2]);
-        open.delaysMs.push(Number(f[3]));
+      case 'departure':
+        this.queuedBytes -= event.bytes;
+        open.departedBytes += event.bytes;
+        open.delaysMs.push(event.delayMs);
         break;
-      case 'd':
-        this.queuedBytes -= Number(f[3]);
+      case 'drop':
+        this.queuedBytes -= event.bytes;
         break;
-      default:
-        return; // '#': an opportunity; capacity comes from the schedule itself
+      case 'opportunity':
+        return; // capacity comes from the schedule itself
     }
     if (this.queuedBytes > open.maxQueueBytes) open.maxQueueBytes = this.queuedBytes;
   }

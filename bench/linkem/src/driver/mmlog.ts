@@ -10,26 +10,32 @@ export interface MmLog {
   events: MmLogEvent[];
 }
 
+/** One line of the log: its event, or null for a blank or header (`# `) line; throws on anything else. */
+export function parseMmLogEvent(line: string): MmLogEvent | null {
+  if (line === '' || line.startsWith('# ')) return null;
+  const f = line.split(' ');
+  const tMs = Number(f[0]);
+  switch (f[1]) {
+    case '+': return { tMs, kind: 'arrival', bytes: Number(f[2]) };
+    case '#': return { tMs, kind: 'opportunity', bytes: Number(f[2]) };
+    case '-': return { tMs, kind: 'departure', bytes: Number(f[2]), delayMs: Number(f[3]) };
+    case 'd': return { tMs, kind: 'drop', packets: Number(f[2]), bytes: Number(f[3]) };
+    default: throw new Error(`mm-link log: unreadable line ${JSON.stringify(line)}`);
+  }
+}
+
 export function parseMmLog(text: string): MmLog {
   const header: Record<string, string> = {};
   const events: MmLogEvent[] = [];
   for (const line of text.split('\n')) {
-    if (line === '') continue;
     if (line.startsWith('# ')) {
       const colon = line.indexOf(': ');
       if (colon > 0) header[line.slice(2, colon)] = line.slice(colon + 2);
       else header[line.slice(2)] = '';
       continue;
     }
-    const f = line.split(' ');
-    const tMs = Number(f[0]);
-    switch (f[1]) {
-      case '+': events.push({ tMs, kind: 'arrival', bytes: Number(f[2]) }); break;
-      case '#': events.push({ tMs, kind: 'opportunity', bytes: Number(f[2]) }); break;
-      case '-': events.push({ tMs, kind: 'departure', bytes: Number(f[2]), delayMs: Number(f[3]) }); break;
-      case 'd': events.push({ tMs, kind: 'drop', packets: Number(f[2]), bytes: Number(f[3]) }); break;
-      default: throw new Error(`mm-link log: unreadable line ${JSON.stringify(line)}`);
-    }
+    const event = parseMmLogEvent(line);
+    if (event) events.push(event);
   }
   return { header, events };
 }

@@ -43,7 +43,7 @@ interface Origin { quic: string; http: number; hash: string; stop: () => Promise
 async function startOrigin(mediaDir: string, extra: string[]): Promise<Origin> {
   const profiling = profile ? ['--cpu-prof', '--cpu-prof-dir', join(outDir, 'profiles')] : [];
   const child = spawn(process.execPath, ['--expose-gc', ...profiling, '--import', 'tsx', 'src/cli/origin-main.ts', '--media', mediaDir, '--port', '0',
-    '--http-port', '0', '--https-port', '-1', '--log-level', 'warn', ...(miLog ? ['--log-dir', join(outDir, 'mi-log')] : []), ...extra], { cwd: serverDir, stdio: ['ignore', 'pipe', 'inherit'] });
+    '--http-port', '0', '--https-port', '-1', '--tcp-port', '-1', '--log-level', 'warn', ...(miLog ? ['--log-dir', join(outDir, 'mi-log')] : []), ...extra], { cwd: serverDir, stdio: ['ignore', 'pipe', 'inherit'] });
   const ready = await new Promise<Record<string, number | string>>((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (c: Buffer) => {

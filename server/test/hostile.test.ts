@@ -33,10 +33,10 @@ function ack(smallest: number, largest: number): Uint8Array {
   return encodeAckDatagram({ ranges: [{ smallest, largest }], ackDelayUs: 0, largestRecvTimeUs: 1, windowBytes: 1 << 20 });
 }
 
-/** Sender stalls that are the machine's, not the origin's: its process was not run (descheduled; 'not_scheduled' in
- *  the older accounting), or the good client, starved in this test process beside the attackers, held back its
- *  window. Event-loop time the origin itself spent (on the attacks, say) is not excused. */
-const EXCUSED_STALL = /^stall_(descheduled|not_scheduled|cwnd|receiver_window|silent_peer)_ms$/;
+/** Sender stalls that are the machine's, not the origin's: its process was not run (descheduled), or the good
+ *  client, starved in this test process beside the attackers, held back its window. Event-loop time the origin
+ *  itself spent (on the attacks, say) is not excused. */
+const EXCUSED_STALL = /^stall_(descheduled|cwnd|receiver_window|silent_peer)_ms$/;
 
 /** The good session's excused stall time so far (ms): the datagram session that has sent the most. */
 async function goodSessionExcusedStallMs(): Promise<number> {

@@ -50,7 +50,7 @@ test('a sender pacing slowly on its own schedule is charged to tokens; short gap
   assert.equal(f.stall_event_loop_busy! + f.stall_descheduled!, 0);
 });
 
-test('an ACK that asks for a turn makes a late turn count as not scheduled', () => {
+test('an ACK that asks for a turn makes a late turn count against the process (busy or descheduled)', () => {
   const s = new StallReasons();
   s.turnStarted(0);
   s.sent(0);

@@ -6,6 +6,7 @@
 // Writes into docs/images/ unless --out says elsewhere; logs are JSON lines on stderr.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { parseArgs } from 'node:util';
 import type { Browser } from 'playwright-core';
 import { startOriginProcess } from '@pcc-stream/server/process';
 import { userPath } from '@pcc-stream/protocol/node/user-path';
@@ -87,36 +88,27 @@ export async function makeScreenshots(options: { out: string; only: readonly Sho
 
 const usage = `usage: npm run -s screenshots [-- --out DIR] [--only ${SHOTS.join(',')}] [--play-s N]`;
 
-function parseArgs(argv: string[]): { out: string; only: Shot[]; playS: number } {
-  const options = { out: join(repoRoot, 'docs', 'images'), only: [...SHOTS] as Shot[], playS: DEFAULT_PLAY_S };
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    const value = (): string => {
-      const v = argv[++i];
-      if (v === undefined) throw new Error(`${arg} needs a value`);
-      return v;
-    };
-    if (arg === '--out') options.out = userPath(value());
-    else if (arg === '--only') {
-      const names = value().split(',');
-      const unknown = names.filter((n) => !(SHOTS as readonly string[]).includes(n));
-      if (unknown.length) throw new Error(`unknown screenshot(s) ${unknown.join(', ')}; choose from ${SHOTS.join(', ')}`);
-      options.only = names as Shot[];
-    } else if (arg === '--play-s') {
-      options.playS = Number(value());
-      if (!Number.isFinite(options.playS) || options.playS < 1) throw new Error('--play-s must be a number of seconds >= 1');
-    } else if (arg === '--help' || arg === '-h') {
-      process.stdout.write(usage + '\n');
-      process.exit(0);
-    } else throw new Error(`unknown argument ${arg}`);
+function parseOptions(argv: string[]): { out: string; only: Shot[]; playS: number } {
+  const { values } = parseArgs({
+    args: argv, strict: true,
+    options: { out: { type: 'string' }, only: { type: 'string' }, 'play-s': { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+  });
+  if (values.help) {
+    process.stdout.write(usage + '\n');
+    process.exit(0);
   }
-  return options;
+  const only = values.only?.split(',') ?? [...SHOTS];
+  const unknown = only.filter((n) => !(SHOTS as readonly string[]).includes(n));
+  if (unknown.length) throw new Error(`unknown screenshot(s) ${unknown.join(', ')}; choose from ${SHOTS.join(', ')}`);
+  const playS = values['play-s'] === undefined ? DEFAULT_PLAY_S : Number(values['play-s']);
+  if (!Number.isFinite(playS) || playS < 1) throw new Error('--play-s must be a number of seconds >= 1');
+  return { out: values.out === undefined ? join(repoRoot, 'docs', 'images') : userPath(values.out), only: only as Shot[], playS };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   let options;
   try {
-    options = parseArgs(process.argv.slice(2));
+    options = parseOptions(process.argv.slice(2));
   } catch (error) {
     process.stderr.write(`screenshots: ${(error as Error).message}\n${usage}\n`);
     process.exit(2);

@@ -112,11 +112,11 @@ export class ContinuousStreamBody implements BodySource {
     return lo;
   }
 
-  /** The body from `offset` as a byte stream (the TCP baseline pipes it into the response). */
-  readable(offset = 0): Readable {
+  /** The whole body as a byte stream (the TCP baseline pipes it into the response). */
+  readable(): Readable {
     const self = this;
     return Readable.from((function* () {
-      for (let at = offset; at < self.lengthBytes; at += READ_BLOCK_BYTES) {
+      for (let at = 0; at < self.lengthBytes; at += READ_BLOCK_BYTES) {
         // A copy: the block is reused by the next read while the socket may still hold this chunk.
         yield Buffer.from(self.read(at, Math.min(READ_BLOCK_BYTES, self.lengthBytes - at)));
       }

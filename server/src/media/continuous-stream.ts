@@ -57,10 +57,6 @@ export class ContinuousStreamBody implements BodySource {
     this.blocks = new BlockReader(this.lengthBytes, (block, offset, want) => this.fill(block, offset, want));
   }
 
-  get segmentCount(): number {
-    return this.parts.length;
-  }
-
   read(offset: number, length: number): Uint8Array {
     if (this.closed) throw new Error('body source closed');
     return this.blocks.read(offset, length);

@@ -10,10 +10,9 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { simulationArgs } from '@pcc-stream/controller';
-import { startOriginProcess, type OriginProcess } from '@pcc-stream/server/process';
+import type { OriginProcess } from '@pcc-stream/server/process';
 import type { PlaygroundConfig } from '@pcc-stream/player/playground';
-import { launchChromium } from '../src/chromium.ts';
-import { mediaDir, playerDist, preparePlayerAndMedia } from '../src/player-fixture.ts';
+import { startOriginAndChromium } from '../src/origin-and-chromium.ts';
 import { repoRoot } from '../src/repo-root.ts';
 
 let origin: OriginProcess;
@@ -22,11 +21,9 @@ let page: Page;
 const pageErrors: string[] = [];
 
 before(async () => {
-  preparePlayerAndMedia();
   const build = spawnSync('npm', ['run', '-s', 'build:sim', '-w', 'controller-wasm'], { cwd: repoRoot, stdio: 'inherit' });
   assert.equal(build.status, 0, 'pcc-sim builds');
-  origin = await startOriginProcess({ mediaDir, staticDir: playerDist, cc: 'vivace' });
-  browser = await launchChromium();
+  ({ origin, browser } = await startOriginAndChromium());
   page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   page.on('pageerror', (err) => pageErrors.push(err.message));
 });

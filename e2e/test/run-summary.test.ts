@@ -9,9 +9,8 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser, Download, Page } from 'playwright-core';
 import type { SessionReport } from '@pcc-stream/player';
-import { startOriginProcess, type OriginProcess } from '@pcc-stream/server/process';
-import { launchChromium } from '../src/chromium.ts';
-import { mediaDir, playerDist, preparePlayerAndMedia } from '../src/player-fixture.ts';
+import type { OriginProcess } from '@pcc-stream/server/process';
+import { startOriginAndChromium } from '../src/origin-and-chromium.ts';
 
 /** Long enough for startup, a few rendition switches and the charts' first points on a loaded 2-core machine. */
 const PLAY_S = 12;
@@ -21,9 +20,7 @@ let browser: Browser;
 let downloadsDir: string;
 
 before(async () => {
-  preparePlayerAndMedia();
-  origin = await startOriginProcess({ mediaDir, staticDir: playerDist, cc: 'vivace' });
-  browser = await launchChromium();
+  ({ origin, browser } = await startOriginAndChromium());
   downloadsDir = mkdtempSync(join(tmpdir(), 'pcc-run-download-'));
 });
 

@@ -1,6 +1,6 @@
 // One browser run: Chromium inside the emulated namespace plays the scenario's media from the origin on the
 // host side for duration_s, one page per player, then reports window.pccPlayer.metrics() per page.
-import { existsSync, mkdirSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromiumPath, launchChromium } from '@pcc-stream/e2e/chromium';
 import type { PccPlayerApi, SessionReport } from '@pcc-stream/player';
@@ -74,24 +74,53 @@ export function toPlayerResult(r: PlayerReport): PlayerResult {
   };
 }
 
-export async function runBrowser(shell: LinkemShell, ports: OriginPorts, scheme: Scheme, scenario: Scenario, runDir: string, onTick?: (elapsedS: number) => void): Promise<BrowserRunOutput> {
+/** Chromium in the namespace with the scenario's players loaded; close() ends the browser and the page relay. */
+export interface PlayerBrowser {
+  browser: Browser;
+  pages: Page[];
+  /** Uncaught errors of the pages ("player i: message"), as they happen. */
+  pageErrors: string[];
+  close(): Promise<void>;
+}
+
+/** Opens `scenario.players` pages of the player in Chromium inside the shell. The page comes from the namespace's own
+ *  loopback (page-in-namespace.ts), a secure context: no browser flags, and the session is trusted by
+ *  serverCertificateHashes alone. `keepConsole`: each page's console goes to player-N-console.log in runDir. */
+export async function openPlayers(shell: LinkemShell, ports: OriginPorts, scheme: Scheme, scenario: Scenario, runDir: string, options: { keepConsole?: boolean } = {}): Promise<PlayerBrowser> {
   mkdirSync(runDir, { recursive: true });
   const wrapper = await shell.writeExecWrapper(join(runDir, 'chromium-in-netns.sh'), chromiumPath);
+  const relay = await servePageInNamespace(shell, ports.host, ports.httpPort);
   let browser: Browser | null = null;
-  // The page from the namespace's own loopback (a secure context: WebTransport without flags); no certificate flags.
-  const page = await servePageInNamespace(shell, ports.host, ports.httpPort);
+  const close = async () => {
+    await browser?.close().catch(() => undefined);
+    relay.close();
+  };
   try {
     browser = await launchChromium({ executablePath: wrapper });
     const context = await browser.newContext({ viewport: { width: 1280, height: 1000 } });
-    const url = playerUrl(ports, scheme, scenario, page.pageOrigin);
+    const url = playerUrl(ports, scheme, scenario, relay.pageOrigin);
     const pageErrors: string[] = [];
     const pages: Page[] = [];
     for (let i = 0; i < scenario.players; i += 1) {
       const page = await context.newPage();
       page.on('pageerror', (error) => pageErrors.push(`player ${i}: ${error.message}`));
+      if (options.keepConsole) {
+        page.on('console', (message) => appendFileSync(join(runDir, `player-${i + 1}-console.log`), `${new Date().toISOString()} ${message.type()} ${message.text()}\n`));
+      }
       await page.goto(url, { waitUntil: 'load', timeout: 30_000 });
       pages.push(page);
     }
+    return { browser, pages, pageErrors, close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
+
+export async function runBrowser(shell: LinkemShell, ports: OriginPorts, scheme: Scheme, scenario: Scenario, runDir: string, onTick?: (elapsedS: number) => void): Promise<BrowserRunOutput> {
+  const players = await openPlayers(shell, ports, scheme, scenario, runDir);
+  try {
+    const { pages, pageErrors } = players;
     const started = Date.now();
     const durationMs = scenario.durationS * 1000;
     while (Date.now() - started < durationMs) {
@@ -121,7 +150,6 @@ export async function runBrowser(shell: LinkemShell, ports: OriginPorts, scheme:
       bytesReceived: reports.reduce((sum, r) => sum + r.bytesReceived, 0),
     };
   } finally {
-    await browser?.close().catch(() => undefined);
-    page.close();
+    await players.close();
   }
 }

@@ -1,14 +1,12 @@
 // Real players for fault cases: Chromium inside the emulated namespace, one page per player, sampled several times a
 // second on the link's clock, so a case can say what the player did during and after the fault it caused.
-import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromiumPath, launchChromium } from '@pcc-stream/e2e/chromium';
 import type { PccPlayerApi, SessionReport } from '@pcc-stream/player';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import type { LinkemShell } from '../../linkem/src/driver/index.ts';
 import type { PlayerResult } from '../results.ts';
-import { servePageInNamespace, type NamespacePage } from '../page-in-namespace.ts';
-import { playerUrl, toPlayerResult, type OriginPorts } from '../run-browser.ts';
+import { openPlayers, toPlayerResult, type OriginPorts, type PlayerBrowser } from '../run-browser.ts';
 import type { Scenario, Scheme } from '../scenario.ts';
 
 /** How often fault cases read the players: fine enough for stall and recovery times in tenths of a second. */
@@ -43,34 +41,16 @@ export function linkSeconds(shell: LinkemShell): number {
 export class PlayerPages {
   readonly timeline: PlayerProbe[][] = [];
 
-  private constructor(private readonly shell: LinkemShell, private readonly browser: Browser, readonly pages: Page[], private readonly pageErrors: string[], private readonly relay: NamespacePage) {}
+  private constructor(private readonly shell: LinkemShell, private readonly players: PlayerBrowser) {}
 
-  /** Opens `scenario.players` pages of the player in Chromium inside the shell; close() (or the case's cleanup) ends it. */
+  private get pages(): Page[] {
+    return this.players.pages;
+  }
+
+  /** Opens `scenario.players` pages of the player in Chromium inside the shell, each page's console kept in runDir;
+   *  close() (or the case's cleanup) ends it. */
   static async open(shell: LinkemShell, ports: OriginPorts, scheme: Scheme, scenario: Scenario, runDir: string): Promise<PlayerPages> {
-    mkdirSync(runDir, { recursive: true });
-    const wrapper = await shell.writeExecWrapper(join(runDir, 'chromium-in-netns.sh'), chromiumPath);
-    // The page from the namespace's own loopback, a secure context (page-in-namespace.ts): no browser flags, and the
-    // session is trusted by serverCertificateHashes alone.
-    const relay = await servePageInNamespace(shell, ports.host, ports.httpPort);
-    const browser = await launchChromium({ executablePath: wrapper }).catch((error: unknown) => { relay.close(); throw error; });
-    const pageErrors: string[] = [];
-    const pages: Page[] = [];
-    try {
-      const context = await browser.newContext({ viewport: { width: 1280, height: 1000 } });
-      const url = playerUrl(ports, scheme, scenario, relay.pageOrigin);
-      for (let i = 0; i < scenario.players; i += 1) {
-        const page = await context.newPage();
-        page.on('pageerror', (error) => pageErrors.push(`player ${i}: ${error.message}`));
-        page.on('console', (message) => appendFileSync(join(runDir, `player-${i + 1}-console.log`), `${new Date().toISOString()} ${message.type()} ${message.text()}\n`));
-        await page.goto(url, { waitUntil: 'load', timeout: 30_000 });
-        pages.push(page);
-      }
-    } catch (error) {
-      await browser.close().catch(() => undefined);
-      relay.close();
-      throw error;
-    }
-    return new PlayerPages(shell, browser, pages, pageErrors, relay);
+    return new PlayerPages(shell, await openPlayers(shell, ports, scheme, scenario, runDir, { keepConsole: true }));
   }
 
   /** Reads every player once and appends the readings to the timeline. */
@@ -92,7 +72,7 @@ export class PlayerPages {
       if (!reading) throw new Error('a player page has no window.pccPlayer (the player did not load)');
       probes.push({ linkS, ...reading });
     }
-    if (this.pageErrors.length > 0) throw new Error(`page error: ${this.pageErrors.join('; ')}`);
+    if (this.players.pageErrors.length > 0) throw new Error(`page error: ${this.players.pageErrors.join('; ')}`);
     this.timeline.push(probes);
     return probes;
   }
@@ -136,7 +116,6 @@ export class PlayerPages {
   }
 
   async close(): Promise<void> {
-    await this.browser.close().catch(() => undefined);
-    this.relay.close();
+    await this.players.close();
   }
 }

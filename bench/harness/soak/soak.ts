@@ -89,14 +89,13 @@ export function soakFigures(samples: readonly SoakSample[], minutes: number): So
   const med = (part: readonly SoakSample[], pick: (s: SoakSample) => number | null) => median(part.map(pick).filter((v): v is number => v !== null));
   const rssHead = med(head, (s) => s.rss_bytes);
   const rssTail = med(tail, (s) => s.rss_bytes);
-  const pe = (part: readonly SoakSample[]) => med(part, (s) => s.pacing_error_median);
   const goodputs = after.flatMap((s) => s.goodput_mbps);
   return {
     minutes, samples: samples.length,
     rss_after_warm_up_mb: rssHead === null ? null : rssHead / 1048576, rss_end_mb: rssTail === null ? null : rssTail / 1048576,
     rss_growth: rssHead !== null && rssTail !== null ? rssTail / rssHead - 1 : null,
     fds_after_warm_up: med(head, (s) => s.open_fds), fds_end: med(tail, (s) => s.open_fds),
-    pacing_error_first_quarter: pe(after.slice(0, quarter)), pacing_error_last_quarter: pe(after.slice(-quarter)),
+    pacing_error_first_quarter: med(head, (s) => s.pacing_error_median), pacing_error_last_quarter: med(tail, (s) => s.pacing_error_median),
     mean_goodput_mbps_per_session: goodputs.length === 0 ? null : goodputs.reduce((a, b) => a + b, 0) / goodputs.length,
     client_errors: samples.at(-1)?.client_errors ?? 0,
   };

@@ -50,7 +50,7 @@ try {
       return session.start();
     }, (err: unknown) => showPageError(`Cannot place the panes on the network: ${err instanceof Error ? err.message : String(err)}`));
   });
-  runView.start(location.origin, location.search);
+  runView.start(location.origin, params.networkMode);
   window.addEventListener('pagehide', () => sessions.forEach((s) => s.stop()));
 } catch (err) {
   showPageError(err instanceof ParamError ? `Bad URL parameter: ${err.message}.` : `Cannot start: ${String(err)}`);

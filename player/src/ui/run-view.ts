@@ -1,6 +1,6 @@
 // The page's run controls and what ties the panes to the network: a Stop button (every pane's summary card), a
 // "Download this run" button (JSON + PNG), the /network feed drawn on each pane's charts, and the cards themselves.
-import { DEFAULT_NETWORK_MODE, NETWORK_MODE_PARAM, isNetworkMode, type NetworkMode } from '@pcc-stream/protocol';
+import type { NetworkMode } from '@pcc-stream/protocol';
 import { NetworkFeed, type PaneLink } from '../metrics/network-feed.ts';
 import { runSummary, type RunSummary } from '../metrics/run-summary.ts';
 import type { PlaybackSession } from '../session/playback-session.ts';
@@ -29,12 +29,6 @@ export function networkPoints(paneLink: PaneLink): NetworkPoint[] {
   for (const [tS, delayMs] of link.queue) at(tS).queueDelayMs = delayMs;
   // Bins from before the session started are another session's story.
   return [...byT.values()].filter((p) => p.tS >= 0).sort((a, b) => a.tS - b.tS);
-}
-
-/** The page's ?mode= (competing or side-by-side), the default when absent or not a mode. */
-function pageNetworkMode(search: string): NetworkMode {
-  const raw = new URLSearchParams(search).get(NETWORK_MODE_PARAM);
-  return raw !== null && isNetworkMode(raw) ? raw : DEFAULT_NETWORK_MODE;
 }
 
 export class RunView {
@@ -76,9 +70,9 @@ export class RunView {
     };
   }
 
-  /** Starts polling /network once every pane is added. */
-  start(pageOrigin: string, search: string): void {
-    const feed = new NetworkFeed(pageOrigin, pageNetworkMode(search), this.entries.map((e) => ({
+  /** Starts polling /network once every pane is added; `mode`: the page's (PageParams.networkMode). */
+  start(pageOrigin: string, mode: NetworkMode): void {
+    const feed = new NetworkFeed(pageOrigin, mode, this.entries.map((e) => ({
       cc: e.session.params.cc, transport: e.session.params.transport, startedMs: e.session.clockStartMs,
     })));
     this.feed = feed;

@@ -4,7 +4,7 @@
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { BENCHMARKED_SCHEMES } from '@pcc-stream/protocol';
+import { BENCHMARKED_SCHEMES, PCC_VS_KERNEL_TCP } from '@pcc-stream/protocol';
 import { parseScenario, type Scenario } from './scenario.ts';
 import { EXTERNAL_SCHEME_NAMES } from './external-schemes.ts';
 import { FAULT_CASES } from './faults/cases.ts';
@@ -137,7 +137,7 @@ function smoke(): Scenario[] {
       loss: { down: 0, up: 0 },
       media: { abr: true },
       players: 1,
-      schemes: ['vivace', 'tcp-cubic'],
+      schemes: [...PCC_VS_KERNEL_TCP],
     }),
   ];
 }

@@ -26,7 +26,7 @@ export { CONTROLLER_PARAM_NAME, parseSessionUrl, type SessionParams, type Transp
 export {
   BENCHMARKED_SCHEMES, DEFAULT_SCHEME, QUIC_CONTROLLERS, SCHEMES, SCHEME_NAMES, SCHEME_TRANSPORTS, TCP_CONTROLLERS,
   WASM_CONTROLLERS, controllersOn, isSchemeName, isSchemeTransport, parseScheme, schemeFor, schemeInfo, schemeSpellings,
-  schemesOn, type QuicControllerName, type RegisteredScheme, type SchemeInfo, type SchemeName, type SchemeOn,
+  schemesOn, PCC_VS_KERNEL_TCP, type QuicControllerName, type RegisteredScheme, type SchemeInfo, type SchemeName, type SchemeOn,
   type SchemeTransport, type TcpControllerName, type WasmControllerName,
 } from './schemes.ts';
 export {

@@ -52,6 +52,10 @@ export type TcpControllerName = SchemeOn<'tcp'>['cc'];
 /** The default scheme of the origin and the player. */
 export const DEFAULT_SCHEME: SchemeName = 'vivace';
 
+/** The shortest honest comparison: the default PCC scheme beside the kernel's default TCP (smoke runs, fault cases
+ *  that compare one PCC run with kernel TCP). */
+export const PCC_VS_KERNEL_TCP: readonly SchemeName[] = [DEFAULT_SCHEME, 'tcp-cubic'];
+
 /** The schemes on one transport, in registry order. */
 export function schemesOn<T extends SchemeTransport>(transport: T): ReadonlyArray<SchemeOn<T>> {
   return SCHEMES.filter((s): s is SchemeOn<T> => s.transport === transport);

@@ -4,6 +4,7 @@
 // controller takes to be back at >= 80 % of the link's capacity (target <= 3 s for vivace).
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { PCC_VS_KERNEL_TCP } from '@pcc-stream/protocol';
 import { rateTraceWithOutages } from '../../linkem/src/driver/index.ts';
 import type { Scenario } from '../scenario.ts';
 import { controllerRates, secondsUntilRate } from './controller-timeline.ts';
@@ -85,6 +86,6 @@ export const blackout: FaultCase = {
   name: 'blackout',
   summary: `link capacity zero both ways for ${BLACKOUT_S} s at t = 20 s; the session survives, playback resumes, the rate recovers`,
   // Kernel TCP beside vivace: its stall beyond the blackout for comparison (no rate check: no controller telemetry).
-  scenario: faultScenario({ repetitions: 3, schemes: ['vivace', 'tcp-cubic'] }),
+  scenario: faultScenario({ repetitions: 3, schemes: [...PCC_VS_KERNEL_TCP] }),
   run,
 };

@@ -104,9 +104,11 @@ export function createTransportLoader(fetcher: MediaFetcher, hooks: LoaderHooks 
         // takes `time` as the piece's duration instead of the (near zero) time since its previous event.
         const timeMs = durationMs === undefined ? undefined : Math.max(durationMs, MIN_PIECE_MS);
         if (progressEvents === 0 && loaded > 0) {
-          // The fetcher reported no head: the wait so far is the latency, and these bytes arrive now.
-          emit(0, total, timeMs);
-          emit(loaded, total, timeMs === undefined ? undefined : MIN_PIECE_MS);
+          // The fetcher reported no head. Bytes that arrived earlier keep their real duration on the piece dash.js
+          // counts (not on the head it drops as latency): a whole segment replayed in one piece then reads as its
+          // download time, where a 0.001 ms piece made dash.js's sample 10^4-10^6 x too high.
+          emit(0, total, timeMs === undefined ? undefined : MIN_PIECE_MS);
+          emit(loaded, total, timeMs);
           return;
         }
         emit(loaded, total, timeMs);

@@ -6,6 +6,7 @@ import {
   AckScheduler, DELIVERY_DATAGRAMS, DatagramReceiver, RESET_CANCELLED, StreamFrameReader, TELEMETRY_PATH, U48_MAX,
   encodeStreamFrame, timerDelayMs, type AckStep, type ResponseFrame,
 } from '@pcc-stream/protocol';
+import { BodyBuffer } from './body-buffer.ts';
 import type { ByteRange } from './media-fetcher.ts';
 import type { ConnectOptions, FromWorker, TelemetryPoint, ToWorker } from './worker-messages.ts';
 import { TelemetryDecoder } from './telemetry-decoder.ts';
@@ -24,13 +25,12 @@ interface ActiveRequest {
   /** Our side of the request stream stays open until the body is complete: finishing it early cancels (§2.4). */
   writer: WritableStreamDefaultWriter<Uint8Array> | null;
   response: ResponseFrame | null;
-  body: Uint8Array | null;
-  filled: number;
+  /** Only the bytes that arrived (and, with `chunks`, not yet posted): never a buffer of the announced length. */
+  body: BodyBuffer | null;
   lastProgressMs: number;
   done: boolean;
-  /** Body handed over in progress messages as it arrives (worker-messages.ts `chunks`); `posted` bytes so far. */
+  /** Body handed over in progress messages as it arrives (worker-messages.ts `chunks`). */
   chunks: boolean;
-  posted: number;
 }
 
 let transport: WebTransport | null = null;
@@ -154,26 +154,24 @@ function runAckStep(step: AckStep, t: number): void {
 /** Moves in-order bytes into the body; returns true when this completed it. */
 function drainBody(r: ActiveRequest, tUs: number): boolean {
   if (r.done || !r.body) return false;
-  for (const chunk of receiver.take(r.id, tUs)) {
-    r.body.set(chunk, r.filled);
-    r.filled += chunk.byteLength;
-  }
+  for (const chunk of receiver.take(r.id, tUs)) r.body.append(chunk);
   maybeProgress(r, tUs / 1000);
-  if (r.filled !== r.body.byteLength) return false;
+  if (!r.body.complete) return false;
   finish(r);
   return true;
 }
 
 function maybeProgress(r: ActiveRequest, now: number): void {
-  if (r.filled === r.body?.byteLength || now - r.lastProgressMs >= progressIntervalMs) {
+  const body = r.body;
+  if (!body) return;
+  if (body.complete || now - r.lastProgressMs >= progressIntervalMs) {
     r.lastProgressMs = now;
-    if (r.chunks && r.body && r.filled > r.posted) {
-      const bytes = r.body.slice(r.posted, r.filled).buffer;
-      r.posted = r.filled;
-      post({ type: 'progress', id: r.id, loaded: r.filled, total: r.body.byteLength, bytes }, [bytes]);
+    if (r.chunks && body.retainedBytes > 0) {
+      const bytes = body.takeNew();
+      post({ type: 'progress', id: r.id, loaded: body.filled, total: body.declaredBytes, bytes }, [bytes]);
       return;
     }
-    post({ type: 'progress', id: r.id, loaded: r.filled, total: r.body?.byteLength ?? 0 });
+    post({ type: 'progress', id: r.id, loaded: body.filled, total: body.declaredBytes });
   }
 }
 
@@ -183,7 +181,7 @@ function finish(r: ActiveRequest): void {
   requests.delete(r.id);
   receiver.close(r.id);
   // A chunked body already went out in the progress messages (the last one at completion, maybeProgress).
-  const body = r.chunks ? new ArrayBuffer(0) : r.body.buffer as ArrayBuffer;
+  const body = r.chunks ? new ArrayBuffer(0) : r.body.whole();
   post({
     type: 'response', id: r.id, status: r.response.status, statusText: r.response.reason, contentType: r.response.contentType, body,
     cmsdStatic: r.response.cmsdStatic ?? '', cmsdDynamic: r.response.cmsdDynamic ?? '',
@@ -206,7 +204,7 @@ async function runRequest(id: number, path: string, range: ByteRange | null, chu
     post({ type: 'failed', id, message: 'no WebTransport session' });
     return;
   }
-  const r: ActiveRequest = { id, stream: null, writer: null, response: null, body: null, filled: 0, lastProgressMs: 0, done: false, chunks, posted: 0 };
+  const r: ActiveRequest = { id, stream: null, writer: null, response: null, body: null, lastProgressMs: 0, done: false, chunks };
   requests.set(id, r);
   receiver.open(id); // before REQUEST: datagrams may overtake the RESPONSE frame
   try {
@@ -245,7 +243,7 @@ async function readResponseStream(r: ActiveRequest, readable: ReadableStream<Uin
         r.response = frame;
         const length = frame.bodyLength === U48_MAX ? null : frame.bodyLength;
         if (length === null) throw new Error('response without a body length');
-        r.body = new Uint8Array(length);
+        r.body = new BodyBuffer(length, r.chunks);
         if (frame.delivery === DELIVERY_DATAGRAMS) {
           const set = receiver.setBodyLength(r.id, length);
           if (!set.ok) throw new Error(set.error.message);
@@ -278,19 +276,16 @@ async function readResponseStream(r: ActiveRequest, readable: ReadableStream<Uin
   if (!r.done) {
     if (!r.response) throw new Error('the server closed the request stream without a response');
     // Datagram delivery: bytes may still be arriving after the stream ended; drainBody finishes the request.
-    if (r.response.delivery !== DELIVERY_DATAGRAMS) throw new Error(`stream body ended after ${r.filled} of ${r.body?.byteLength} bytes`);
+    if (r.response.delivery !== DELIVERY_DATAGRAMS) throw new Error(`stream body ended after ${r.body?.filled} of ${r.body?.declaredBytes} bytes`);
   }
 }
 
 function appendStreamBody(r: ActiveRequest, chunk: Uint8Array): void {
   if (!r.body) return;
-  const room = r.body.byteLength - r.filled;
-  if (chunk.byteLength > room) throw new Error('stream body longer than announced');
-  r.body.set(chunk, r.filled);
-  r.filled += chunk.byteLength;
+  r.body.append(chunk);
   streamBytesReceived += chunk.byteLength;
   maybeProgress(r, performance.now());
-  if (r.filled === r.body.byteLength) finish(r);
+  if (r.body.complete) finish(r);
 }
 
 function cancel(id: number): void {

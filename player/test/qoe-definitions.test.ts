@@ -66,18 +66,20 @@ function link(overrides: Partial<NetworkLink> = {}): NetworkLink {
     id: 'link-0', label: 'lte', origin: { host: '10.0.0.1', webTransportPort: 4433, httpPort: 8080, httpsPort: null }, panes: ['vivace@datagram'],
     // demo clock: bins every second from 100 s; the session started at demo 101 s (offset 101).
     capacity: [[100, 10, 10], [101, 10, 10], [102, 20, 20], [103, 20, 20], [104, 30, 30]],
-    queue: [[100, 99, 0, 9], [101, 10, 1000, 5], [102, null, 0, 0], [103, 40, 5000, 15], [104, 80, 9000, 30]],
+    // Bin 101: 50 packets at 2 ms and 10 at 10 ms (bin p95 10); bin 103: 30 at 40 ms, 2 at 45 ms (bin p95 45).
+    queue: [[100, 99, 0, 9, [[99, 70]]], [101, 10, 1000, 5, [[2, 50], [10, 10]]], [102, null, 0, 0, []], [103, 45, 5000, 15, [[40, 30], [45, 2]]],
+      [104, 80, 9000, 30, [[80, 200]]]],
     ...overrides,
   };
 }
 
-test('the card\'s link figures cover the bins within the session, weighted by the bytes each bin delivered', () => {
+test('the card\'s link figures cover the bins within the session; its p95 ranks their packets, not the bins\' p95s', () => {
   const bins = { link: link(), binS: 1, demoToPaneOffsetS: 101 };
   // Session seconds [0, 3): demo bins 101, 102, 103.
   const f = linkFigures(bins, 0, 3);
   // Delivered 5 + 0 + 15 Mbit in 3 s of mean capacity (10 + 20 + 20) / 3 Mbit/s.
   assert.equal(f.linkUtilization, linkUtilization((5e6 + 15e6) / 8, (10 + 20 + 20) / 3, 3));
-  // p95 over bytes: 10 ms for 5 Mbit, 40 ms for 15 Mbit; the empty bin (null delay) has no packets.
+  // 92 packets, rank ⌊0.95·92⌋ = 87 of 50×2, 10×10, 30×40, 2×45 ms: 40 ms. (The bins' p95s weighted by bytes read 45.)
   assert.equal(f.queueDelayP95Ms, 40);
   const before = linkFigures(bins, 0, 1);
   assert.equal(before.queueDelayP95Ms, 10);
@@ -104,9 +106,9 @@ test('each pane finds its link by its key; side by side, the k-th pane with a ke
 });
 
 test('network bins from an incremental answer replace those held from its first bin on (a bin still filling comes again)', () => {
-  const held: QueueBin[] = [[0, 5, 0, 1], [0.5, 6, 0, 1], [1, 7, 0, 0.2]];
-  appendBins(held, [[1, 9, 100, 2], [1.5, 4, 0, 1]]);
-  assert.deepEqual(held, [[0, 5, 0, 1], [0.5, 6, 0, 1], [1, 9, 100, 2], [1.5, 4, 0, 1]]);
+  const held: QueueBin[] = [[0, 5, 0, 1, [[5, 1]]], [0.5, 6, 0, 1, [[6, 1]]], [1, 7, 0, 0.2, [[7, 1]]]];
+  appendBins(held, [[1, 9, 100, 2, [[9, 2]]], [1.5, 4, 0, 1, [[4, 1]]]]);
+  assert.deepEqual(held, [[0, 5, 0, 1, [[5, 1]]], [0.5, 6, 0, 1, [[6, 1]]], [1, 9, 100, 2, [[9, 2]]], [1.5, 4, 0, 1, [[4, 1]]]]);
   appendBins(held, []);
   assert.equal(held.length, 4);
   const capacity: CapacityBin[] = [];

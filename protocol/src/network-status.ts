@@ -11,7 +11,8 @@
 import { fail, ok, type Result } from './errors.ts';
 
 export const NETWORK_STATUS_PATH = '/network';
-export const NETWORK_STATUS_VERSION = 1;
+/** 2: a queue bin carries its packets' delays (QueueBin's fifth field), so the card ranks packets, not bins. */
+export const NETWORK_STATUS_VERSION = 2;
 
 /** How a compare view's panes share the emulated network: all on one bottleneck, or each on its own identical copy
  *  (same trace, RTT schedule and seed, started at the same instant). 'loopback': no emulated link at all. */
@@ -37,11 +38,15 @@ export interface NetworkOrigin {
 /** [tS, downMbps, upMbps]: the link's delivery capacity over the bin [tS, tS + binS), each direction as the viewer
  *  sees it (down = origin → browser). From the trace (or constant rate) the emulator follows. */
 export type CapacityBin = [tS: number, downMbps: number, upMbps: number];
-/** [tS, delayP95Ms, queueBytes, deliveredMbps] of the viewer's downlink over [tS, tS + binS): the 95th percentile of the
- *  time packets that left the link in the bin spent in its queue (null when none left), the most link bytes
- *  queued during the bin, and the rate packets left the link at (the bench's link utilization = delivered /
- *  capacity). From linkem's mm-link log of that direction. */
-export type QueueBin = [tS: number, delayP95Ms: number | null, queueBytes: number, deliveredMbps: number];
+/** [tS, delayP95Ms, queueBytes, deliveredMbps, delays] of the viewer's downlink over [tS, tS + binS): the 95th
+ *  percentile of the time packets that left the link in the bin spent in its queue (null when none left), the most
+ *  link bytes queued during the bin, the rate packets left the link at (the bench's link utilization = delivered /
+ *  capacity), and every departed packet's queueing delay as [delayMs, packets] pairs in rising delay (the log's
+ *  whole-ms values), from which a run's p95 ranks packets as the bench's does (qoe.ts queueDelayPercentileMs).
+ *  From linkem's mm-link log of that direction. */
+export type QueueBin = [tS: number, delayP95Ms: number | null, queueBytes: number, deliveredMbps: number, delays: QueueDelayCount[]];
+/** [delayMs, packets]: how many packets left the queue after `delayMs`. */
+export type QueueDelayCount = [delayMs: number, packets: number];
 
 export interface NetworkLink {
   /** Stable for the life of the page server: "link-0", "link-1", ... */
@@ -130,13 +135,16 @@ const finite = (v: unknown): v is number => typeof v === 'number' && Number.isFi
 const nonNegative = (v: unknown): v is number => finite(v) && v >= 0;
 const isPort = (v: unknown): v is number => Number.isInteger(v) && (v as number) >= 1 && (v as number) <= 65535;
 
-function tuples(value: unknown, where: string, width: number, cell: (v: unknown, i: number) => boolean): string | null {
+function tuples(value: unknown, where: string, width: number, cell: (v: unknown, i: number) => boolean, what = `${width} numbers ≥ 0`): string | null {
   if (!Array.isArray(value)) return `${where}: expected an array`;
   for (const [i, row] of value.entries()) {
-    if (!Array.isArray(row) || row.length !== width || !row.every((v, j) => cell(v, j))) return `${where}[${i}]: expected ${width} numbers ≥ 0`;
+    if (!Array.isArray(row) || row.length !== width || !row.every((v, j) => cell(v, j))) return `${where}[${i}]: expected ${what}`;
   }
   return null;
 }
+
+const isDelayCounts = (v: unknown): boolean =>
+  tuples(v, '', 2, (c, j) => nonNegative(c) && (j === 0 || (Number.isInteger(c) && c > 0))) === null;
 
 const checkOrigin: Check = (v, where) => {
   if (!isRecord(v)) return `${where}: expected an object`;
@@ -155,7 +163,8 @@ const checkLink: Check = (v, where) => {
   if (!Array.isArray(v.panes) || !v.panes.every((p) => typeof p === 'string')) return `${where}.panes: expected strings`;
   return checkOrigin(v.origin, `${where}.origin`)
     ?? tuples(v.capacity, `${where}.capacity`, 3, nonNegative)
-    ?? tuples(v.queue, `${where}.queue`, 4, (c, j) => (j === 1 && c === null) || nonNegative(c));
+    ?? tuples(v.queue, `${where}.queue`, 5, (c, j) => (j === 1 && c === null) || (j === 4 ? isDelayCounts(c) : nonNegative(c)),
+      '[tS, delayP95Ms, queueBytes, deliveredMbps, [[delayMs, packets], ...]]');
 };
 
 /** Checks a parsed /network answer; the error names the first field that is wrong. */

@@ -6,9 +6,9 @@ const link = {
   id: 'link-0', label: 'lte', panes: ['vivace@datagram'],
   origin: { host: '100.110.0.2', webTransportPort: 4433, httpPort: 8080, httpsPort: 8443 },
   capacity: [[0, 9.5, 4.2], [0.5, 11, 3.9]],
-  queue: [[0, null, 0, 0], [0.5, 12, 30000, 8.2]],
+  queue: [[0, null, 0, 0, []], [0.5, 12, 30000, 8.2, [[3, 10], [12, 2]]]],
 };
-const status = { version: 1, preset: 'lte', description: 'TMobile LTE', mode: 'competing', nowS: 1.2, binS: 0.5, links: [link] };
+const status = { version: 2, preset: 'lte', description: 'TMobile LTE', mode: 'competing', nowS: 1.2, binS: 0.5, links: [link] };
 
 test('network status: a well-formed answer passes, loopback has no links', () => {
   const r = parseNetworkStatus(JSON.parse(JSON.stringify(status)));
@@ -21,12 +21,15 @@ test('network status: a well-formed answer passes, loopback has no links', () =>
 
 test('network status: each malformed field is named', () => {
   const cases: [unknown, RegExp][] = [
-    [{ ...status, version: 2 }, /version/],
+    [{ ...status, version: 1 }, /version 1, expected 2/],
     [{ ...status, mode: 'loopback' }, /loopback exactly when/],
     [{ ...status, links: [] }, /loopback exactly when/],
     [{ ...status, binS: 0 }, /binS/],
     [{ ...status, links: [{ ...link, capacity: [[0, -1, 2]] }] }, /capacity\[0\]/],
     [{ ...status, links: [{ ...link, queue: [[0, 1, 2]] }] }, /queue\[0\]/],
+    [{ ...status, links: [{ ...link, queue: [[0, 1, 2, 3]] }] }, /queue\[0\]: expected \[tS, delayP95Ms/],
+    [{ ...status, links: [{ ...link, queue: [[0, 1, 2, 3, [[4, 0]]]] }] }, /queue\[0\]/],
+    [{ ...status, links: [{ ...link, queue: [[0, 1, 2, 3, [[-4, 1]]]] }] }, /queue\[0\]/],
     [{ ...status, links: [{ ...link, origin: { ...link.origin, webTransportPort: 0 } }] }, /webTransportPort/],
     [{ ...status, links: [{ ...link, origin: { ...link.origin, tcpPort: 70000 } }] }, /tcpPort/],
     [[], /expected an object/],

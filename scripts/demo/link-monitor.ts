@@ -14,7 +14,8 @@ const MAX_BINS = 7200;
 const READ_CHUNK_BYTES = 1 << 20;
 
 interface OpenBin {
-  delaysMs: number[];
+  /** Packets that left in the bin, by their logged queueing delay (whole ms). */
+  delaysMs: Map<number, number>;
   departedBytes: number;
   maxQueueBytes: number;
 }
@@ -78,12 +79,12 @@ export class LinkMonitor {
     if (bin < this.nextBin) return; // late line for a closed bin (cannot happen with a time-ordered log)
     // Bins the log skipped (nothing arrived, left or was dropped) held the queue as it was.
     for (let quiet = Math.max(this.lastLineBin + 1, bin - MAX_BINS); quiet < bin; quiet++) {
-      if (!this.open.has(quiet)) this.open.set(quiet, { delaysMs: [], departedBytes: 0, maxQueueBytes: this.queuedBytes });
+      if (!this.open.has(quiet)) this.open.set(quiet, { delaysMs: new Map(), departedBytes: 0, maxQueueBytes: this.queuedBytes });
     }
     this.lastLineBin = Math.max(this.lastLineBin, bin);
     let open = this.open.get(bin);
     if (!open) {
-      open = { delaysMs: [], departedBytes: 0, maxQueueBytes: this.queuedBytes };
+      open = { delaysMs: new Map(), departedBytes: 0, maxQueueBytes: this.queuedBytes };
       this.open.set(bin, open);
     }
     switch (event.kind) {
@@ -93,7 +94,7 @@ export class LinkMonitor {
       case 'departure':
         this.queuedBytes -= event.bytes;
         open.departedBytes += event.bytes;
-        open.delaysMs.push(event.delayMs);
+        open.delaysMs.set(event.delayMs, (open.delaysMs.get(event.delayMs) ?? 0) + 1);
         break;
       case 'drop':
         this.queuedBytes -= event.bytes;
@@ -108,10 +109,12 @@ export class LinkMonitor {
     const open = this.open.get(bin);
     this.open.delete(bin);
     const tS = this.linkStartS + bin * NETWORK_BIN_S;
-    // The p95 by the bench's rule (protocol qoe.ts), so a bin's figure reads like the run tables'.
-    const delayP95Ms = open ? queueDelayPercentileMs(open.delaysMs.map((delayMs) => ({ delayMs, count: 1 }))) : null;
+    // Every packet's delay goes out with the bin, so the card ranks a run's packets as the bench does; the bin's own
+    // p95 by the same rule (protocol qoe.ts) for the chart.
+    const delays: QueueBin[4] = open ? [...open.delaysMs].sort((a, b) => a[0] - b[0]) : [];
+    const delayP95Ms = queueDelayPercentileMs(delays.map(([delayMs, count]) => ({ delayMs, count })));
     this.queue.push([tS, delayP95Ms, open ? open.maxQueueBytes : Math.max(0, this.queuedBytes),
-      open ? (open.departedBytes * 8) / NETWORK_BIN_S / 1e6 : 0]);
+      open ? (open.departedBytes * 8) / NETWORK_BIN_S / 1e6 : 0, delays]);
     if (this.queue.length > MAX_BINS) {
       this.queue.splice(0, this.queue.length - MAX_BINS);
       this.firstKeptBin = bin - MAX_BINS + 1;

@@ -14,7 +14,8 @@ export interface RunSummary {
   startupDelayS: number | null;
   /** Mean nominal bitrate of the video segments downloaded (the bench's avg_bitrate_mbps). */
   averageBitrateMbps: number;
-  /** Nearest-rank p95 of the link's queueing delay over the session (null on loopback or before any packet left). */
+  /** Nearest-rank p95 of the queueing delay of every packet that left the link during the session, as the bench ranks
+   *  a run's packets (null on loopback or before any packet left). */
   queueDelayP95Ms: number | null;
   /** Bytes the link delivered (every flow on it) over what its capacity could carry, over the session (null on loopback). */
   linkUtilization: number | null;
@@ -40,9 +41,9 @@ export function linkFigures(bins: PaneLinkBins, fromS: number, toS: number): { q
   const queue = bins.link.queue.filter((b) => inSpan(b[0]));
   const capacity = bins.link.capacity.filter((b) => inSpan(b[0]));
   const deliveredBytes = queue.map((b) => (b[3] * 1e6 * bins.binS) / 8);
-  // Each bin's p95 stands for the packets that left in it: weighted by the bytes they carried.
+  // The packets of every bin in the span, ranked together: a p95 of packets, not of the bins' p95s.
   const queueDelayP95Ms = queueDelayPercentileMs(
-    queue.flatMap((b, i) => (b[1] === null ? [] : [{ delayMs: b[1], count: deliveredBytes[i]! }])), QUEUE_DELAY_PERCENTILE);
+    queue.flatMap((b) => b[4].map(([delayMs, count]) => ({ delayMs, count }))), QUEUE_DELAY_PERCENTILE);
   const linkUtilizationValue = capacity.length === 0 ? null
     : linkUtilization(deliveredBytes.reduce((s, v) => s + v, 0), meanCapacityMbps(capacity.map((b) => b[1])), capacity.length * bins.binS);
   return { queueDelayP95Ms, linkUtilization: linkUtilizationValue };

@@ -1,7 +1,8 @@
 // CMCD in and CMSD out, end to end in Chromium (issue 18 items 1 and 6): dash.js's own CMCD reaches the origin over
 // WebTransport datagrams and over HTTP/1.1 on kernel TCP (the origin sees `bl` change during playback), and the origin's CMSD
 // `etp` reaches dash.js's CmsdModel and is blended into the throughput samples its ABR uses. Fails if dash.js stops
-// sending `bl` or stops reading `etp`.
+// sending `bl` or stops reading `etp`, or if the continuous stream (stream=1) stops forwarding the CMCD of the segments
+// it serves (PROTOCOL.md §2.9).
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
@@ -103,6 +104,36 @@ test('HTTP/1.1 over kernel TCP: the origin sees dash.js\'s CMCD bl; dash.js read
     assert.equal(parsed?.static?.sf, 'd', `dash.js did not see the exposed CMSD-Static header: ${JSON.stringify(parsed)}`);
     const m = await page.evaluate(() => window.pccPlayer.metrics());
     assert.ok(m && m.playbackPositionS >= playS - 5, `playback advanced only ${m?.playbackPositionS} s`);
+  } finally {
+    await close();
+  }
+});
+
+test('continuous stream (stream=1) over datagrams: the CMCD of segments served from the stream reaches the origin\'s controller', { timeout: 120_000 }, async () => {
+  // One rendition, so one stream: without the player-state requests the origin would hear the video bl only once.
+  const { page, close } = await openPage('cc=vivace-video&stream=1&content=abr&abr=off&bitrate=4000');
+  try {
+    const videoBl: number[] = [];
+    let stateRequests = 0;
+    const end = Date.now() + playS * 1000;
+    while (Date.now() < end) {
+      await page.waitForTimeout(statusPollMs);
+      for (const row of (await status()).session_list) {
+        if (row.transport !== 'datagram' || typeof row.player_state_requests !== 'number' || row.player_state_requests === 0) continue;
+        stateRequests = Math.max(stateRequests, row.player_state_requests);
+        // Audio requests carry their own CMCD (ot=a); the video buffer level comes from the stream's segments.
+        if (row.cmcd_ot === 'v' && typeof row.cmcd_bl_ms === 'number') videoBl.push(row.cmcd_bl_ms);
+      }
+    }
+    const report = (await page.evaluate(() => window.pccPlayer.metrics()))!;
+    process.stderr.write(`${JSON.stringify({ component: 'e2e', test: 'stream-cmcd', segments_from_stream: report.prefetchHits, streams: report.prefetchIssued, player_state_requests: stateRequests, video_bl_samples: videoBl.length, video_bl_distinct: new Set(videoBl).size })}\n`);
+    assert.deepEqual(report.errors, [], 'no player-state request failed');
+    assert.equal(report.stream, true);
+    assert.ok(report.prefetchHits >= 6, `only ${report.prefetchHits} segments served from the stream in ${playS} s`);
+    assert.ok(stateRequests >= report.prefetchHits - report.prefetchIssued - 2,
+      `the origin accepted ${stateRequests} player-state requests for ${report.prefetchHits} segments from ${report.prefetchIssued} stream(s)`);
+    assert.ok(new Set(videoBl).size >= 3, `the origin saw the video bl change only ${new Set(videoBl).size} times: ${[...new Set(videoBl)].join(', ')}`);
+    assertNoCmcdRefused();
   } finally {
     await close();
   }

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { ByteRange, MediaFetcher, MediaResponse, ProgressCallback } from '../src/transport/media-fetcher.ts';
 import { ContinuousStreamFetcher, type StreamSource } from '../src/transport/continuous-stream-fetcher.ts';
+import { PLAYER_STATE_PREFIX, PLAYER_STATE_STATUS, cmcdQueryArgument, requestPlayerState } from '@pcc-stream/protocol';
 
 function file(n: number, seed: number): Uint8Array {
   return Uint8Array.from({ length: n }, (_, i) => (i * 31 + seed) & 0xff);
@@ -28,6 +29,8 @@ class ManualStreams implements StreamSource, MediaFetcher {
   clockMs = 0;
   readonly streams: OpenedStream[] = [];
   readonly innerPaths: string[] = [];
+  /** Player-state requests (PROTOCOL.md §2.9), answered as the origin does (204, or 400 with the parser's reason). */
+  readonly statePaths: string[] = [];
   constructor(private readonly segments: Record<string, Uint8Array[]>) {}
   stream(path: string, onChunk: (b: Uint8Array) => void, signal: AbortSignal): Promise<MediaResponse> {
     return new Promise((resolve, reject) => {
@@ -39,6 +42,12 @@ class ManualStreams implements StreamSource, MediaFetcher {
     });
   }
   fetch(path: string, _range: ByteRange | null, onProgress: ProgressCallback): Promise<MediaResponse> {
+    if (path.startsWith(`${PLAYER_STATE_PREFIX}/`)) {
+      this.statePaths.push(path);
+      const read = requestPlayerState(path);
+      const status = read.ok ? PLAYER_STATE_STATUS : 400;
+      return Promise.resolve({ status, statusText: '', contentType: 'text/plain', body: new TextEncoder().encode(read.ok ? '' : read.error.message).buffer as ArrayBuffer });
+    }
     this.innerPaths.push(path);
     onProgress(3, 3);
     return Promise.resolve({ status: 200, statusText: 'OK', contentType: 'video/mp4', body: new Uint8Array([1, 2, 3]).buffer });
@@ -75,6 +84,7 @@ test('one stream serves back-to-back segment requests, with their real arrival t
   assert.deepEqual(new Uint8Array(r3.body), segs[2]);
   assert.equal(server.streams.length, 1, 'no second request');
   assert.deepEqual(server.innerPaths, []);
+  assert.deepEqual(server.statePaths, [2, 3].map((n) => `${PLAYER_STATE_PREFIX}${videoPath(2, n)}`), 'the CMCD of the segments the stream served');
   fetcher.close();
   assert.equal(fetcher.counters.segmentsServed, 3);
   assert.equal(fetcher.counters.wasteBytes, 0);
@@ -126,4 +136,46 @@ test('init segments, audio and byte ranges go to the inner fetcher; a retried se
   assert.equal(server.streams.length, 2, 'a segment already handed over is asked for anew');
   await server.deliver(server.streams[1]!, 14, 1);
   assert.deepEqual(new Uint8Array((await again).body), file(10, 1));
+});
+
+test('each segment served from the stream tells the origin its CMCD; the one that opens a stream carries its own', async () => {
+  const segs = [file(50, 1), file(60, 2), file(70, 3), file(80, 4)];
+  const server = new ManualStreams({ '/set/1': segs });
+  const failures: string[] = [];
+  const fetcher = new ContinuousStreamFetcher(server, server, { nowMs: () => server.clockMs, onPlayerStateFailure: (m) => failures.push(m) });
+  const withBl = (n: number, blMs: number): string => `/set/seg-1-${String(n).padStart(5, '0')}.m4s?${cmcdQueryArgument({ bl: blMs, ot: 'v', nor: `seg-1-0000${n + 1}.m4s` })}`;
+  const first = fetcher.fetch(withBl(1, 0), null, () => {}, new AbortController().signal);
+  assert.match(server.streams[0]!.path, /CMCD=bl%3D0%2C/, 'the stream request carries the first segment\'s CMCD');
+  await server.deliver(server.streams[0]!, 54 + 64 + 74 + 84, 3);
+  await first;
+  const bufferMs = [2000, 4000, 6000];
+  for (let n = 2; n <= 4; n++) await fetcher.fetch(withBl(n, bufferMs[n - 2]!), null, () => {}, new AbortController().signal);
+  await new Promise((r) => setImmediate(r));
+  assert.equal(server.streams.length, 1);
+  const told = server.statePaths.map((p) => requestPlayerState(p));
+  assert.deepEqual(told.map((r) => (r.ok ? r.value.state?.bufferLengthMs : r.error.message)), bufferMs, 'the origin reads each served segment\'s bl');
+  assert.deepEqual(told.map((r) => (r.ok ? r.value.state?.nextObjectPath : '')), ['/set/seg-1-00003.m4s', '/set/seg-1-00004.m4s', '/set/seg-1-00005.m4s'],
+    'nor resolves against the segment\'s folder');
+  assert.equal(fetcher.counters.playerStatesSent, 3);
+  assert.equal(fetcher.counters.playerStateFailures, 0);
+  assert.deepEqual(failures, []);
+  fetcher.close();
+});
+
+test('a player-state request the origin refuses is reported, and the segment is still served', async () => {
+  const server = new ManualStreams({ '/set/1': [file(10, 1), file(10, 2), file(10, 3)] });
+  const failures: string[] = [];
+  const fetcher = new ContinuousStreamFetcher(server, server, { nowMs: () => server.clockMs, onPlayerStateFailure: (m) => failures.push(m) });
+  const first = fetcher.fetch('/set/seg-1-00001.m4s', null, () => {}, new AbortController().signal);
+  await server.deliver(server.streams[0]!, 42, 1);
+  await first;
+  const plain = await fetcher.fetch('/set/seg-1-00002.m4s', null, () => {}, new AbortController().signal);
+  assert.deepEqual(new Uint8Array(plain.body), file(10, 2));
+  assert.deepEqual(server.statePaths, [], 'no CMCD, no player-state request');
+  const hostile = await fetcher.fetch(`/set/seg-1-00003.m4s?CMCD=${encodeURIComponent('bl=-5,ot=v')}`, null, () => {}, new AbortController().signal);
+  assert.deepEqual(new Uint8Array(hostile.body), file(10, 3));
+  await new Promise((r) => setImmediate(r));
+  assert.equal(fetcher.counters.playerStateFailures, 1);
+  assert.equal(failures.length, 1);
+  assert.match(failures[0]!, /player state for \/set\/seg-1-00003\.m4s not accepted: 400 CMCD bl=-5 is negative/);
 });

@@ -37,11 +37,14 @@ export {
 } from './cmsd.ts';
 export { PREFETCH_QUERY_KEY, isPrefetchRequest, withPrefetchMark } from './prefetch-mark.ts';
 export {
+  PLAYER_STATE_PREFIX, PLAYER_STATE_STATUS, playerStateRequestPath, requestPlayerState, type RequestPlayerState,
+} from './player-state-request.ts';
+export {
   QUEUE_DELAY_PERCENTILE, averageSegmentBitrateKbps, bufferingRatio, bufferingRatioWithStartup, kbpsToMbps, linkUtilization,
   meanCapacityMbps, meanOverPlayers, queueDelayPercentileMs, type DelayCount,
 } from './qoe.ts';
 export {
-  DEFAULT_NETWORK_MODE, NETWORK_MODES, NETWORK_MODE_PARAM, NETWORK_STATUS_PATH, NETWORK_STATUS_VERSION, isNetworkMode, linkIndexForPane,
+  DEFAULT_NETWORK_MODE, NETWORK_MODES, NETWORK_MODE_PARAM, NETWORK_STATUS_PATH, NETWORK_STATUS_VERSION, isNetworkMode, linkForPane, linkIndexForPane, panesOnLink,
   loopbackNetworkStatus, networkStatusQuery, paneKey, parseNetworkStatus, parseNetworkStatusQuery, type CapacityBin, type NetworkLink, type NetworkMode,
   type NetworkOrigin, type NetworkStatus, type NetworkStatusQuery, type QueueBin,
 } from './network-status.ts';

@@ -189,6 +189,7 @@ export class Origin {
       send_loop_turns: this.sendLoop.turns, send_loop_sleeps: this.sendLoop.sleeps,
       session_list: [...this.sessions.values()].map((s) => ({
         id: s.quic.id, transport: s.transport.transport, open_requests: s.openRequests, cmcd_rejected: s.cmcdRejected,
+        player_state_requests: s.playerStateRequests,
         ...s.transport.telemetry.prefetch.fields(),
         ...s.transport.stats(),
       })),

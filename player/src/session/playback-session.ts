@@ -159,7 +159,7 @@ export class PlaybackSession {
     const inner = this.fetcher ?? (this.httpFetcher = new HttpFetcher(new URL(manifestUrl).origin));
     let loaderFetcher: PrefetchingFetcher | ContinuousStreamFetcher;
     if (this.params.stream) {
-      loaderFetcher = this.streamFetcher = new ContinuousStreamFetcher(inner, inner);
+      loaderFetcher = this.streamFetcher = new ContinuousStreamFetcher(inner, inner, { onPlayerStateFailure: (message) => this.note(message) });
     } else {
       loaderFetcher = this.mediaFetcher = new PrefetchingFetcher(inner, { enabled: this.params.prefetch });
     }

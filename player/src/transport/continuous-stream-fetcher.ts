@@ -9,7 +9,11 @@
 // the inner fetcher; a video request for another rendition or an earlier number restarts the stream there, and the
 // old stream's bytes dash.js never used count as waste. Each served segment reports the real arrival times of its
 // bytes (the progress events' `durationMs`), so dash.js's throughput samples are the transfer's, as with early requests.
-import { cmcdFromRequestPath } from '@pcc-stream/protocol';
+//
+// A request served from the stream never reaches the origin, so its CMCD (the player's buffer level) would not either:
+// the fetcher sends that path as a player-state request instead (PROTOCOL.md §2.9), on the same session, and the origin
+// hands it to the controller as it would the request's own. The request that opens a stream carries its CMCD itself.
+import { PLAYER_STATE_STATUS, cmcdFromRequestPath, playerStateRequestPath } from '@pcc-stream/protocol';
 import type { ByteRange, MediaFetcher, MediaResponse, ProgressCallback } from './media-fetcher.ts';
 
 /** Hands a response's body over in order as it arrives; resolves with the response (its `body` empty) at the end. */
@@ -33,6 +37,15 @@ export interface StreamCounters {
   wasteBytes: number;
   /** Receiver idle time between consecutive segments of a stream (last byte of one to first byte of the next), ms. */
   segmentGapsMs: number[];
+  /** Player-state requests sent for segments served from a stream, and those the origin did not accept (§2.9). */
+  playerStatesSent: number;
+  playerStateFailures: number;
+}
+
+export interface ContinuousStreamOptions {
+  nowMs?: () => number;
+  /** Told why a player-state request failed (the origin's status and reason, or the transport's error). */
+  onPlayerStateFailure?: (message: string) => void;
 }
 
 interface Mark { atMs: number; loaded: number }
@@ -140,9 +153,12 @@ class OpenStream {
 export class ContinuousStreamFetcher implements MediaFetcher {
   private open: OpenStream | null = null;
   private readonly nowMs: () => number;
-  readonly counters: StreamCounters = { streamsOpened: 0, streamsCancelled: 0, segmentsServed: 0, streamBytes: 0, wasteBytes: 0, segmentGapsMs: [] };
+  readonly counters: StreamCounters = {
+    streamsOpened: 0, streamsCancelled: 0, segmentsServed: 0, streamBytes: 0, wasteBytes: 0, segmentGapsMs: [],
+    playerStatesSent: 0, playerStateFailures: 0,
+  };
 
-  constructor(private readonly inner: MediaFetcher, private readonly source: StreamSource, options: { nowMs?: () => number } = {}) {
+  constructor(private readonly inner: MediaFetcher, private readonly source: StreamSource, private readonly options: ContinuousStreamOptions = {}) {
     this.nowMs = options.nowMs ?? (() => performance.now());
   }
 
@@ -154,7 +170,24 @@ export class ContinuousStreamFetcher implements MediaFetcher {
     const isVideo = objectType === 'v' || objectType === 'av' || (objectType === '' && name !== null);
     if (!name || !isVideo || range !== null) return this.inner.fetch(path, range, onProgress, signal);
     if (!this.open || !this.open.holds(name)) this.restart(name);
+    else this.tellPlayerState(path);
     return this.serve(this.open!, name.number, path, onProgress, signal);
+  }
+
+  /** Sends the CMCD of a request the open stream serves to the origin (PROTOCOL.md §2.9); it does not wait for the
+   *  answer, as dash.js's request never waited for the origin to read its CMCD. */
+  private tellPlayerState(path: string): void {
+    const statePath = playerStateRequestPath(path);
+    if (statePath === null) return;
+    const counters = this.counters;
+    counters.playerStatesSent++;
+    const failed = (why: string): void => {
+      counters.playerStateFailures++;
+      this.options.onPlayerStateFailure?.(`player state for ${path.split('?', 1)[0]} not accepted: ${why}`);
+    };
+    this.inner.fetch(statePath, null, () => {}, new AbortController().signal).then((r) => {
+      if (r.status !== PLAYER_STATE_STATUS) failed(`${r.status} ${new TextDecoder().decode(r.body).slice(0, 200) || r.statusText}`);
+    }, (err: unknown) => failed(err instanceof Error ? err.message : String(err)));
   }
 
   /** Drops the current stream (its unused bytes are waste) and asks for one from `name` on. */

@@ -7,7 +7,7 @@ import { createServer as createHttpServer, type IncomingMessage, type Server, ty
 import { createServer as createHttpsServer, type Server as TlsServer } from 'node:https';
 import type { Socket } from 'node:net';
 import {
-  CMSD_DYNAMIC_HEADER, CMSD_STATIC_HEADER, cmcdFromRequestPath, encodeCmsdDynamic, encodeCmsdStatic, isPrefetchRequest,
+  CMSD_DYNAMIC_HEADER, CMSD_STATIC_HEADER, PLAYER_STATE_STATUS, encodeCmsdDynamic, encodeCmsdStatic, isPrefetchRequest, requestPlayerState,
 } from '@pcc-stream/protocol';
 import { getTcpCongestion, setTcpCongestion } from '@pcc-stream/quic';
 import { nowUs } from '../clock.ts';
@@ -111,13 +111,18 @@ async function serve(
   if (req.method !== 'GET' && req.method !== 'HEAD') return fail(res, 405, 'method not allowed');
   const url = new URL(req.url ?? '/', 'https://origin');
   // CMCD in the query (PROTOCOL.md §2.6): a malformed one refuses this request only, never the connection.
-  const cmcd = cmcdFromRequestPath(req.url ?? '/');
+  const cmcd = requestPlayerState(req.url ?? '/');
   if (!cmcd.ok) {
     if (connection) connection.cmcdRejected++;
     log('warn', 'cmcd.rejected', { peer: `${req.socket.remoteAddress}:${req.socket.remotePort}`, path: (req.url ?? '').slice(0, 256), reason: cmcd.error.message });
     return fail(res, 400, cmcd.error.message);
   }
-  if (cmcd.value) connection?.player.set(cmcd.value, nowUs());
+  if (cmcd.value.state) connection?.player.set(cmcd.value.state, nowUs());
+  // A player-state request (PROTOCOL.md §2.9) asks for nothing more.
+  if (cmcd.value.stateOnly) {
+    res.writeHead(PLAYER_STATE_STATUS).end();
+    return;
+  }
   if (connection && isPrefetchRequest(req.url ?? '/')) {
     connection.prefetchRequests++;
     res.once('close', () => { if (!res.writableFinished) connection.prefetchCancelled++; });

@@ -1,8 +1,8 @@
 // One WebTransport session at the origin: accepts request streams, enforces per-session limits and the idle
 // timeout, resolves paths in the media store and hands bodies to the session's transport.
 import {
-  CLOSE_IDLE_TIMEOUT, CLOSE_LIMIT_EXCEEDED, CLOSE_PROTOCOL_VIOLATION, DELIVERY_STREAM, TELEMETRY_PATH, cmcdFromRequestPath, encodeCmsdDynamic,
-  encodeCmsdStatic, isPrefetchRequest, type RequestFrame,
+  CLOSE_IDLE_TIMEOUT, CLOSE_LIMIT_EXCEEDED, CLOSE_PROTOCOL_VIOLATION, DELIVERY_STREAM, PLAYER_STATE_STATUS, TELEMETRY_PATH, encodeCmsdDynamic,
+  encodeCmsdStatic, isPrefetchRequest, requestPlayerState, type RequestFrame,
 } from '@pcc-stream/protocol';
 import { nowUs } from '../clock.ts';
 import type { Session } from '@pcc-stream/quic';
@@ -37,6 +37,8 @@ export class OriginSession {
   closedWith: { code: number; reason: string } | null = null;
   /** Requests refused for a malformed CMCD (PROTOCOL.md §2.6). */
   cmcdRejected = 0;
+  /** Player-state requests accepted (PROTOCOL.md §2.9: the CMCD of requests served from a continuous stream). */
+  playerStateRequests = 0;
   /** Media requests being served now (telemetry subscriptions, which never end by themselves, are not counted). */
   private mediaRequests = 0;
   /** Set by drain(): no new request is started; those that arrive wait unanswered for the session's close, so the
@@ -137,6 +139,10 @@ export class OriginSession {
 
   private async respondError(stream: RequestStream, requestId: number, status: number, reason: string, totalSize?: number): Promise<void> {
     if (status >= 400 && status < 500 && this.refuse(status, reason)) return;
+    await this.respondWithoutBody(stream, requestId, status, reason, totalSize);
+  }
+
+  private async respondWithoutBody(stream: RequestStream, requestId: number, status: number, reason: string, totalSize?: number): Promise<void> {
     await stream.write({
       type: 'response', requestId, status, delivery: DELIVERY_STREAM, totalSize: totalSize ?? 0, bodyOffset: 0, bodyLength: 0,
       contentType: 'text/plain', reason: reason.slice(0, 500),
@@ -161,13 +167,18 @@ export class OriginSession {
       return this.respondError(stream, id, 429, `more than ${this.limits.maxRequestsPerSession} concurrent requests in this session`);
     }
     // CMCD is checked before anything is opened: a malformed one refuses this request only (PROTOCOL.md §2.6).
-    const cmcd = cmcdFromRequestPath(request.path);
+    const cmcd = requestPlayerState(request.path);
     if (!cmcd.ok) {
       this.cmcdRejected++;
       log('warn', 'cmcd.rejected', { session: this.quic.id, request: id, path: request.path.slice(0, 256), reason: cmcd.error.message });
       return this.respondError(stream, id, 400, cmcd.error.message);
     }
-    if (cmcd.value) this.transport.onPlayerState(cmcd.value, nowUs());
+    if (cmcd.value.state) this.transport.onPlayerState(cmcd.value.state, nowUs());
+    // A player-state request (PROTOCOL.md §2.9) asked for nothing more, so even a draining session answers it.
+    if (cmcd.value.stateOnly) {
+      this.playerStateRequests++;
+      return this.respondWithoutBody(stream, id, PLAYER_STATE_STATUS, '');
+    }
     const isTelemetry = request.path.split('?', 1)[0] === TELEMETRY_PATH;
     if (this.draining && !isTelemetry) {
       log('debug', 'request.held_for_drain', { session: this.quic.id, request: id, path: request.path.slice(0, 256) });

@@ -1,12 +1,12 @@
 // The QoE definitions the bench and the page's summary card share (@pcc-stream/protocol qoe.ts), as the player uses
-// them: PlaybackMetrics' figures, the card's link figures from /network bins, and which link a pane crosses.
+// them: PlaybackMetrics' figures and the card's link figures from /network bins.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import {
   averageSegmentBitrateKbps, bufferingRatio, bufferingRatioWithStartup, linkUtilization, meanCapacityMbps, queueDelayPercentileMs,
   type CapacityBin, type NetworkLink, type QueueBin,
 } from '@pcc-stream/protocol';
-import { appendBins, linkForPane } from '../src/metrics/network-feed.ts';
+import { appendBins } from '../src/metrics/network-feed.ts';
 import { PlaybackMetrics } from '../src/metrics/playback-metrics.ts';
 import { linkFigures, runSummary } from '../src/metrics/run-summary.ts';
 
@@ -87,22 +87,6 @@ test('the card\'s link figures cover the bins within the session; its p95 ranks 
   const none = linkFigures(bins, 10, 20);
   assert.equal(none.queueDelayP95Ms, null);
   assert.equal(none.linkUtilization, null);
-});
-
-test('each pane finds its link by its key; side by side, the k-th pane with a key gets the k-th link listing it', () => {
-  const a = link({ id: 'link-0', panes: ['vivace@datagram'] });
-  const b = link({ id: 'link-1', panes: ['cubic@tcp'] });
-  const keys = ['vivace@datagram', 'cubic@tcp'];
-  assert.equal(linkForPane({ mode: 'side-by-side', links: [a, b] }, keys, 1)?.id, 'link-1');
-  assert.equal(linkForPane({ mode: 'side-by-side', links: [b, a] }, keys, 0)?.id, 'link-0');
-  const shared = link({ id: 'link-0', panes: keys });
-  assert.equal(linkForPane({ mode: 'competing', links: [shared] }, keys, 1)?.id, 'link-0');
-  const twins = ['vivace@datagram', 'vivace@datagram'];
-  const c = link({ id: 'link-1', panes: ['vivace@datagram'] });
-  assert.equal(linkForPane({ mode: 'side-by-side', links: [a, c] }, twins, 1)?.id, 'link-1');
-  assert.equal(linkForPane({ mode: 'loopback', links: [] }, keys, 0), null);
-  // A link listing no panes: by position, as the server lays links out.
-  assert.equal(linkForPane({ mode: 'side-by-side', links: [link({ panes: [] }), link({ id: 'link-1', panes: [] })] }, keys, 1)?.id, 'link-1');
 });
 
 test('network bins from an incremental answer replace those held from its first bin on (a bin still filling comes again)', () => {

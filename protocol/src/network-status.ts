@@ -1,6 +1,6 @@
 // `GET /network` on the page's own HTTP origin (npm start's page server): the emulated network the demo's media
 // crosses (npm start -- --network NAME), for the page's charts and summary card. One place for the answer's shape,
-// its validator, the query the page sends and which link a pane's media crosses. Browser-safe.
+// its validator, the query the page sends and which link a pane's media crosses (both sides). Browser-safe.
 //
 //   GET /network?mode=side-by-side&panes=vivace@datagram,cubic@tcp&since=12.5
 //
@@ -88,6 +88,25 @@ export function paneKey(cc: string, transport: string): string {
 /** Index into the server's links of the link pane `paneIndex` (0-based, page order) crosses. */
 export function linkIndexForPane(mode: NetworkMode, paneIndex: number): number {
   return mode === 'side-by-side' ? paneIndex : 0;
+}
+
+/** The server's side of the rule: the keys of the panes whose media cross link `linkIndex`, in page order (a link's
+ *  `panes`). */
+export function panesOnLink(mode: NetworkMode, panes: readonly string[], linkIndex: number): string[] {
+  return panes.filter((_, pane) => linkIndexForPane(mode, pane) === linkIndex);
+}
+
+/** The page's side: which link of an answer pane `index` (of the panes keyed `keys`, page order) crosses — the one
+ *  whose `panes` lists its key (the k-th such link for the k-th pane with that key, side by side), else by position
+ *  as the server lays links out. The page's charts and its choice of origin both read it, so a pane's media cross
+ *  the link its charts draw. */
+export function linkForPane(status: Pick<NetworkStatus, 'mode' | 'links'>, keys: readonly string[], index: number): NetworkLink | null {
+  if (status.links.length === 0 || status.mode === 'loopback') return null;
+  const key = keys[index];
+  const sameKeyBefore = keys.slice(0, index).filter((k) => k === key).length;
+  const listing = status.links.filter((l) => key !== undefined && l.panes.includes(key));
+  if (listing.length > 0) return listing[status.mode === 'side-by-side' ? Math.min(sameKeyBefore, listing.length - 1) : 0] ?? null;
+  return status.links[linkIndexForPane(status.mode, index)] ?? null;
 }
 
 export function isNetworkMode(value: string): value is NetworkMode {

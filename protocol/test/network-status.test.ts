@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { linkIndexForPane, networkStatusQuery, paneKey, parseNetworkStatus, parseNetworkStatusQuery, type NetworkStatus } from '../src/index.ts';
+import {
+  linkForPane, linkIndexForPane, networkStatusQuery, paneKey, panesOnLink, parseNetworkStatus, parseNetworkStatusQuery,
+  type NetworkLink, type NetworkMode, type NetworkStatus,
+} from '../src/index.ts';
 
 const link = {
   id: 'link-0', label: 'lte', panes: ['vivace@datagram'],
@@ -51,4 +54,35 @@ test('network status: the query round-trips; panes map to links by mode', () => 
   assert.ok(!parseNetworkStatusQuery('panes=vivace').ok);
   assert.deepEqual([0, 1, 2].map((i) => linkIndexForPane('side-by-side', i)), [0, 1, 2]);
   assert.deepEqual([0, 1, 2].map((i) => linkIndexForPane('competing', i)), [0, 0, 0]);
+});
+
+const withPanes = (id: string, panes: string[]): NetworkLink => ({ ...(link as unknown as NetworkLink), id, panes });
+
+test('each pane finds its link by its key; side by side, the k-th pane with a key gets the k-th link listing it', () => {
+  const a = withPanes('link-0', ['vivace@datagram']);
+  const b = withPanes('link-1', ['cubic@tcp']);
+  const keys = ['vivace@datagram', 'cubic@tcp'];
+  assert.equal(linkForPane({ mode: 'side-by-side', links: [a, b] }, keys, 1)?.id, 'link-1');
+  assert.equal(linkForPane({ mode: 'side-by-side', links: [b, a] }, keys, 0)?.id, 'link-0');
+  assert.equal(linkForPane({ mode: 'competing', links: [withPanes('link-0', keys)] }, keys, 1)?.id, 'link-0');
+  const twins = ['vivace@datagram', 'vivace@datagram'];
+  assert.equal(linkForPane({ mode: 'side-by-side', links: [a, withPanes('link-1', ['vivace@datagram'])] }, twins, 1)?.id, 'link-1');
+  assert.equal(linkForPane({ mode: 'loopback', links: [] }, keys, 0), null);
+  // A link listing no panes: by position, as the server lays links out.
+  assert.equal(linkForPane({ mode: 'side-by-side', links: [withPanes('link-0', []), withPanes('link-1', [])] }, keys, 1)?.id, 'link-1');
+});
+
+test("the page reads back the server's placement: every pane gets the link linkIndexForPane gave it", () => {
+  const layouts: string[][] = [['vivace@datagram'], ['vivace@datagram', 'cubic@tcp'], ['vivace@datagram', 'vivace@datagram', 'bbr@quic-stream'], ['a@tcp', 'b@tcp', 'a@tcp']];
+  for (const mode of ['competing', 'side-by-side'] as NetworkMode[]) {
+    for (const keys of layouts) {
+      const count = mode === 'side-by-side' ? keys.length : 1;
+      const links = Array.from({ length: count }, (_, i) => withPanes(`link-${i}`, panesOnLink(mode, keys, i)));
+      // Links in another order than the server's: found by key, as long as no two panes share one (twins go by order).
+      const orders = new Set(keys).size === keys.length ? [links, [...links].reverse()] : [links];
+      for (const order of orders) {
+        keys.forEach((_, i) => assert.equal(linkForPane({ mode, links: order }, keys, i)?.id, `link-${linkIndexForPane(mode, i)}`, `${mode} ${keys.join(',')} pane ${i}`));
+      }
+    }
+  }
 });

@@ -12,7 +12,7 @@ import { contentFor, prepareMedia } from '@pcc-stream/bench/harness/media';
 import type { Scenario } from '@pcc-stream/bench/harness/scenario';
 import { PreflightError, preflight, reclaimLinkem } from '@pcc-stream/bench/linkem';
 import {
-  NETWORK_STATUS_VERSION, linkIndexForPane, type NetworkLink, type NetworkStatus, type NetworkStatusQuery,
+  NETWORK_STATUS_VERSION, linkIndexForPane, panesOnLink, type NetworkLink, type NetworkStatus, type NetworkStatusQuery,
 } from '@pcc-stream/protocol';
 import { userPath } from '@pcc-stream/protocol/node/user-path';
 import { ControlServer } from '@pcc-stream/server';
@@ -182,7 +182,7 @@ function networkStatus(q: NetworkStatusQuery): NetworkStatus {
         host: l.origin.host, webTransportPort: l.origin.webTransportPort, httpPort: l.origin.httpPort, httpsPort: l.origin.httpsPort,
         tcpPort: l.origin.tcpPort,
       },
-      panes: q.panes.filter((_, pane) => linkIndexForPane(q.mode, pane) === i),
+      panes: panesOnLink(q.mode, q.panes, i),
       capacity: l.monitor.capacitySince(q.sinceS),
       queue: l.monitor.queueSince(q.sinceS),
     };

@@ -2,7 +2,7 @@
 // polled incrementally, kept whole for the run's download, and handed to each pane on the pane's own clock.
 // On loopback (no links) or when the page server has no /network (a plain origin), panes simply get no link.
 import {
-  NETWORK_STATUS_PATH, linkIndexForPane, networkStatusQuery, paneKey, parseNetworkStatus,
+  NETWORK_STATUS_PATH, linkForPane, networkStatusQuery, paneKey, parseNetworkStatus,
   type CapacityBin, type NetworkLink, type NetworkMode, type NetworkStatus, type QueueBin,
 } from '@pcc-stream/protocol';
 
@@ -32,17 +32,6 @@ export function appendBins<T extends CapacityBin | QueueBin>(held: T[], incoming
   let keep = held.length;
   while (keep > 0 && held[keep - 1]![0] >= firstS) keep -= 1;
   held.splice(keep, held.length - keep, ...incoming);
-}
-
-/** Which link pane `index` crosses: the one whose `panes` list its key (the k-th such link for the k-th pane with
- *  that key, side by side), else by position as the server lays links out. */
-export function linkForPane(status: Pick<NetworkStatus, 'mode' | 'links'>, keys: readonly string[], index: number): NetworkLink | null {
-  if (status.links.length === 0 || status.mode === 'loopback') return null;
-  const key = keys[index];
-  const sameKeyBefore = keys.slice(0, index).filter((k) => k === key).length;
-  const listing = status.links.filter((l) => key !== undefined && l.panes.includes(key));
-  if (listing.length > 0) return listing[status.mode === 'side-by-side' ? Math.min(sameKeyBefore, listing.length - 1) : 0] ?? null;
-  return status.links[linkIndexForPane(status.mode, index)] ?? null;
 }
 
 export class NetworkFeed {

@@ -2,9 +2,8 @@
 // GET /network (protocol/src/network-status.ts) and points each pane at the origin behind its link — all panes at
 // link 0's when competing, pane i at copy i's when side by side. A plain origin (no /network, or no links) leaves
 // the panes on the page's own server, as before.
-import { networkStatusQuery, NETWORK_STATUS_PATH, paneKey, parseNetworkStatus, type NetworkMode } from '@pcc-stream/protocol';
+import { linkForPane, networkStatusQuery, NETWORK_STATUS_PATH, paneKey, parseNetworkStatus, type NetworkMode } from '@pcc-stream/protocol';
 import type { ServerAddress, SessionParams } from '../config/session-params.ts';
-import { linkForPane } from '../metrics/network-feed.ts';
 
 /** How long the page waits for /network before it starts the panes on the page's own server. */
 const NETWORK_ANSWER_TIMEOUT_MS = 3000;
@@ -31,7 +30,7 @@ export async function placeOnNetwork(sessions: readonly SessionParams[], mode: N
   if (!status.ok) throw new NetworkPlacementError(`${NETWORK_STATUS_PATH}: ${status.error.message}`);
   if (status.value.links.length === 0) return unchanged;
   return sessions.map((s, i) => {
-    // The same pane-to-link rule as the charts' (network-feed.ts): a pane's media cross the link its charts draw.
+    // The same pane-to-link rule as the charts' (protocol linkForPane): a pane's media cross the link its charts draw.
     const link = linkForPane(status.value, panes, i);
     if (!link) {
       throw new NetworkPlacementError(`mode=${mode} puts each of the ${sessions.length} panes on its own copy of the link, but npm start runs ${status.value.links.length}; restart it with --links ${sessions.length}, or use mode=competing`);

@@ -29,6 +29,11 @@ pub fn close_info_from(error: &SessionError, local: Option<&CloseInfo>, connecti
                 code: 0,
                 reason: "session ended without a close capsule (idle timeout or connection lost)".into(),
             },
+            // The peer's close reached us before the capsule reader did: the connection's reason is the session's.
+            (None, Some(closed @ Conn::ApplicationClosed(_))) => match SessionError::from(closed) {
+                SessionError::WebTransportError(WebTransportError::Closed(code, reason)) => CloseInfo { code, reason },
+                other => CloseInfo { code: 0, reason: other.to_string() },
+            },
             (None, Some(other)) => CloseInfo { code: 0, reason: other.to_string() },
         },
         SessionError::ConnectionError(Conn::ApplicationClosed(close)) => CloseInfo {

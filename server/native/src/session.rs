@@ -2,6 +2,7 @@
 
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, OnceLock};
+use std::time::Duration;
 
 use bytes::Bytes;
 use napi::bindgen_prelude::{Buffer, Uint32Array};
@@ -291,7 +292,8 @@ impl Session {
     }
 
     /// Close with an application code and reason (≤ 1024 bytes); pending calls settle: receives
-    /// resolve []/null, opens and writes reject. The peer sees the code and reason.
+    /// resolve []/null, opens and writes reject. The peer sees the code and reason, from the
+    /// capsule or, when that is lost or read too late, from the QUIC CONNECTION_CLOSE.
     #[napi(catch_unwind)]
     pub fn close(&self, code: u32, reason: String) -> napi::Result<()> {
         if reason.len() > MAX_CLOSE_REASON_BYTES {
@@ -301,9 +303,12 @@ impl Session {
             )));
         }
         let _ = self.local_close.set(CloseInfo { code, reason: reason.clone() });
+        let conn: quinn::Connection = (*self.inner).clone();
+        let stream_frames_before = conn.stats().frame_tx.stream;
         // Inside the runtime the CLOSE_WEBTRANSPORT_SESSION capsule is written before the QUIC
         // close, so browsers see the code and reason.
         napi::bindgen_prelude::within_runtime_if_available(|| self.inner.close(code, reason.as_bytes()));
+        napi::bindgen_prelude::spawn(close_connection_after_capsule(conn, code, reason, stream_frames_before));
         Ok(())
     }
 
@@ -314,6 +319,28 @@ impl Session {
         let conn: &quinn::Connection = &self.inner;
         close_info_from(&error, self.local_close.get(), conn.close_reason())
     }
+}
+
+/// How long a close waits for its CLOSE_WEBTRANSPORT_SESSION capsule to be sent before it closes the QUIC
+/// connection itself; web-transport-quinn force-closes after max(3 RTT, 100 ms), so this stays well below.
+const CAPSULE_SEND_TIMEOUT: Duration = Duration::from_millis(40);
+const CAPSULE_SEND_POLL: Duration = Duration::from_millis(1);
+
+/// Closes the QUIC connection with the session's code (in HTTP/3's space) and reason once the capsule has left
+/// (a STREAM frame was sent after `close()`), or after CAPSULE_SEND_TIMEOUT. web-transport-quinn's own close waits
+/// for the peer to answer the capsule and otherwise closes the connection with an empty reason; a peer too busy to
+/// read the capsule before that close arrives (handshake floods) then saw the code without its reason. The first
+/// close of a QUIC connection wins, so this one, sent first, is what such a peer reads.
+async fn close_connection_after_capsule(conn: quinn::Connection, code: u32, reason: String, stream_frames_before: u64) {
+    let deadline = tokio::time::Instant::now() + CAPSULE_SEND_TIMEOUT;
+    while conn.close_reason().is_none()
+        && conn.stats().frame_tx.stream == stream_frames_before
+        && tokio::time::Instant::now() < deadline
+    {
+        tokio::time::sleep(CAPSULE_SEND_POLL).await;
+    }
+    let http3_code = quinn::VarInt::try_from(web_transport_quinn::proto::error_to_http3(code)).unwrap_or(quinn::VarInt::MAX);
+    conn.close(http3_code, reason.as_bytes());
 }
 
 impl Session {

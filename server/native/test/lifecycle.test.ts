@@ -8,6 +8,7 @@ import { test } from 'node:test';
 
 import { QuicClient, QuicServer, generateSelfSignedCert } from '../index.js';
 import { openPair, sleep, testCert } from './loopback.ts';
+import { startUdpRelay } from './udp-relay.ts';
 
 test('closing a session resolves closed() on both sides and settles pending calls cleanly', async () => {
   const pair = await openPair();
@@ -47,6 +48,32 @@ test('closing a session resolves closed() on both sides and settles pending call
     server.close(1, 'twice'); // closing again is harmless
   } finally {
     pair.close();
+  }
+});
+
+test('a close sends its reason in the QUIC connection close right behind the capsule, not after waiting for the peer', async () => {
+  // web-transport-quinn alone waits for the peer to answer the capsule and after max(3 RTT, 100 ms) closes the QUIC
+  // connection with an empty reason: a peer too busy to read the capsule first saw the code without the reason
+  // (issue 20's flood refusals). Here the client hears nothing for 300 ms, then everything at once.
+  const cert = testCert();
+  const server = await QuicServer.bind({ host: '127.0.0.1', port: 0, certPem: cert.certPem, keyPem: cert.keyPem });
+  const relay = await startUdpRelay(server.port);
+  try {
+    const accepted = server.accept();
+    const client = await QuicClient.connect(`https://127.0.0.1:${relay.port}/refused`, { certSha256Hex: cert.certSha256Hex });
+    const session = await accepted;
+    assert.ok(session);
+    relay.hold();
+    session.close(3, 'server is at its limit of 64 sessions');
+    await sleep(50);
+    assert.ok(relay.heldCount() >= 2, `the capsule and the connection close within 50 ms (held ${relay.heldCount()})`);
+    await sleep(250);
+    relay.release();
+    const info = await Promise.race([client.closed(), sleep(5000).then(() => null)]);
+    assert.deepEqual(info, { code: 3, reason: 'server is at its limit of 64 sessions' });
+  } finally {
+    relay.close();
+    server.close();
   }
 });
 

@@ -1,0 +1,52 @@
+// Test fixture: a UDP relay on 127.0.0.1 between a QUIC client and server that can hold the server's datagrams for a
+// while (a client too busy to read them) and count what the server sent meanwhile.
+import { createSocket, type RemoteInfo, type Socket } from 'node:dgram';
+import { once } from 'node:events';
+
+export interface UdpRelay {
+  /** The port the client connects to. */
+  port: number;
+  /** From now on the server's datagrams wait. */
+  hold(): void;
+  /** Server datagrams waiting now. */
+  heldCount(): number;
+  /** Hands the waiting datagrams to the client in order and lets later ones through. */
+  release(): void;
+  close(): void;
+}
+
+export async function startUdpRelay(serverPort: number): Promise<UdpRelay> {
+  const toClient: Socket = createSocket('udp4');
+  const toServer: Socket = createSocket('udp4');
+  toClient.bind(0, '127.0.0.1');
+  toServer.bind(0, '127.0.0.1');
+  await Promise.all([once(toClient, 'listening'), once(toServer, 'listening')]);
+  let client: RemoteInfo | null = null;
+  let held: Buffer[] | null = null;
+  toClient.on('message', (msg, from) => {
+    client = from;
+    toServer.send(msg, serverPort, '127.0.0.1');
+  });
+  toServer.on('message', (msg) => {
+    if (held) held.push(msg);
+    else if (client) toClient.send(msg, client.port, client.address);
+  });
+  return {
+    port: toClient.address().port,
+    hold() {
+      held = [];
+    },
+    heldCount() {
+      return held?.length ?? 0;
+    },
+    release() {
+      const waiting = held ?? [];
+      held = null;
+      for (const msg of waiting) if (client) toClient.send(msg, client.port, client.address);
+    },
+    close() {
+      toClient.close();
+      toServer.close();
+    },
+  };
+}

@@ -123,7 +123,7 @@ const SHORT_FORMS = new Map<string, ShortForm>([
   ['npm run -s screenshots -- --out results/shots --only playground', {
     run: (c) => `npm run -s screenshots -- --out ${c.out}/shots-only --only playground`, check: (_, c) => { landed(c, 'shots-only/playground.png'); }, why: 'into the results folder of this test run' }],
   ['npm test', { run: () => 'npm test -- protocol', why: 'bootstrap and test-all.mjs, limited to one workspace (the whole suite is what runs this test)' }],
-  ['npm run -s fuzz -- --list', { run: () => 'npm run -s fuzz -- --list', check: (output) => assert.deepEqual(output.trim().split('\n').map((l) => l.split('\t')[0]), ['cc-api', 'trace-parser', 'linkem-options']), why: 'as written' }],
+  ['npm run -s fuzz -- --list', { run: () => 'npm run -s fuzz -- --list', check: (output) => assert.deepEqual(output.trim().split('\n').map((l) => l.split('\t')[0]), ['cc-api', 'cc-api-long', 'trace-parser', 'linkem-options']), why: 'as written' }],
   ['npm run -s fuzz -- --target cc-api --seconds 60', { run: () => 'npm run -s fuzz -- --target cc-api --runs 300', why: '300 runs instead of a minute' }],
   ['npm run -s fuzz -- --target trace-parser --runs 1000000', { run: () => 'npm run -s fuzz -- --target trace-parser --runs 20000', why: '20,000 runs instead of a million' }],
   ['npm run -s fuzz -- --ci', { run: () => 'npm run -s fuzz -- --ci', why: 'as written (~20 s; npm test runs it too)' }],

@@ -1,11 +1,14 @@
 /*
- * libFuzzer target: the C controller ABI (controller-wasm/include/pcc/cc.h) for every registered algorithm.
+ * The cc-api fuzz targets' shared program (cc_api.c: short programs, many executions; cc_api_long.c: long ones,
+ * for the hold invariant): the C controller ABI (controller-wasm/include/pcc/cc.h) for every registered algorithm.
  * The input is a program: its first byte picks the algorithm, the next two the seed, then each byte an event
  * with its arguments from the bytes after it: sends of any size (0 and 65535 included), acks and losses of
  * packets in flight, unknown and duplicate ones, RTT samples from absurd to none, receiver timestamps, ticks,
  * the clock jumping back and far forward, app states (NaN, negative, out-of-domain app_limited), parameter
  * sets in and out of range, a hostile utility, and stretches of traffic over a bottleneck (the tests' fixture,
- * test/bottleneck_link.h) with the link's rate, RTT, buffer and ack timing from the input.
+ * test/bottleneck_link.h) with the link's rate, RTT, buffer and ack timing from the input. Both targets read the
+ * same format, so an input found by one replays in the other; they differ only in how much traffic one input may
+ * ask for (program_limits).
  * Checked after every event, besides the sanitizers (cc.h's "Conventions"):
  *  - every output is finite; the pacing rate stays within [min_rate_bps, max_rate_bps], and so does every
  *    finished MI's target rate; the window is within [mss, CC_CWND_UNLIMITED_BYTES];
@@ -14,9 +17,13 @@
  *  - no state is held for more than 1,000 MIs while its inputs change: with the built-in utility, a PCC
  *    algorithm does not keep one target rate (other than a rate bound) for over 1,000 consecutive MIs (not
  *    counting app-limited ones) whose measured loss, throughput or RTT changed (a controller stuck there no
- *    longer listens to the network).
+ *    longer listens to the network). Only the long target's traffic budget reaches that many MIs.
  */
+#ifndef PCC_FUZZ_CC_API_PROGRAM_H
+#define PCC_FUZZ_CC_API_PROGRAM_H
+
 #include <math.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,13 +36,17 @@
 
 /* The invariant's bound, from the brief: one rate held this long while the network changes is a stuck loop. */
 #define MAX_HELD_MIS 1000
-/* Packets the fixture may send per input (all traffic stretches together): room for 1,000 MIs of ~10 packets,
- * and one input stays under ~100 ms even with the sanitizers. */
-#define LINK_SEND_BUDGET 16000u
 /* The fixture's event rings hold 65,536 entries: a stretch stops before they could fill. */
 #define LINK_PENDING_LIMIT 60000u
 #define RING_PACKETS 4096u
 #define MAX_SLICE_US 2000
+
+/* How much traffic one input may ask for, all its traffic stretches together (each target sets its own): what an
+ * execution costs is almost all the fixture's packets and ticks. */
+typedef struct {
+    uint64_t link_send_budget;   /* packets the fixture sends */
+    int64_t link_time_budget_us; /* simulated time the stretches span (the fixture ticks the controller every 1 ms) */
+} program_limits;
 
 typedef struct {
     const uint8_t *data;
@@ -60,9 +71,15 @@ typedef struct {
     sent_packet ring[RING_PACKETS];
     size_t ring_count;
     int custom_utility;
+    const program_limits *limits;
     bottleneck_link *link;
     uint64_t link_sends;
+    int64_t link_time_us;
     uint64_t bounds_set_at_pn; /* next_pn when min_rate_bps or max_rate_bps last changed */
+    /* The bounds the outputs are checked against, as set: read after each cc_param_set (and checked unchanged
+     * before the next one and at the end), since looking them up by name for every check was a fifth of an
+     * execution. */
+    double min_rate_bps, max_rate_bps, mss_bytes;
     /* MI observer: the current run of MIs at one target rate */
     double held_rate_bps;
     uint64_t held_mis;
@@ -82,8 +99,22 @@ static double param(const session *s, const char *name) {
     return v;
 }
 
+static void read_bounds(session *s) {
+    s->min_rate_bps = param(s, "min_rate_bps");
+    s->max_rate_bps = param(s, "max_rate_bps");
+    s->mss_bytes = param(s, "mss_bytes");
+}
+
+/* Only cc_param_set moves a parameter: between two of them the library reports the same bounds. */
+static void check_bounds_kept(session *s) {
+    double min_bps = s->min_rate_bps, max_bps = s->max_rate_bps, mss = s->mss_bytes;
+    read_bounds(s);
+    if (s->min_rate_bps != min_bps || s->max_rate_bps != max_bps || s->mss_bytes != mss)
+        fail(s, "a rate bound or mss_bytes changed without cc_param_set", min_bps, s->min_rate_bps);
+}
+
 static void check_outputs(session *s) {
-    double min_bps = param(s, "min_rate_bps"), max_bps = param(s, "max_rate_bps"), mss = param(s, "mss_bytes");
+    double min_bps = s->min_rate_bps, max_bps = s->max_rate_bps, mss = s->mss_bytes;
     double rate_bps = cc_pacing_rate_bytes_per_s(s->cc) * 8.0;
     if (!isfinite(rate_bps) || rate_bps < min_bps * (1 - 1e-12) || rate_bps > max_bps * (1 + 1e-12))
         fail(s, "pacing rate outside [min_rate_bps, max_rate_bps]", rate_bps, min_bps);
@@ -95,7 +126,9 @@ static void check_outputs(session *s) {
     telemetry_numbers(&t, fields);
     for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
         if (!isfinite(fields[i])) fail(s, "telemetry field not finite", (double)i, fields[i]);
-    if (t.algorithm == NULL || t.state == NULL || strcmp(t.algorithm, s->algorithm) != 0) fail(s, "telemetry names", 0, 0);
+    /* The same pointer is the same name; a string compare only otherwise (strcmp is slow under the fuzzer's hooks). */
+    if (t.algorithm == NULL || t.state == NULL || (t.algorithm != s->algorithm && strcmp(t.algorithm, s->algorithm) != 0))
+        fail(s, "telemetry names", 0, 0);
     if (t.bytes_in_flight != cc_bytes_in_flight(s->cc)) fail(s, "bytes in flight disagree", (double)t.bytes_in_flight, 0);
 }
 
@@ -106,7 +139,7 @@ static int same_inputs(const cc_mi_stats *a, const cc_mi_stats *b) {
 static void observe_mi(const cc_mi_report *mi, void *user) {
     session *s = user;
     s->mis_seen++;
-    double min_bps = param(s, "min_rate_bps"), max_bps = param(s, "max_rate_bps");
+    double min_bps = s->min_rate_bps, max_bps = s->max_rate_bps;
     double target = mi->stats.target_rate_bps;
     /* An MI opened (at its first send) before the bounds last moved was planned within the old ones. */
     int planned_within_bounds = mi->first_pn >= s->bounds_set_at_pn;
@@ -190,6 +223,7 @@ static int64_t rtt_sample(reader *r) {
 }
 
 static void set_param(session *s, reader *r) {
+    check_bounds_kept(s);
     size_t count = cc_param_count(s->cc);
     size_t index = u8(r) % (count + 1);
     if (index == count) { /* an unknown name */
@@ -213,6 +247,7 @@ static void set_param(session *s, reader *r) {
     if (valid && (status != CC_OK || after != kept)) fail(s, "a valid parameter value was refused or not kept", value, after);
     if (!valid && status != CC_ERR_INVALID) fail(s, "an invalid parameter value was not refused", value, (double)status);
     if (!valid && !(after == before || (isnan(after) && isnan(before)))) fail(s, "a refused value changed the parameter", before, after);
+    read_bounds(s);
 }
 
 static void app_state(session *s, reader *r) {
@@ -226,10 +261,31 @@ static void app_state(session *s, reader *r) {
     cc_on_app_state(s->cc, (mode & 0x80) ? NULL : &st, s->now_us);
 }
 
+/* The fixture, as link_create makes it, for this input's controller. Its event rings make it ~4 MB: one is made per
+ * process and reset for each input, since a calloc of that size on every execution (and ASan's poisoning of it on
+ * free) costs more than a short program does. */
+static bottleneck_link *fresh_link(cc_controller *cc) {
+    static bottleneck_link *link;
+    static unsigned char created[offsetof(bottleneck_link, acks)];
+    if (link == NULL) {
+        link = link_create(cc, 1e6, 10000, 1e5);
+        memcpy(created, link, sizeof created);
+    }
+    /* Everything before the rings as link_create set it, the rings empty (entries are read only below count), and
+     * everything after them zero as calloc left it. */
+    memcpy(link, created, sizeof created);
+    link->acks.head = link->acks.count = 0;
+    link->losses.head = link->losses.count = 0;
+    size_t tail = offsetof(bottleneck_link, losses) + sizeof link->losses;
+    memset((unsigned char *)link + tail, 0, sizeof *link - tail);
+    link->cc = cc;
+    return link;
+}
+
 /* A stretch of traffic over the fixture's bottleneck, its shape from the input. */
 static void link_stretch(session *s, reader *r) {
     if (s->link == NULL) {
-        s->link = link_create(s->cc, 1e6, 10000, 1e5);
+        s->link = fresh_link(s->cc);
         s->link->now_us = s->now_us;
         s->link->next_send_us = s->now_us;
         s->link->next_tick_us = s->now_us;
@@ -250,9 +306,13 @@ static void link_stretch(session *s, reader *r) {
     if (l->now_us < s->now_us) l->now_us = s->now_us;
     uint64_t sends = 64ull * (1u + u8(r));
     int64_t duration_us = (int64_t)(1u + u8(r)) * 20000;           /* 20 ms .. 5.1 s */
+    int64_t time_left_us = s->limits->link_time_budget_us - s->link_time_us;
+    if (duration_us > time_left_us) duration_us = time_left_us > 0 ? time_left_us : 0;
+    int64_t started_us = l->now_us;
     int64_t until_us = l->now_us + duration_us;
     uint64_t stop_pn = l->next_pn + sends;
-    while (l->now_us < until_us && l->next_pn < stop_pn && s->link_sends + (l->next_pn - s->next_pn) < LINK_SEND_BUDGET &&
+    while (l->now_us < until_us && l->next_pn < stop_pn &&
+           s->link_sends + (l->next_pn - s->next_pn) < s->limits->link_send_budget &&
            l->acks.count + l->losses.count < LINK_PENDING_LIMIT) {
         /* Slices of at most 64 packets at the rate now, and at most 2 ms, in which the rate can barely grow
          * (it at most doubles per MI): the budget and the rings hold however fast the controller gets. */
@@ -270,14 +330,17 @@ static void link_stretch(session *s, reader *r) {
         check_outputs(s);
     }
     s->link_sends += l->next_pn - s->next_pn;
+    s->link_time_us += l->now_us - started_us;
     s->next_pn = l->next_pn;
     s->now_us = l->now_us;
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+/* Runs one input as a program within `limits`; a broken invariant aborts (a libFuzzer finding). */
+static void run_program(const uint8_t *data, size_t size, const program_limits *limits) {
     reader r = {data, size, 0};
     static session s;
     memset(&s, 0, sizeof s);
+    s.limits = limits;
     size_t n = cc_algorithm_count();
     s.algorithm = cc_algorithm_name_at(u8(&r) % n);
     uint64_t seed = u16(&r);
@@ -285,6 +348,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     s.cc = cc_create(s.algorithm, seed, s.now_us);
     if (s.cc == NULL) fail(&s, "cc_create refused a registered algorithm", 0, 0);
     s.held_rate_bps = NAN;
+    read_bounds(&s);
     cc_set_mi_observer(s.cc, observe_mi, &s);
     check_outputs(&s);
     while (r.pos < r.size) {
@@ -343,7 +407,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         }
         check_outputs(&s);
     }
+    check_bounds_kept(&s);
     cc_destroy(s.cc);
-    free(s.link);
-    return 0;
 }
+
+#endif /* PCC_FUZZ_CC_API_PROGRAM_H */

@@ -13,7 +13,8 @@ export interface EndpointOptions {
   initialMtu?: number;
   /** quinn's datagram send buffer (default 1 MiB); sendDatagram returns false when it is full. */
   datagramSendBufferBytes?: number;
-  /** quinn's datagram receive buffer (default 4 MiB); the oldest unread datagrams are dropped beyond it. */
+  /** Received datagrams kept unread (default 4 MiB of payload, at most 16,384 datagrams); beyond it the oldest are
+   * dropped (SessionStats.datagramsDroppedUnread). */
   datagramRecvBufferBytes?: number;
   /** Default 30000. */
   idleTimeoutMs?: number;
@@ -110,6 +111,8 @@ export interface SessionStats {
   datagramFramesReceived: number;
   /** Payload bytes sendDatagram can queue now without being refused. */
   datagramSendBufferSpace: number;
+  /** Received datagrams dropped unread (the oldest first) because datagramRecvBufferBytes was full. */
+  datagramsDroppedUnread: number;
   /** The controller in effect (a setCongestion switch shows once applied). */
   congestion: QuicCongestion;
 }
@@ -121,14 +124,28 @@ export interface PackedDatagrams {
 
 export interface TimedDatagrams {
   datagrams: Buffer[];
-  /** When the first of them was taken off the connection, ns of CLOCK_MONOTONIC (process.hrtime's clock),
-   * read on the addon's runtime thread whatever the JavaScript thread was doing. */
-  receivedAtNs: number;
+  /** receivedAtNs[i]: when datagrams[i] was taken off the connection, ns of CLOCK_MONOTONIC (process.hrtime's
+   * clock). The addon reads every session's datagrams as they arrive, on its own threads, so a batch JavaScript
+   * gets to late still carries each datagram's own, earlier time. */
+  receivedAtNs: Float64Array;
 }
 
 export interface CloseInfo {
   code: number;
   reason: string;
+}
+
+/** What a session's peer may send as datagrams (Session.limitInboundDatagrams), checked on the addon's threads as
+ * each datagram arrives: by `now` the peer may have sent `base + perSent × (datagrams this side sent) + perSecond ×
+ * (seconds since the session began)`, each starting with one of `allowedTypes`. */
+export interface InboundDatagramLimits {
+  base: number;
+  perSent: number;
+  perSecond: number;
+  /** First bytes accepted; [] = no datagram at all. */
+  allowedTypes: number[];
+  /** Close code of a session that breaks the limits. */
+  closeCode: number;
 }
 
 export class Session {
@@ -156,13 +173,14 @@ export class Session {
    * queued datagram to the time quinn took it, ns of CLOCK_MONOTONIC (recvDatagramsTimed's clock): a send
    * time that excludes whatever delayed the JavaScript caller. */
   sendDatagramBatch(payloads: Uint8Array, lengths: Uint32Array, count: number, queuedAtNs?: Float64Array): number;
-  /** Resolves with 1..max datagrams once at least one is available; [] after close. */
+  /** Resolves with 1..max datagrams, oldest first, once at least one is available; [] after close (once every
+   * datagram received before it was taken). */
   recvDatagrams(max: number): Promise<Buffer[]>;
-  /** Same, with the batch's receive time: RTTs and ack delays measured without the event loop's wait. */
+  /** Same, with each datagram's receive time: RTTs and ack delays measured without the event loop's wait. */
   recvDatagramsTimed(max: number): Promise<TimedDatagrams>;
   /** Same, packed into one Buffer (datagram i is lengths[i] bytes): fewer JS objects at high
-   * rates. At most max datagrams; maxBytes is a soft cap (the batch stops once less than
-   * maxDatagramSize() bytes of room remain). Empty (lengths.length 0) after close. */
+   * rates. At most max datagrams and maxBytes of payload (only a first datagram larger than
+   * maxBytes exceeds it). Empty (lengths.length 0) after close. */
   recvDatagramsPacked(max: number, maxBytes: number): Promise<PackedDatagrams>;
   /** The next stream the peer opens; null after close. */
   acceptBi(): Promise<BiStream | null>;
@@ -172,6 +190,12 @@ export class Session {
   /** reason ≤ 1024 bytes; the peer sees code and reason. Pending receives resolve []/null, opens
    * and writes reject. */
   close(code: number, reason: string): void;
+  /** From now on a datagram of a type not allowed, or beyond the budget, closes the session (closeCode and a reason
+   * naming which) before it or any later one reaches JavaScript. Throws on a type that is not a byte. */
+  limitInboundDatagrams(limits: InboundDatagramLimits): void;
+  /** The code and reason this side closed the session with (close(), or its inbound limits); null while open or
+   * when the peer closed it. */
+  readonly localClose: CloseInfo | null;
   /** Resolves when the session ended, with the code and reason of whichever side closed it
    * (code 0 and a description for transport-level ends such as "idle timeout"). */
   closed(): Promise<CloseInfo>;

@@ -72,7 +72,7 @@ test(`RTT samples exclude a ${BLOCK_MS} ms event-loop stall between a turn's sta
       if (batch.datagrams.length === 0) break;
       const now = nowUs();
       const before = sender.tracker.rtt.latestUs;
-      sender.onDatagrams(batch.datagrams, now, usFromMonotonicNs(batch.receivedAtNs, now));
+      sender.onDatagrams(batch.datagrams, now, batch.receivedAtNs.map((ns) => usFromMonotonicNs(ns, now)));
       if (sender.tracker.rtt.latestUs !== before) rttSamplesUs.push(sender.tracker.rtt.latestUs);
       loop.wake(member);
     }

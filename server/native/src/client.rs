@@ -98,8 +98,9 @@ fn parse_url(url: &str) -> napi::Result<(url::Url, SocketAddr)> {
     Ok((parsed, remote))
 }
 
-fn client_config(options: &ClientOptions) -> napi::Result<quinn::ClientConfig> {
-    let transport = options.endpoint_options().validate()?.transport;
+/// The client's QUIC configuration and its datagram receive buffer (bytes).
+fn client_config(options: &ClientOptions) -> napi::Result<(quinn::ClientConfig, usize)> {
+    let validated = options.endpoint_options().validate()?;
     let hex = options
         .cert_sha256_hex
         .as_deref()
@@ -116,8 +117,8 @@ fn client_config(options: &ClientOptions) -> napi::Result<quinn::ClientConfig> {
     let quic_tls = quinn::crypto::rustls::QuicClientConfig::try_from(tls)
         .map_err(with_context("the TLS configuration is unusable for QUIC"))?;
     let mut config = quinn::ClientConfig::new(Arc::new(quic_tls));
-    config.transport_config(transport);
-    Ok(config)
+    config.transport_config(validated.transport);
+    Ok((config, validated.recv_buffer_bytes))
 }
 
 #[napi]
@@ -130,7 +131,7 @@ impl QuicClient {
     pub async fn connect(url: String, options: Option<ClientOptions>) -> napi::Result<Session> {
         let options = options.unwrap_or_default();
         let (parsed, remote) = parse_url(&url)?;
-        let config = client_config(&options)?;
+        let (config, recv_buffer_bytes) = client_config(&options)?;
         let timeout_ms = options.connect_timeout_ms.unwrap_or(DEFAULT_CONNECT_TIMEOUT_MS);
         let local: SocketAddr = match (&options.local_address, remote.ip()) {
             (Some(address), _) => {
@@ -157,6 +158,6 @@ impl QuicClient {
                 return Err(failure(format!("connecting to {url} timed out after {timeout_ms} ms")));
             }
         };
-        Ok(Session::new(session, path))
+        Ok(Session::new(session, path, recv_buffer_bytes))
     }
 }

@@ -72,6 +72,8 @@ with_endpoint_options! {
 
 pub struct ValidatedOptions {
     pub transport: Arc<quinn::TransportConfig>,
+    /// quinn's datagram receive buffer, which each session's own receive queue takes over (recv_queue.rs).
+    pub recv_buffer_bytes: usize,
 }
 
 fn check_range(name: &str, value: u32, min: u32, max: u32) -> napi::Result<u32> {
@@ -127,6 +129,6 @@ impl EndpointOptions {
             transport.receive_window(quinn::VarInt::from_u32(bytes));
             transport.stream_receive_window(quinn::VarInt::from_u32(bytes));
         }
-        Ok(ValidatedOptions { transport: Arc::new(transport) })
+        Ok(ValidatedOptions { transport: Arc::new(transport), recv_buffer_bytes: recv_buffer as usize })
     }
 }

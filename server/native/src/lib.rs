@@ -13,6 +13,7 @@ mod congestion;
 mod endpoint_options;
 mod errors;
 mod poll_once;
+mod recv_queue;
 mod runtime;
 mod server;
 mod session;

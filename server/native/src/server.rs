@@ -45,7 +45,8 @@ fn resolve(host: &str, port: u32) -> napi::Result<SocketAddr> {
         .ok_or_else(|| invalid_arg(format!("host {host:?} resolves to no address")))
 }
 
-fn server_config(options: &ServerOptions) -> napi::Result<quinn::ServerConfig> {
+/// The server's QUIC configuration and its datagram receive buffer (bytes).
+fn server_config(options: &ServerOptions) -> napi::Result<(quinn::ServerConfig, usize)> {
     let endpoint_options = options.endpoint_options().validate()?;
     let chain = parse_cert_chain(&options.cert_pem)?;
     let key = parse_private_key(&options.key_pem)?;
@@ -61,10 +62,10 @@ fn server_config(options: &ServerOptions) -> napi::Result<quinn::ServerConfig> {
         .map_err(with_context("the TLS configuration is unusable for QUIC"))?;
     let mut config = quinn::ServerConfig::with_crypto(Arc::new(quic_tls));
     config.transport_config(endpoint_options.transport);
-    Ok(config)
+    Ok((config, endpoint_options.recv_buffer_bytes))
 }
 
-async fn run_accept_loop(endpoint: quinn::Endpoint, ready: mpsc::Sender<Session>) {
+async fn run_accept_loop(endpoint: quinn::Endpoint, ready: mpsc::Sender<Session>, recv_buffer_bytes: usize) {
     let mut server = web_transport_quinn::Server::new(endpoint);
     // Returns None once the endpoint is closed.
     while let Some(request) = server.accept().await {
@@ -73,7 +74,7 @@ async fn run_accept_loop(endpoint: quinn::Endpoint, ready: mpsc::Sender<Session>
             let url = path_and_query(&request.url);
             // A client that vanishes mid-CONNECT only costs its own task.
             if let Ok(session) = request.ok().await {
-                if let Err(mpsc::error::SendError(unaccepted)) = ready.send(Session::new(session, url)).await {
+                if let Err(mpsc::error::SendError(unaccepted)) = ready.send(Session::new(session, url, recv_buffer_bytes)).await {
                     let _ = unaccepted.close(0, "server closed".into());
                 }
             }
@@ -95,11 +96,11 @@ impl QuicServer {
     #[napi]
     pub async fn bind(options: ServerOptions) -> napi::Result<QuicServer> {
         let addr = resolve(&options.host, options.port)?;
-        let config = server_config(&options)?;
+        let (config, recv_buffer_bytes) = server_config(&options)?;
         let endpoint = endpoint_on(addr, Some(config))?;
         let port = endpoint.local_addr().map_err(with_context("reading the bound address failed"))?.port();
         let (ready_tx, ready_rx) = mpsc::channel(ACCEPT_QUEUE_SESSIONS);
-        napi::bindgen_prelude::spawn(run_accept_loop(endpoint.clone(), ready_tx));
+        napi::bindgen_prelude::spawn(run_accept_loop(endpoint.clone(), ready_tx, recv_buffer_bytes));
         Ok(QuicServer {
             endpoint,
             port: port.into(),

@@ -2,18 +2,19 @@
 
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, OnceLock};
-use std::time::Duration;
 
 use bytes::Bytes;
-use napi::bindgen_prelude::{Buffer, Uint32Array};
+use napi::bindgen_prelude::{Buffer, Float64Array, Uint32Array};
 use napi_derive::napi;
-use web_transport_quinn::{SessionError, WebTransportError};
+use tokio::task::AbortHandle;
+use web_transport_quinn::SessionError;
 
 use crate::bi_stream::BiStream;
 use crate::close_info::{close_info_from, CloseInfo};
 use crate::congestion::{CongestionHandle, CongestionKind};
 use crate::errors::{failure, invalid_arg};
 use crate::poll_once::poll_once;
+use crate::recv_queue::{monotonic_ns, RecvQueue};
 use crate::session_stats::SessionStats;
 
 /// Browsers cap the close reason at 1024 bytes (WebTransport spec, `WebTransportCloseInfo`).
@@ -22,21 +23,13 @@ const MAX_RECV_BATCH: u32 = 65_536;
 
 static NEXT_SESSION_ID: AtomicU32 = AtomicU32::new(1);
 
-/// Datagrams with the time the first of them was taken off the connection, in nanoseconds of
-/// CLOCK_MONOTONIC: the clock of Node's `process.hrtime`, so JavaScript can tell how long the batch
+/// Datagrams with the time each was taken off the connection (`received_at_ns[i]` for datagram i), in
+/// nanoseconds of CLOCK_MONOTONIC: the clock of Node's `process.hrtime`, so JavaScript can tell how long each
 /// waited for its event loop (an RTT or ack-delay measured on the JS thread would include that wait).
 #[napi(object)]
 pub struct TimedDatagrams {
     pub datagrams: Vec<Buffer>,
-    pub received_at_ns: f64,
-}
-
-/// CLOCK_MONOTONIC in nanoseconds (exact in an f64 for 104 days of uptime).
-fn monotonic_ns() -> f64 {
-    let mut now = libc::timespec { tv_sec: 0, tv_nsec: 0 };
-    // SAFETY: clock_gettime writes only into the timespec we pass; CLOCK_MONOTONIC always exists on Linux.
-    unsafe { libc::clock_gettime(libc::CLOCK_MONOTONIC, &mut now) };
-    now.tv_sec as f64 * 1e9 + now.tv_nsec as f64
+    pub received_at_ns: Float64Array,
 }
 
 /// Datagrams packed back to back: datagram i is `lengths[i]` bytes of `data`.
@@ -54,22 +47,22 @@ pub struct Session {
     remote_address: String,
     congestion: Option<CongestionHandle>,
     local_close: Arc<OnceLock<CloseInfo>>,
+    received: Arc<RecvQueue>,
+    reader: AbortHandle,
 }
 
 fn session_closed(error: &SessionError) -> napi::Error {
     failure(format!("session closed: {error}"))
 }
 
-/// Datagrams carrying another session's id are dropped (read_datagram reports them as errors).
-fn is_foreign_datagram(error: &SessionError) -> bool {
-    matches!(error, SessionError::WebTransportError(WebTransportError::UnknownSession))
-}
-
 impl Session {
     /// No endpoint handle is kept: quinn's endpoint driver runs while it has connections, so a
-    /// client's UDP socket is released as soon as its only connection has closed.
-    pub fn new(inner: web_transport_quinn::Session, url: String) -> Self {
+    /// client's UDP socket is released as soon as its only connection has closed. Call inside the
+    /// runtime: it starts the task that takes datagrams off the connection as they arrive, keeping
+    /// at most `recv_buffer_bytes` of them (the endpoint's `datagramRecvBufferBytes`).
+    pub fn new(inner: web_transport_quinn::Session, url: String, recv_buffer_bytes: usize) -> Self {
         let conn: &quinn::Connection = &inner;
+        let (received, reader) = RecvQueue::start(inner.clone(), recv_buffer_bytes);
         Self {
             id: NEXT_SESSION_ID.fetch_add(1, Ordering::Relaxed),
             remote_address: conn.remote_address().to_string(),
@@ -77,6 +70,8 @@ impl Session {
             url,
             inner,
             local_close: Arc::new(OnceLock::new()),
+            received,
+            reader,
         }
     }
 
@@ -221,51 +216,29 @@ impl Session {
         Ok(self.recv_batch(max).await?.datagrams)
     }
 
-    /// Like `recvDatagrams`, with the receive time of the batch (`receivedAtNs`, CLOCK_MONOTONIC, taken on
-    /// the runtime thread as the first datagram is read, whatever the JavaScript thread is doing then).
-    /// Empty `datagrams` once the session is closed.
+    /// Like `recvDatagrams`, with each datagram's receive time (`receivedAtNs[i]`, CLOCK_MONOTONIC, taken on
+    /// the runtime thread as quinn handed it over, whatever the JavaScript thread was doing then; a batch
+    /// taken late keeps its datagrams' earlier times). Empty `datagrams` once the session is closed.
     #[napi]
     pub async fn recv_datagrams_timed(&self, max: u32) -> napi::Result<TimedDatagrams> {
         self.recv_batch(max).await
     }
 
     /// Like `recvDatagrams`, but one Buffer for the whole batch (fewer JS objects at high rates):
-    /// resolves with ≥ 1 datagram and at most `max`; `maxBytes` is a soft cap (quinn cannot peek,
-    /// so the batch stops once less than `maxDatagramSize()` bytes of room remain: it exceeds
-    /// `maxBytes` only when the first datagram alone does or the peer sends larger datagrams than
-    /// this side may). Empty once the session is closed.
+    /// resolves with ≥ 1 datagram and at most `max`, stopping before a datagram that would take it past
+    /// `maxBytes` (only a first datagram larger than `maxBytes` exceeds it). Empty once the session is closed.
     #[napi]
     pub async fn recv_datagrams_packed(&self, max: u32, max_bytes: u32) -> napi::Result<PackedDatagrams> {
-        if max == 0 || max > MAX_RECV_BATCH {
-            return Err(invalid_arg(format!("max must be between 1 and {MAX_RECV_BATCH}, got {max}")));
-        }
+        check_recv_max(max)?;
         if max_bytes == 0 {
             return Err(invalid_arg("maxBytes must be positive"));
         }
-        let session = self.inner.clone();
-        let mut data: Vec<u8> = Vec::new();
-        let mut lengths: Vec<u32> = Vec::new();
-        loop {
-            match session.read_datagram().await {
-                Ok(datagram) => {
-                    data.extend_from_slice(&datagram);
-                    lengths.push(datagram.len() as u32);
-                    break;
-                }
-                Err(error) if is_foreign_datagram(&error) => continue,
-                Err(_) => return Ok(PackedDatagrams { data: Buffer::from(data), lengths: Uint32Array::new(lengths) }),
-            }
-        }
-        let room_needed = session.max_datagram_size().max(1);
-        while lengths.len() < max as usize && data.len() + room_needed <= max_bytes as usize {
-            match poll_once(session.read_datagram()) {
-                Some(Ok(datagram)) => {
-                    data.extend_from_slice(&datagram);
-                    lengths.push(datagram.len() as u32);
-                }
-                Some(Err(error)) if is_foreign_datagram(&error) => continue,
-                _ => break,
-            }
+        let batch = self.received.next_batch(max as usize, max_bytes as usize).await;
+        let mut data: Vec<u8> = Vec::with_capacity(batch.iter().map(|d| d.payload.len()).sum());
+        let mut lengths: Vec<u32> = Vec::with_capacity(batch.len());
+        for datagram in &batch {
+            data.extend_from_slice(&datagram.payload);
+            lengths.push(datagram.payload.len() as u32);
         }
         Ok(PackedDatagrams { data: Buffer::from(data), lengths: Uint32Array::new(lengths) })
     }
@@ -288,12 +261,11 @@ impl Session {
     #[napi(catch_unwind)]
     pub fn stats(&self) -> SessionStats {
         let active = self.congestion.as_ref().map_or(CongestionKind::None, CongestionHandle::active);
-        SessionStats::of(&self.inner, active)
+        SessionStats::of(&self.inner, active, self.received.dropped())
     }
 
     /// Close with an application code and reason (≤ 1024 bytes); pending calls settle: receives
-    /// resolve []/null, opens and writes reject. The peer sees the code and reason, from the
-    /// capsule or, when that is lost or read too late, from the QUIC CONNECTION_CLOSE.
+    /// resolve []/null, opens and writes reject. The peer sees the code and reason.
     #[napi(catch_unwind)]
     pub fn close(&self, code: u32, reason: String) -> napi::Result<()> {
         if reason.len() > MAX_CLOSE_REASON_BYTES {
@@ -303,12 +275,9 @@ impl Session {
             )));
         }
         let _ = self.local_close.set(CloseInfo { code, reason: reason.clone() });
-        let conn: quinn::Connection = (*self.inner).clone();
-        let stream_frames_before = conn.stats().frame_tx.stream;
         // Inside the runtime the CLOSE_WEBTRANSPORT_SESSION capsule is written before the QUIC
         // close, so browsers see the code and reason.
         napi::bindgen_prelude::within_runtime_if_available(|| self.inner.close(code, reason.as_bytes()));
-        napi::bindgen_prelude::spawn(close_connection_after_capsule(conn, code, reason, stream_frames_before));
         Ok(())
     }
 
@@ -321,54 +290,26 @@ impl Session {
     }
 }
 
-/// How long a close waits for its CLOSE_WEBTRANSPORT_SESSION capsule to be sent before it closes the QUIC
-/// connection itself; web-transport-quinn force-closes after max(3 RTT, 100 ms), so this stays well below.
-const CAPSULE_SEND_TIMEOUT: Duration = Duration::from_millis(40);
-const CAPSULE_SEND_POLL: Duration = Duration::from_millis(1);
-
-/// Closes the QUIC connection with the session's code (in HTTP/3's space) and reason once the capsule has left
-/// (a STREAM frame was sent after `close()`), or after CAPSULE_SEND_TIMEOUT. web-transport-quinn's own close waits
-/// for the peer to answer the capsule and otherwise closes the connection with an empty reason; a peer too busy to
-/// read the capsule before that close arrives (handshake floods) then saw the code without its reason. The first
-/// close of a QUIC connection wins, so this one, sent first, is what such a peer reads.
-async fn close_connection_after_capsule(conn: quinn::Connection, code: u32, reason: String, stream_frames_before: u64) {
-    let deadline = tokio::time::Instant::now() + CAPSULE_SEND_TIMEOUT;
-    while conn.close_reason().is_none()
-        && conn.stats().frame_tx.stream == stream_frames_before
-        && tokio::time::Instant::now() < deadline
-    {
-        tokio::time::sleep(CAPSULE_SEND_POLL).await;
+fn check_recv_max(max: u32) -> napi::Result<()> {
+    if max == 0 || max > MAX_RECV_BATCH {
+        return Err(invalid_arg(format!("max must be between 1 and {MAX_RECV_BATCH}, got {max}")));
     }
-    let http3_code = quinn::VarInt::try_from(web_transport_quinn::proto::error_to_http3(code)).unwrap_or(quinn::VarInt::MAX);
-    conn.close(http3_code, reason.as_bytes());
+    Ok(())
 }
 
 impl Session {
     async fn recv_batch(&self, max: u32) -> napi::Result<TimedDatagrams> {
-        if max == 0 || max > MAX_RECV_BATCH {
-            return Err(invalid_arg(format!("max must be between 1 and {MAX_RECV_BATCH}, got {max}")));
-        }
-        let session = self.inner.clone();
-        let mut datagrams = Vec::new();
-        let received_at_ns;
-        loop {
-            match session.read_datagram().await {
-                Ok(datagram) => {
-                    received_at_ns = monotonic_ns();
-                    datagrams.push(Buffer::from(Vec::from(datagram)));
-                    break;
-                }
-                Err(error) if is_foreign_datagram(&error) => continue,
-                Err(_) => return Ok(TimedDatagrams { datagrams, received_at_ns: monotonic_ns() }),
-            }
-        }
-        while datagrams.len() < max as usize {
-            match poll_once(session.read_datagram()) {
-                Some(Ok(datagram)) => datagrams.push(Buffer::from(Vec::from(datagram))),
-                Some(Err(error)) if is_foreign_datagram(&error) => continue,
-                _ => break,
-            }
-        }
-        Ok(TimedDatagrams { datagrams, received_at_ns })
+        check_recv_max(max)?;
+        let batch = self.received.next_batch(max as usize, usize::MAX).await;
+        let received_at_ns = batch.iter().map(|d| d.received_at_ns).collect::<Vec<f64>>();
+        let datagrams = batch.into_iter().map(|d| Buffer::from(Vec::from(d.payload))).collect();
+        Ok(TimedDatagrams { datagrams, received_at_ns: Float64Array::new(received_at_ns) })
+    }
+}
+
+// The reading task holds a handle on the connection: a collected session must not stay open through it.
+impl Drop for Session {
+    fn drop(&mut self) {
+        self.reader.abort();
     }
 }

@@ -25,12 +25,14 @@ pub struct SessionStats {
     pub datagram_frames_received: f64,
     /// Payload bytes `sendDatagram` can queue right now without being refused.
     pub datagram_send_buffer_space: u32,
+    /// Received datagrams dropped unread, the oldest first, because the receive buffer was full.
+    pub datagrams_dropped_unread: f64,
     /// The controller in effect (a `setCongestion` switch shows here once applied).
     pub congestion: String,
 }
 
 impl SessionStats {
-    pub fn of(session: &web_transport_quinn::Session, congestion: CongestionKind) -> Self {
+    pub fn of(session: &web_transport_quinn::Session, congestion: CongestionKind, dropped_unread: u64) -> Self {
         let conn: &quinn::Connection = session;
         let stats = conn.stats();
         Self {
@@ -49,6 +51,7 @@ impl SessionStats {
             datagram_frames_sent: stats.frame_tx.datagram as f64,
             datagram_frames_received: stats.frame_rx.datagram as f64,
             datagram_send_buffer_space: session.datagram_send_buffer_space().min(u32::MAX as usize) as u32,
+            datagrams_dropped_unread: dropped_unread as f64,
             congestion: congestion.name().to_string(),
         }
     }

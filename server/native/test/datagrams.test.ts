@@ -188,14 +188,69 @@ test('recvDatagramsTimed stamps a batch when it arrives, not when JavaScript get
     const seenAtNs = Number(process.hrtime.bigint());
     assert.equal(batch.datagrams.length, 1);
     assert.equal(batch.datagrams[0]?.toString(), 'stamp me');
+    assert.equal(batch.receivedAtNs.length, 1);
+    const receivedAtNs = batch.receivedAtNs[0]!;
     // Same clock as process.hrtime, after the send, and well before this thread could look.
-    assert.ok(batch.receivedAtNs >= sentAtNs, `received ${batch.receivedAtNs} before sent ${sentAtNs}`);
-    assert.ok(seenAtNs - batch.receivedAtNs > 30e6, `stamped only ${(seenAtNs - batch.receivedAtNs) / 1e6} ms before JS saw it`);
+    assert.ok(receivedAtNs >= sentAtNs, `received ${receivedAtNs} before sent ${sentAtNs}`);
+    assert.ok(seenAtNs - receivedAtNs > 30e6, `stamped only ${(seenAtNs - receivedAtNs) / 1e6} ms before JS saw it`);
 
     pair.clientSession.close(0, 'done');
     const closed = await pair.clientSession.recvDatagramsTimed(16);
     assert.equal(closed.datagrams.length, 0);
     await assert.rejects(pair.clientSession.recvDatagramsTimed(0), /max must be between 1 and/);
+  } finally {
+    pair.close();
+  }
+});
+
+test('a batch read late carries each datagram\'s own arrival time, not the time JavaScript asked', async () => {
+  const pair = await openPair();
+  try {
+    // No receive is pending while the datagrams arrive, 25 ms apart: they wait in the addon until JavaScript asks.
+    const gapMs = 25;
+    const sentAtNs: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      if (i > 0) await sleep(gapMs);
+      sentAtNs.push(Number(process.hrtime.bigint()));
+      assert.equal(pair.serverSession.sendDatagram(Buffer.from([i])), true);
+    }
+    await sleep(gapMs);
+    const busyUntil = performance.now() + 40;
+    while (performance.now() < busyUntil) { /* the event loop is busy before it reads */ }
+    const askedAtNs = Number(process.hrtime.bigint());
+    const batch = await pair.clientSession.recvDatagramsTimed(16);
+    assert.deepEqual(batch.datagrams.map((d) => d[0]), [0, 1, 2]);
+    assert.equal(batch.receivedAtNs.length, 3);
+    for (let i = 0; i < 3; i++) {
+      const stamp = batch.receivedAtNs[i]!;
+      assert.ok(stamp >= sentAtNs[i]!, `datagram ${i} stamped before it was sent`);
+      // One stamp for the batch, taken when JavaScript asked, would be ≥ askedAtNs for all three.
+      assert.ok(askedAtNs - stamp > 40e6, `datagram ${i} stamped only ${(askedAtNs - stamp) / 1e6} ms before the read`);
+      if (i > 0) {
+        const apartMs = (stamp - batch.receivedAtNs[i - 1]!) / 1e6;
+        assert.ok(apartMs > gapMs / 2, `datagrams ${i - 1} and ${i} stamped ${apartMs} ms apart, sent ${gapMs} ms apart`);
+      }
+    }
+    assert.equal(pair.clientSession.stats().datagramsDroppedUnread, 0);
+  } finally {
+    pair.close();
+  }
+});
+
+test('unread datagrams beyond datagramRecvBufferBytes are dropped oldest first, and counted', async () => {
+  const pair = await openPair({ client: { datagramRecvBufferBytes: 4096 } });
+  try {
+    // 20 datagrams of 1000 B and nobody reading: the 4 KiB buffer keeps the newest 4.
+    for (let i = 0; i < 20; i++) {
+      assert.equal(pair.serverSession.sendDatagram(Buffer.alloc(1000, i)), true);
+      await sleep(1);
+    }
+    const deadline = Date.now() + 2000;
+    while (pair.clientSession.stats().datagramFramesReceived < 20 && Date.now() < deadline) await sleep(5);
+    await sleep(20);
+    const batch = await pair.clientSession.recvDatagramsTimed(64);
+    assert.deepEqual(batch.datagrams.map((d) => d[0]), [16, 17, 18, 19]);
+    assert.equal(pair.clientSession.stats().datagramsDroppedUnread, 16);
   } finally {
     pair.close();
   }
@@ -225,7 +280,7 @@ test('sendDatagramBatch stamps each queued datagram with the time quinn took it 
     }
     assert.ok(stamps.subarray(queued).every((s) => s === -1), 'refused datagrams get no stamp');
     const first = await pair.clientSession.recvDatagramsTimed(1);
-    assert.ok(first.receivedAtNs >= stamps[0]!, 'received after it was handed over');
+    assert.ok(first.receivedAtNs[0]! >= stamps[0]!, 'received after it was handed over');
     assert.throws(() => session.sendDatagramBatch(payloads, lengths, count, new Float64Array(count - 1)), /queuedAtNs holds 511 entries/);
   } finally {
     pair.close();

@@ -117,12 +117,12 @@ export class PccClient {
   }
 
   private receiveLoop(): Promise<void> {
-    // Receive times from the addon: the ACK's delay then covers the time the batch waited for this
-    // event loop, which the sender subtracts from its RTT sample (PROTOCOL.md §3).
-    return receiveDatagramBatches(this.quic, RECV_BATCH, () => this.closed, (datagrams, now, receivedAt) => {
+    // Each datagram's receive time from the addon: the ACK's delay then covers the time it waited for this
+    // event loop, which the sender subtracts from its RTT sample, and its receive time is its own (PROTOCOL.md §3.2).
+    return receiveDatagramBatches(this.quic, RECV_BATCH, () => this.closed, (datagrams, now, receivedAtUs) => {
       const touched = new Set<number>();
-      for (const d of datagrams) {
-        const r = this.receiver.onDatagram(d, receivedAt);
+      for (const [i, d] of datagrams.entries()) {
+        const r = this.receiver.onDatagram(d, receivedAtUs[i]!);
         if (r.ok && r.value.newBytes > 0) touched.add(r.value.requestId);
       }
       let bodyCompleted = false;

@@ -259,13 +259,13 @@ export class DatagramSender {
   }
 
   /**
-   * Handles datagrams from the client: only ACKs are legal (PROTOCOL.md §3, §7). `receivedAtUs`: when they arrived,
-   * if known more precisely than `nowUs` (it ends RTT samples; everything else runs at `nowUs`).
+   * Handles datagrams from the client: only ACKs are legal (PROTOCOL.md §3, §7). `receivedAtUs[i]`: when datagram i
+   * arrived, if known more precisely than `nowUs` (it ends RTT samples; everything else runs at `nowUs`).
    */
-  onDatagrams(datagrams: Uint8Array[], nowUs: number, receivedAtUs: number = nowUs): void {
-    for (const d of datagrams) {
+  onDatagrams(datagrams: Uint8Array[], nowUs: number, receivedAtUs?: ArrayLike<number>): void {
+    for (const [i, d] of datagrams.entries()) {
       if (this.closed) return;
-      const checked = this.ackGuard.check(d, this.tracker, nowUs, receivedAtUs);
+      const checked = this.ackGuard.check(d, this.tracker, nowUs, receivedAtUs?.[i] ?? nowUs);
       if (!checked.ok) {
         this.fatal(checked.rejection.closeCode, checked.rejection.reason);
         return;

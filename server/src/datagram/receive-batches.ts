@@ -1,18 +1,19 @@
 // The receive side of a datagram session, for both ends (the origin's ACK loop, the client's DATA loop):
-// batches from the QUIC addon, each dated when the addon took it off the connection.
+// batches from the QUIC addon, each datagram dated when the addon took it off the connection.
 import type { Session } from '@pcc-stream/quic';
 import { nowUs, usFromMonotonicNs } from '../clock.ts';
 
 /**
  * Hands every received batch (at most `maxDatagrams`) to `onBatch` until the session ends (a failed or empty receive) or `isClosed()`.
- * `receivedAtUs` is the addon's receive stamp on this process's clock: the event loop may have been busy
- * meanwhile, and that wait must not read as path delay (PROTOCOL.md §3).
+ * `receivedAtUs[i]` is the addon's receive stamp of `datagrams[i]` on this process's clock: the event loop may have been
+ * busy meanwhile, and that wait must not read as path delay (PROTOCOL.md §3.2), nor datagrams that arrived apart as
+ * arriving together.
  */
 export async function receiveDatagramBatches(
   quic: Session,
   maxDatagrams: number,
   isClosed: () => boolean,
-  onBatch: (datagrams: Buffer[], now: number, receivedAtUs: number) => void,
+  onBatch: (datagrams: Buffer[], now: number, receivedAtUs: Float64Array) => void,
 ): Promise<void> {
   while (!isClosed()) {
     let batch;
@@ -23,6 +24,6 @@ export async function receiveDatagramBatches(
     }
     if (batch.datagrams.length === 0 || isClosed()) return;
     const now = nowUs();
-    onBatch(batch.datagrams, now, usFromMonotonicNs(batch.receivedAtNs, now));
+    onBatch(batch.datagrams, now, batch.receivedAtNs.map((ns) => usFromMonotonicNs(ns, now)));
   }
 }

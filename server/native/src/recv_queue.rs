@@ -1,0 +1,219 @@
+//! A session's received datagrams, each dated when quinn handed it over.
+//!
+//! One task per session reads the connection continuously and stamps every datagram (CLOCK_MONOTONIC, the clock
+//! of Node's `process.hrtime`) as it takes it, into a queue that JavaScript empties when its event loop gets to it.
+//! Reading only when JavaScript asked would date every datagram that waited in quinn meanwhile by that later
+//! call: the receiver's ACK delay and receive times, and so the sender's RTT samples and delivery rates, would
+//! carry the event loop's wait.
+//!
+//! The queue replaces quinn's own receive buffer (which this task keeps empty), so it keeps that buffer's bound
+//! and policy: at most `datagramRecvBufferBytes` of payload and `MAX_QUEUED_DATAGRAMS` datagrams, dropping the
+//! OLDEST to make room, counted in `dropped()`. Dropping the oldest is what quinn did before, and the better loss
+//! for both directions: the newest ACK carries the newest ranges (older ones are mostly repeated in it), and a
+//! reader that fell behind gets the freshest DATA, whose ages still make good RTT samples.
+
+use std::collections::VecDeque;
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use bytes::Bytes;
+use tokio::sync::Notify;
+use tokio::task::AbortHandle;
+use web_transport_quinn::{SessionError, WebTransportError};
+
+/// Bounds the per-datagram bookkeeping of a flood of tiny datagrams, which a byte bound alone would not: at
+/// 1,452 B each this is 23 MB, more than the largest receive buffer our endpoints configure (16 MiB).
+pub const MAX_QUEUED_DATAGRAMS: usize = 16_384;
+
+/// CLOCK_MONOTONIC in nanoseconds (exact in an f64 for 104 days of uptime).
+pub fn monotonic_ns() -> f64 {
+    let mut now = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+    // SAFETY: clock_gettime writes only into the timespec we pass; CLOCK_MONOTONIC always exists on Linux.
+    unsafe { libc::clock_gettime(libc::CLOCK_MONOTONIC, &mut now) };
+    now.tv_sec as f64 * 1e9 + now.tv_nsec as f64
+}
+
+pub struct ReceivedDatagram {
+    pub payload: Bytes,
+    /// When the reading task took it from quinn, ns of CLOCK_MONOTONIC.
+    pub received_at_ns: f64,
+}
+
+#[derive(Default)]
+struct State {
+    queue: VecDeque<ReceivedDatagram>,
+    queued_bytes: usize,
+    /// The connection is closed and quinn has nothing more to hand over.
+    ended: bool,
+    dropped: u64,
+}
+
+pub struct RecvQueue {
+    state: Mutex<State>,
+    ready: Notify,
+    max_bytes: usize,
+    max_datagrams: usize,
+}
+
+/// Datagrams carrying another session's id are dropped (read_datagram reports them as errors).
+fn is_foreign_datagram(error: &SessionError) -> bool {
+    matches!(error, SessionError::WebTransportError(WebTransportError::UnknownSession))
+}
+
+impl RecvQueue {
+    pub fn new(max_bytes: usize, max_datagrams: usize) -> Self {
+        Self { state: Mutex::new(State::default()), ready: Notify::new(), max_bytes, max_datagrams: max_datagrams.max(1) }
+    }
+
+    /// Starts the session's reading task (call inside the runtime); abort the returned handle when the session goes,
+    /// or the task's handle on the connection keeps it open.
+    pub fn start(session: web_transport_quinn::Session, max_bytes: usize) -> (Arc<Self>, AbortHandle) {
+        let queue = Arc::new(Self::new(max_bytes, MAX_QUEUED_DATAGRAMS));
+        let reader = queue.clone();
+        let task = napi::bindgen_prelude::spawn(async move {
+            loop {
+                match session.read_datagram().await {
+                    Ok(payload) => reader.push(payload, monotonic_ns()),
+                    Err(error) if is_foreign_datagram(&error) => continue,
+                    // quinn hands over what it buffered before reporting the close, so nothing is left behind.
+                    Err(_) => break,
+                }
+            }
+            reader.end();
+        });
+        (queue, task.abort_handle())
+    }
+
+    fn lock(&self) -> MutexGuard<'_, State> {
+        // A panic while holding the lock leaves consistent state (every update is a few plain field writes).
+        self.state.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    pub fn push(&self, payload: Bytes, received_at_ns: f64) {
+        {
+            let mut state = self.lock();
+            state.queued_bytes += payload.len();
+            state.queue.push_back(ReceivedDatagram { payload, received_at_ns });
+            while state.queue.len() > self.max_datagrams || (state.queued_bytes > self.max_bytes && state.queue.len() > 1) {
+                let Some(oldest) = state.queue.pop_front() else { break };
+                state.queued_bytes -= oldest.payload.len();
+                state.dropped += 1;
+            }
+        }
+        self.ready.notify_waiters();
+    }
+
+    pub fn end(&self) {
+        self.lock().ended = true;
+        self.ready.notify_waiters();
+    }
+
+    /// Datagrams dropped unread because the queue was full.
+    pub fn dropped(&self) -> u64 {
+        self.lock().dropped
+    }
+
+    /// Waits for at least one datagram, then takes up to `max` oldest first, stopping before one that would take
+    /// the batch's payload past `max_bytes` (the first is always taken). Empty once the connection has ended and
+    /// every datagram was taken.
+    pub async fn next_batch(&self, max: usize, max_bytes: usize) -> Vec<ReceivedDatagram> {
+        loop {
+            // Registered before looking, so a push between the look and the wait still wakes this reader.
+            let notified = self.ready.notified();
+            tokio::pin!(notified);
+            notified.as_mut().enable();
+            {
+                let mut state = self.lock();
+                if !state.queue.is_empty() {
+                    return Self::take(&mut state, max, max_bytes);
+                }
+                if state.ended {
+                    return Vec::new();
+                }
+            }
+            notified.await;
+        }
+    }
+
+    fn take(state: &mut State, max: usize, max_bytes: usize) -> Vec<ReceivedDatagram> {
+        let mut batch = Vec::new();
+        let mut bytes = 0usize;
+        while batch.len() < max {
+            let Some(next) = state.queue.front() else { break };
+            let len = next.payload.len();
+            if !batch.is_empty() && bytes + len > max_bytes {
+                break;
+            }
+            let Some(datagram) = state.queue.pop_front() else { break };
+            bytes += len;
+            state.queued_bytes -= len;
+            batch.push(datagram);
+        }
+        batch
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn datagram(len: usize, tag: u8) -> Bytes {
+        Bytes::from(vec![tag; len])
+    }
+
+    fn take_now(queue: &RecvQueue, max: usize, max_bytes: usize) -> Vec<ReceivedDatagram> {
+        crate::poll_once::poll_once(queue.next_batch(max, max_bytes)).expect("datagrams are queued")
+    }
+
+    #[test]
+    fn a_batch_taken_late_keeps_each_datagram_s_own_arrival_time() {
+        let queue = RecvQueue::new(1 << 20, 64);
+        queue.push(datagram(10, 1), 1_000.0);
+        queue.push(datagram(10, 2), 2_000.0);
+        queue.push(datagram(10, 3), 3_000.0);
+        let batch = take_now(&queue, 16, usize::MAX);
+        let stamps: Vec<f64> = batch.iter().map(|d| d.received_at_ns).collect();
+        assert_eq!(stamps, vec![1_000.0, 2_000.0, 3_000.0]);
+        assert_eq!(batch.iter().map(|d| d.payload[0]).collect::<Vec<_>>(), vec![1, 2, 3]);
+    }
+
+    #[test]
+    fn a_full_queue_drops_the_oldest_and_counts_them() {
+        // 3 datagrams of 100 B fit 350 B; the count bound is 4.
+        let queue = RecvQueue::new(350, 4);
+        for tag in 0..5u8 {
+            queue.push(datagram(100, tag), f64::from(tag));
+        }
+        assert_eq!(queue.dropped(), 2);
+        let kept: Vec<u8> = take_now(&queue, 16, usize::MAX).iter().map(|d| d.payload[0]).collect();
+        assert_eq!(kept, vec![2, 3, 4]);
+
+        let by_count = RecvQueue::new(1 << 20, 4);
+        for tag in 0..6u8 {
+            by_count.push(datagram(1, tag), 0.0);
+        }
+        assert_eq!(by_count.dropped(), 2);
+        assert_eq!(take_now(&by_count, 16, usize::MAX).len(), 4);
+    }
+
+    #[test]
+    fn a_datagram_larger_than_the_bound_is_still_delivered() {
+        let queue = RecvQueue::new(100, 4);
+        queue.push(datagram(500, 7), 0.0);
+        assert_eq!(queue.dropped(), 0);
+        assert_eq!(take_now(&queue, 1, usize::MAX)[0].payload.len(), 500);
+    }
+
+    #[test]
+    fn batches_respect_max_and_max_bytes_and_always_carry_one() {
+        let queue = RecvQueue::new(1 << 20, 64);
+        for tag in 0..5u8 {
+            queue.push(datagram(100, tag), 0.0);
+        }
+        assert_eq!(take_now(&queue, 2, usize::MAX).len(), 2);
+        assert_eq!(take_now(&queue, 16, 250).len(), 2);
+        assert_eq!(take_now(&queue, 16, 50).len(), 1, "the first datagram goes even past max_bytes");
+        assert!(crate::poll_once::poll_once(queue.next_batch(16, usize::MAX)).is_none(), "empty: the reader waits");
+        queue.end();
+        assert!(take_now(&queue, 16, usize::MAX).is_empty(), "ended and empty: an empty batch");
+    }
+}

@@ -66,12 +66,18 @@ impl RecvQueue {
 
     /// Starts the session's reading task (call inside the runtime); abort the returned handle when the session goes,
     /// or the task's handle on the connection keeps it open.
-    pub fn start(session: web_transport_quinn::Session, max_bytes: usize) -> (Arc<Self>, AbortHandle) {
+    /// `admit` sees each datagram first; false ends the reading there (the session was closed for it).
+    pub fn start(
+        session: web_transport_quinn::Session,
+        max_bytes: usize,
+        admit: impl Fn(&[u8]) -> bool + Send + 'static,
+    ) -> (Arc<Self>, AbortHandle) {
         let queue = Arc::new(Self::new(max_bytes, MAX_QUEUED_DATAGRAMS));
         let reader = queue.clone();
         let task = napi::bindgen_prelude::spawn(async move {
             loop {
                 match session.read_datagram().await {
+                    Ok(payload) if !admit(&payload) => break,
                     Ok(payload) => reader.push(payload, monotonic_ns()),
                     Err(error) if is_foreign_datagram(&error) => continue,
                     // quinn hands over what it buffered before reporting the close, so nothing is left behind.

@@ -2,6 +2,7 @@
 
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, OnceLock};
+use std::time::Duration;
 
 use bytes::Bytes;
 use napi::bindgen_prelude::{Buffer, Float64Array, Uint32Array};
@@ -13,6 +14,7 @@ use crate::bi_stream::BiStream;
 use crate::close_info::{close_info_from, CloseInfo};
 use crate::congestion::{CongestionHandle, CongestionKind};
 use crate::errors::{failure, invalid_arg};
+use crate::inbound_limits::{InboundCheck, InboundDatagramLimits};
 use crate::poll_once::poll_once;
 use crate::recv_queue::{monotonic_ns, RecvQueue};
 use crate::session_stats::SessionStats;
@@ -47,6 +49,7 @@ pub struct Session {
     remote_address: String,
     congestion: Option<CongestionHandle>,
     local_close: Arc<OnceLock<CloseInfo>>,
+    inbound: Arc<InboundCheck>,
     received: Arc<RecvQueue>,
     reader: AbortHandle,
 }
@@ -62,14 +65,28 @@ impl Session {
     /// at most `recv_buffer_bytes` of them (the endpoint's `datagramRecvBufferBytes`).
     pub fn new(inner: web_transport_quinn::Session, url: String, recv_buffer_bytes: usize) -> Self {
         let conn: &quinn::Connection = &inner;
-        let (received, reader) = RecvQueue::start(inner.clone(), recv_buffer_bytes);
+        let local_close = Arc::new(OnceLock::new());
+        let inbound = Arc::new(InboundCheck::new(monotonic_ns()));
+        // A datagram over the session's inbound limits closes it there: it and any after it never reach JavaScript.
+        let admit = {
+            let (session, local_close, inbound) = (inner.clone(), local_close.clone(), inbound.clone());
+            move |datagram: &[u8]| match inbound.admit(datagram, monotonic_ns()) {
+                Ok(()) => true,
+                Err(violation) => {
+                    close_session(&session, &local_close, violation.code, violation.reason);
+                    false
+                }
+            }
+        };
+        let (received, reader) = RecvQueue::start(inner.clone(), recv_buffer_bytes, admit);
         Self {
             id: NEXT_SESSION_ID.fetch_add(1, Ordering::Relaxed),
             remote_address: conn.remote_address().to_string(),
             congestion: CongestionHandle::of(conn),
             url,
             inner,
-            local_close: Arc::new(OnceLock::new()),
+            local_close,
+            inbound,
             received,
             reader,
         }
@@ -87,7 +104,10 @@ impl Session {
         let len = payload.len();
         match poll_once(self.inner.send_datagram_wait(payload)) {
             None => Ok(false),
-            Some(Ok(())) => Ok(true),
+            Some(Ok(())) => {
+                self.inbound.count_sent(1);
+                Ok(true)
+            }
             Some(Err(SessionError::SendDatagramError(quinn::SendDatagramError::TooLarge))) => Err(invalid_arg(
                 format!("datagram of {len} bytes exceeds maxDatagramSize() = {}", self.inner.max_datagram_size()),
             )),
@@ -265,7 +285,8 @@ impl Session {
     }
 
     /// Close with an application code and reason (≤ 1024 bytes); pending calls settle: receives
-    /// resolve []/null, opens and writes reject. The peer sees the code and reason.
+    /// resolve []/null, opens and writes reject. The peer sees the code and reason, from the
+    /// capsule or, when that is lost or read too late, from the QUIC CONNECTION_CLOSE.
     #[napi(catch_unwind)]
     pub fn close(&self, code: u32, reason: String) -> napi::Result<()> {
         if reason.len() > MAX_CLOSE_REASON_BYTES {
@@ -274,11 +295,22 @@ impl Session {
                 reason.len()
             )));
         }
-        let _ = self.local_close.set(CloseInfo { code, reason: reason.clone() });
-        // Inside the runtime the CLOSE_WEBTRANSPORT_SESSION capsule is written before the QUIC
-        // close, so browsers see the code and reason.
-        napi::bindgen_prelude::within_runtime_if_available(|| self.inner.close(code, reason.as_bytes()));
+        close_session(&self.inner, &self.local_close, code, reason);
         Ok(())
+    }
+
+    /// What the peer may send as datagrams from now on (see InboundDatagramLimits): a datagram of another type, or
+    /// one beyond the budget, closes the session with `closeCode` and a reason before it reaches JavaScript.
+    #[napi(catch_unwind)]
+    pub fn limit_inbound_datagrams(&self, limits: InboundDatagramLimits) -> napi::Result<()> {
+        self.inbound.set_limits(limits).map_err(invalid_arg)
+    }
+
+    /// The code and reason this side closed the session with (`close()`, or a datagram over its inbound limits);
+    /// null while open or when the peer closed it.
+    #[napi(getter)]
+    pub fn local_close(&self) -> Option<CloseInfo> {
+        self.local_close.get().cloned()
     }
 
     /// Resolves when the session has ended, with the code and reason of whichever side closed it.
@@ -295,6 +327,38 @@ fn check_recv_max(max: u32) -> napi::Result<()> {
         return Err(invalid_arg(format!("max must be between 1 and {MAX_RECV_BATCH}, got {max}")));
     }
     Ok(())
+}
+
+/// Records this side's close and closes: the CLOSE_WEBTRANSPORT_SESSION capsule (inside the runtime web-transport-quinn
+/// writes it before the QUIC close, so browsers see the code and reason), then the QUIC connection with the same.
+fn close_session(inner: &web_transport_quinn::Session, local_close: &OnceLock<CloseInfo>, code: u32, reason: String) {
+    let _ = local_close.set(CloseInfo { code, reason: reason.clone() });
+    let conn: quinn::Connection = (**inner).clone();
+    let stream_frames_before = conn.stats().frame_tx.stream;
+    napi::bindgen_prelude::within_runtime_if_available(|| inner.close(code, reason.as_bytes()));
+    napi::bindgen_prelude::spawn(close_connection_after_capsule(conn, code, reason, stream_frames_before));
+}
+
+/// How long a close waits for its CLOSE_WEBTRANSPORT_SESSION capsule to be sent before it closes the QUIC
+/// connection itself; web-transport-quinn force-closes after max(3 RTT, 100 ms), so this stays well below.
+const CAPSULE_SEND_TIMEOUT: Duration = Duration::from_millis(40);
+const CAPSULE_SEND_POLL: Duration = Duration::from_millis(1);
+
+/// Closes the QUIC connection with the session's code (in HTTP/3's space) and reason once the capsule has left
+/// (a STREAM frame was sent after `close()`), or after CAPSULE_SEND_TIMEOUT. web-transport-quinn's own close waits
+/// for the peer to answer the capsule and otherwise closes the connection with an empty reason; a peer too busy to
+/// read the capsule before that close arrives (handshake floods) then saw the code without its reason. The first
+/// close of a QUIC connection wins, so this one, sent first, is what such a peer reads.
+async fn close_connection_after_capsule(conn: quinn::Connection, code: u32, reason: String, stream_frames_before: u64) {
+    let deadline = tokio::time::Instant::now() + CAPSULE_SEND_TIMEOUT;
+    while conn.close_reason().is_none()
+        && conn.stats().frame_tx.stream == stream_frames_before
+        && tokio::time::Instant::now() < deadline
+    {
+        tokio::time::sleep(CAPSULE_SEND_POLL).await;
+    }
+    let http3_code = quinn::VarInt::try_from(web_transport_quinn::proto::error_to_http3(code)).unwrap_or(quinn::VarInt::MAX);
+    conn.close(http3_code, reason.as_bytes());
 }
 
 impl Session {

@@ -125,6 +125,7 @@ const SHORT_FORMS = new Map<string, ShortForm>([
   ['npm test', { run: () => 'npm test -- protocol', why: 'bootstrap and test-all.mjs, limited to one workspace (the whole suite is what runs this test)' }],
   ['npm run -s fuzz -- --list', { run: () => 'npm run -s fuzz -- --list', check: (output) => assert.deepEqual(output.trim().split('\n').map((l) => l.split('\t')[0]), ['cc-api', 'cc-api-long', 'trace-parser', 'linkem-options']), why: 'as written' }],
   ['npm run -s fuzz -- --target cc-api --seconds 60', { run: () => 'npm run -s fuzz -- --target cc-api --runs 300', why: '300 runs instead of a minute' }],
+  ['npm run -s fuzz -- --target cc-api-long --seconds 600', { run: () => 'npm run -s fuzz -- --target cc-api-long --runs 30', why: '30 runs instead of ten minutes' }],
   ['npm run -s fuzz -- --target trace-parser --runs 1000000', { run: () => 'npm run -s fuzz -- --target trace-parser --runs 20000', why: '20,000 runs instead of a million' }],
   ['npm run -s fuzz -- --ci', { run: () => 'npm run -s fuzz -- --ci', why: 'as written (~20 s; npm test runs it too)' }],
   ['npm run -s sim -- --cc vivace --rate-mbps 100 --rtt-ms 30 --buffer-kb 75 --loss 0.01 --duration-s 60 --json', {

@@ -138,6 +138,7 @@ void pcc_loop_on_ack(void *state, const cc_ack_event *event) {
 void pcc_loop_on_loss(void *state, const cc_loss_event *event) {
     pcc_loop *loop = state;
     loop->now_us = event->now_us;
+    if (loop->hooks->on_loss != NULL) loop->hooks->on_loss(loop, event);
     if (pcc_mi_on_loss(&loop->tracker, event->packet)) drain_results(loop);
 }
 

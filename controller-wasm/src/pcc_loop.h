@@ -67,6 +67,8 @@ typedef struct pcc_hooks {
     void (*on_result)(void *state, const pcc_mi_outcome *outcome);
     /* Optional: an ack, before the MI bookkeeping sees it. */
     void (*on_ack)(void *state, const cc_ack_event *event);
+    /* Optional: a loss, before the MI bookkeeping sees it. */
+    void (*on_loss)(void *state, const cc_loss_event *event);
     /* The common parameters (rate bounds, initial rate) changed: bring the rates held inside the bounds;
      * nothing_sent: the initial rate still applies. */
     void (*rebound)(void *state, int nothing_sent);

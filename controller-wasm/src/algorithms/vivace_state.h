@@ -63,7 +63,18 @@ typedef struct vivace_state {
     double rate_after_first_halving; /* bytes/s: what the first halving of the episode left */
     double recovery_target;          /* bytes/s: timeout recovery's slow start stops here; 0: not recovering */
     int64_t min_one_way_us;          /* lowest receive time - send time seen (clock offset included) */
+    int64_t last_one_way_us;         /* the latest ack's */
     int have_one_way;
+    /* whether the path got longer (vivace_timeout.c): the run of acks at a level one-way delay (its first ack, its
+     * length, how many of them were sent before the episode's first halving, whether it began with a jump from a path
+     * with little queue), and the late acks of packets sent after that halving */
+    int path_step_open;              /* an MI-timeout episode is being judged */
+    int64_t halved_at_us;            /* the episode's first halving */
+    int64_t level_first_sent_us, level_first_one_way_us;
+    uint32_t level_acks, level_acks_before_halving;
+    int level_from_empty_path;
+    uint32_t step_after_acks;
+    int64_t step_after_sent_us, step_after_one_way_us;
 } vivace_state;
 
 static inline double vivace_param(const vivace_state *s, int index) { return s->loop.ctx->params[index]; }
@@ -101,6 +112,7 @@ void vivace_init_with_hooks(vivace_state *s, cc_context *ctx, const pcc_hooks *h
         .next_mi = vivace_next_mi, .pending_rate = vivace_pending_rate, .mi_span_us = vivace_mi_span_us,    \
         .mi_timeout_rtts = vivace_mi_timeout_rtts, .timeout_from_expected_feedback = 1, .utility = utility_fn, \
         .on_timeout = vivace_on_timeout, .on_result = vivace_on_result, .on_ack = vivace_on_ack,             \
+        .on_loss = vivace_on_loss,                                                                           \
         .rebound = vivace_rebound, .on_param_changed = vivace_on_param_changed, .state_name = vivace_state_name, \
         .limit_rate = vivace_limit_rate,                                                                     \
     }
@@ -139,5 +151,6 @@ void vivace_on_moving_result(vivace_state *s, const pcc_mi_result *r, double uti
 void vivace_on_timeout(void *state, const pcc_mi_result *r);
 int vivace_start_timeout_recovery(vivace_state *s);
 void vivace_undo_spurious_timeout(vivace_state *s, const cc_ack_event *event);
+void vivace_on_loss(void *state, const cc_loss_event *event);
 
 #endif /* PCC_VIVACE_STATE_H */

@@ -8,14 +8,32 @@
  */
 #include "vivace_state.h"
 
+#include <math.h>
+
 /* A late ack whose forward queueing delay is below 1/SPURIOUS_QUEUE_SHARE of its lateness was late on the way back
  * (or held by the receiver). */
 #define SPURIOUS_QUEUE_SHARE 4
+/* A path that got longer (a route change, the thesis's changing-RTT links of §5.2 and Fig 4.8) times MIs out like
+ * congestion: the MI timeout counts min RTTs (5 x 10 ms when the path was at 10 ms), and a step to 100 ms outruns it.
+ * The acks tell the two apart through the receiver's timestamps. In eq. 4.1's model (§4.3.1, eq. 4.4) a queue grows
+ * at (S - C)/C while the sender exceeds the capacity and drains when it sends less: a halving to S/2 at S >= C
+ * lowers the one-way delay by at least half the time it spends sending. A longer path does neither: the packets sent
+ * before the halving arrive as fast as they were sent, and the delay stays up after it. So, with no loss in the
+ * episode, undo the halvings when the one-way delay jumped from a path with little queue and stayed level (within
+ * PATH_STEP_MAX_SLOPE x the send span from the level's first ack; a halving's drain is at least 0.5) for
+ * PATH_STEP_MIN_ACKS acks of packets sent before the first halving, and for as many late acks after it. */
+#define PATH_STEP_MIN_ACKS PCC_MI_MIN_PACKETS
+#define PATH_STEP_MAX_SLOPE 0.25
 
 void vivace_on_timeout(void *state, const pcc_mi_result *r) {
     vivace_state *s = state;
     double current = s->phase == STATE_SLOW_START ? r->stats.target_rate_bps / 8.0 : s->base_rate;
-    if (!s->awaiting_feedback) s->rate_after_first_halving = current / 2.0;
+    if (!s->awaiting_feedback) {
+        s->rate_after_first_halving = current / 2.0;
+        s->path_step_open = 1;
+        s->halved_at_us = s->loop.now_us;
+        s->step_after_acks = 0;
+    }
     s->awaiting_feedback = 1;
     vivace_reset_direction(s);
     vivace_enter_probing(s, current / 2.0);
@@ -40,6 +58,75 @@ int vivace_start_timeout_recovery(vivace_state *s) {
     return 1;
 }
 
+/* Back to the rate before the first halving of the episode, like TCP's spurious-RTO undo (RFC 5682 F-RTO, Eifel). */
+static void undo_halvings(vivace_state *s) {
+    s->awaiting_feedback = 0;
+    s->recovery_target = 0.0;
+    s->path_step_open = 0;
+    double before = vivace_clamp_rate(s, 2.0 * s->rate_after_first_halving);
+    vivace_reset_direction(s);
+    vivace_enter_probing(s, before);
+    s->base_rate = before; /* past the send-rate ceiling: the halved MIs sent little, but this rate was sent */
+}
+
+/* How far a one-way delay may move and still be the same level: that share of the MI timeout (the steps that time
+ * MIs out are longer than the timeout, their forward half longer than half of it). */
+static double level_tolerance_us(const vivace_state *s) {
+    return PATH_STEP_MAX_SLOPE * (double)pcc_loop_mi_timeout_us(&s->loop);
+}
+
+/* Whether a packet's one-way delay is within PATH_STEP_MAX_SLOPE x the send time between them of an earlier one's,
+ * and on the same level: received at the pace it was sent, neither draining nor building a queue. */
+static int flat(const vivace_state *s, int64_t one_way_us, int64_t sent_us, int64_t first_one_way_us, int64_t first_sent_us) {
+    double change_us = fabs((double)(one_way_us - first_one_way_us));
+    return change_us <= PATH_STEP_MAX_SLOPE * (double)(sent_us - first_sent_us) && change_us <= level_tolerance_us(s);
+}
+
+/* Every timestamped ack: the run of acks whose one-way delay stays level (level_tolerance_us), and whether
+ * the run began with a jump from a path with little queue (the ack before it met less than 1/SPURIOUS_QUEUE_SHARE of
+ * the jump as forward queue). LTE links change their capacity under a standing queue, and such a queue can stay level
+ * by chance while the capacity moves with the rate; a longer path appears at once, between two packets. */
+static void track_level(vivace_state *s, int64_t sent_us, int64_t one_way_us, int64_t previous_one_way_us) {
+    if (s->level_acks == 0 || fabs((double)(one_way_us - s->level_first_one_way_us)) > level_tolerance_us(s)) {
+        int64_t jump_us = one_way_us - previous_one_way_us;
+        int64_t queue_before_us = previous_one_way_us - s->min_one_way_us;
+        s->level_from_empty_path = SPURIOUS_QUEUE_SHARE * queue_before_us < jump_us;
+        s->level_first_sent_us = sent_us;
+        s->level_first_one_way_us = one_way_us;
+        s->level_acks = s->level_acks_before_halving = 0;
+    }
+    s->level_acks++;
+    if (!s->path_step_open || sent_us < s->halved_at_us) s->level_acks_before_halving++;
+}
+
+/* An ack of a packet sent after the first halving of an open episode (PATH_STEP_MIN_ACKS above): the delay must not
+ * have gone down (an ack no longer late closes the episode: the halving relieved something), and the level that
+ * began with a jump before the halving must still hold. */
+static void judge_path_step(vivace_state *s, const cc_ack_event *event, int64_t one_way_us, int late) {
+    int64_t sent_us = event->packet->sent_time_us;
+    if (sent_us < s->halved_at_us) return;
+    if (!late) {
+        s->path_step_open = 0;
+        return;
+    }
+    if (s->step_after_acks == 0 || !flat(s, one_way_us, sent_us, s->step_after_one_way_us, s->step_after_sent_us)) {
+        s->step_after_acks = 0; /* draining (or growing): judge again from here */
+        s->step_after_sent_us = sent_us;
+        s->step_after_one_way_us = one_way_us;
+    }
+    s->step_after_acks++;
+    if (s->step_after_acks >= PATH_STEP_MIN_ACKS && s->level_from_empty_path && s->level_first_sent_us < s->halved_at_us &&
+        s->level_acks_before_halving >= PATH_STEP_MIN_ACKS) {
+        undo_halvings(s);
+    }
+}
+
+void vivace_on_loss(void *state, const cc_loss_event *event) {
+    (void)event;
+    vivace_state *s = state;
+    s->path_step_open = 0; /* the episode lost packets: not only a longer path */
+}
+
 /* MI-timeout halvings assume the silence was congestion. A path's return direction alone also goes silent for
  * seconds (LTE uplinks): the data got through, only the acks waited, and the halvings leave the rate at the floor,
  * where 10-packet MIs take about a second each. Receive timestamps tell the two apart: a late ack whose packet met
@@ -50,18 +137,20 @@ void vivace_undo_spurious_timeout(vivace_state *s, const cc_ack_event *event) {
     /* 0: no timestamp; beyond 2^53 µs (285 years) a forged one, and the subtraction below must not overflow */
     if (event->recv_time_us <= 0 || event->recv_time_us > ((int64_t)1 << 53)) return;
     int64_t one_way_us = event->recv_time_us - event->packet->sent_time_us;
+    int64_t previous_one_way_us = s->have_one_way ? s->last_one_way_us : one_way_us;
     if (!s->have_one_way || one_way_us < s->min_one_way_us) s->min_one_way_us = one_way_us;
     s->have_one_way = 1;
-    if (!s->awaiting_feedback) return;
+    s->last_one_way_us = one_way_us;
+    track_level(s, event->packet->sent_time_us, one_way_us, previous_one_way_us);
+    if (!s->awaiting_feedback && !s->path_step_open) return;
     /* How late the ack came, from its packet's send time: a receiver that held its acks and reported the hold as ack
      * delay gives an RTT sample at the path's RTT, yet its late acks timed the MI out just the same. */
     int64_t late_us = (event->now_us - event->packet->sent_time_us) - s->loop.ctx->rtt->min_rtt_us;
+    int late = late_us > pcc_loop_mi_timeout_us(&s->loop);
     int64_t forward_queue_us = one_way_us - s->min_one_way_us;
-    if (late_us <= pcc_loop_mi_timeout_us(&s->loop) || SPURIOUS_QUEUE_SHARE * forward_queue_us >= late_us) return;
-    s->awaiting_feedback = 0;
-    s->recovery_target = 0.0;
-    vivace_reset_direction(s);
-    double before = vivace_clamp_rate(s, 2.0 * s->rate_after_first_halving);
-    vivace_enter_probing(s, before);
-    s->base_rate = before; /* past the send-rate ceiling: the halved MIs sent little, but this rate was sent */
+    if (s->awaiting_feedback && late && SPURIOUS_QUEUE_SHARE * forward_queue_us < late_us) {
+        undo_halvings(s);
+        return;
+    }
+    if (s->path_step_open) judge_path_step(s, event, one_way_us, late);
 }

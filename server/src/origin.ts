@@ -14,6 +14,7 @@ import { processCpuUs } from './datagram/stall-reasons.ts';
 import { ControlServer } from './http/control-server.ts';
 import { errorMessage, log } from './log.ts';
 import { MediaStore } from './media/media-store.ts';
+import { ackOnlyLimits, DEFAULT_CLIENT_DATAGRAM_BUDGET, NO_DATAGRAMS, type ClientDatagramBudget } from './session/client-datagram-limits.ts';
 import { DatagramTransport } from './session/datagram-transport.ts';
 import { OriginSession, type SessionLimits } from './session/origin-session.ts';
 import { DEFAULT_SESSION_MEMORY_BYTES, sessionMemoryBudget, type SessionMemoryBudget } from './session/session-memory.ts';
@@ -47,6 +48,8 @@ export interface OriginOptions {
   maxSessionsPerAddress: number;
   /** Bound on what one session can make the origin hold (session-memory.ts). */
   sessionMemoryBytes: number;
+  /** What a client may send as datagrams before the addon closes its session (client-datagram-limits.ts). */
+  clientDatagrams: ClientDatagramBudget;
   limits: SessionLimits;
   cacheBytes: number;
   corsOrigin: string;
@@ -71,6 +74,7 @@ export const DEFAULT_ORIGIN_OPTIONS: Omit<OriginOptions, 'mediaDir'> = {
   maxSessions: 64,
   maxSessionsPerAddress: 32,
   sessionMemoryBytes: DEFAULT_SESSION_MEMORY_BYTES,
+  clientDatagrams: DEFAULT_CLIENT_DATAGRAM_BUDGET,
   limits: { maxRequestsPerSession: 64, idleTimeoutMs: 60_000, requestTimeoutMs: 10_000, maxRefusedRequests: 32 },
   cacheBytes: 256 * 1024 * 1024,
   corsOrigin: '*',
@@ -179,6 +183,7 @@ export class Origin {
         session_memory_bytes: this.memory.sessionMemoryBytes, receive_window_bytes: this.memory.receiveWindowBytes,
         datagram_receive_buffer_bytes: this.memory.datagramReceiveBufferBytes, max_packets_in_flight: this.memory.maxTrackedPackets,
         max_requests_per_session: this.options.limits.maxRequestsPerSession, max_refused_requests: this.options.limits.maxRefusedRequests,
+        client_datagram_burst: this.options.clientDatagrams.burst, client_datagrams_per_s: this.options.clientDatagrams.perS,
       },
       cache_bytes: this.media.cache.sizeBytes,
       cache_files: this.media.cache.count, send_loop_members: this.sendLoop.size, algorithms: this.controllers.algorithms(),
@@ -250,8 +255,10 @@ export class Origin {
         const reason = `cc=${cc} cannot be used with transport=quic-stream: ${err instanceof Error ? err.message : String(err)}`;
         return this.refuse(quic, 'bad-params', CLOSE_BAD_SESSION_PARAMS, reason, { url: quic.url.slice(0, 256) });
       }
+      quic.limitInboundDatagrams(NO_DATAGRAMS);
       transport = new StreamTransport(quic, cc, this.options.logDir);
     } else {
+      quic.limitInboundDatagrams(ackOnlyLimits(this.options.clientDatagrams));
       const seed = randomBytes(4).readUInt32BE(0);
       const createdAtUs = nowUs();
       const created = this.controllers.create(params.value.cc, params.value.params, createdAtUs, seed);
@@ -281,7 +288,6 @@ export class Origin {
       return;
     }
     this.register(quic, transport);
-    void this.refuseDatagrams(quic);
   }
 
   private register(quic: Session, transport: TransportHandler): OriginSession {
@@ -293,7 +299,8 @@ export class Origin {
     void quic.closed().then((info) => {
       session.released();
       this.sessions.delete(quic.id);
-      const byUs = session.closedWith;
+      // The origin's own close, or the addon's for a client over its datagram limits.
+      const byUs = session.closedWith ?? quic.localClose;
       if (byUs && VIOLATION_CODES.has(byUs.code)) this.violationsByCode.set(byUs.code, (this.violationsByCode.get(byUs.code) ?? 0) + 1);
       const left = (this.sessionsPerAddress.get(address) ?? 1) - 1;
       if (left > 0) this.sessionsPerAddress.set(address, left);
@@ -305,16 +312,6 @@ export class Origin {
     });
     void session.run();
     return session;
-  }
-
-  /** Stream sessions have no use for client datagrams: one means a confused or hostile client. */
-  private async refuseDatagrams(quic: Session): Promise<void> {
-    try {
-      const got = await quic.recvDatagrams(1);
-      if (got.length > 0) safeClose(quic, CLOSE_PROTOCOL_VIOLATION, 'datagrams are not used with transport=quic-stream');
-    } catch {
-      /* closed */
-    }
   }
 
   /**

@@ -14,8 +14,11 @@ export interface GeneratorRun<T> {
   pid: number;
 }
 
-export function startGenerator<T>(ctx: Pick<FaultContext, 'onCleanup' | 'log'>, script: string, options: unknown): GeneratorRun<T> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(here, script), JSON.stringify(options)], {
+/** `nice`: run the generator at this nice value (all its threads; `nice` execs node, so the pid is the generator's). */
+export function startGenerator<T>(ctx: Pick<FaultContext, 'onCleanup' | 'log'>, script: string, options: unknown, nice?: number): GeneratorRun<T> {
+  const command = [process.execPath, '--import', 'tsx', join(here, script), JSON.stringify(options)];
+  const [file, ...args] = nice === undefined ? command : ['nice', '-n', String(nice), ...command];
+  const child = spawn(file!, args, {
     cwd: join(here, '..', '..'), stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';

@@ -10,6 +10,7 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 
+use bytes::Bytes;
 use napi_derive::napi;
 
 #[napi(object)]
@@ -112,11 +113,21 @@ impl InboundCheck {
         Self { gate: Mutex::new(None), sent: AtomicU64::new(0), started_ns }
     }
 
-    /// Applies `limits` from now on (replacing earlier ones); the per-second allowance counts from the session's start.
-    pub fn set_limits(&self, limits: InboundDatagramLimits) -> Result<(), String> {
-        let gate = InboundGate::new(limits, self.started_ns)?;
-        *self.gate.lock().unwrap_or_else(|poisoned| poisoned.into_inner()) = Some(gate);
-        Ok(())
+    /// Applies `limits` (replacing earlier ones; the per-second allowance counts from the session's start) to the
+    /// datagrams that arrived unchecked before, `queued()` (read while no new one can be admitted, so each is counted
+    /// once), and to every later one. `Ok(Some(violation))`: those already broke them.
+    pub fn set_limits(
+        &self,
+        limits: InboundDatagramLimits,
+        queued: impl FnOnce() -> Vec<Bytes>,
+        now_ns: f64,
+    ) -> Result<Option<Violation>, String> {
+        let mut gate = InboundGate::new(limits, self.started_ns)?;
+        let mut slot = self.gate.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let sent = self.sent.load(Ordering::Relaxed);
+        let violation = queued().iter().find_map(|datagram| gate.admit(datagram, sent, now_ns).err());
+        *slot = Some(gate);
+        Ok(violation)
     }
 
     pub fn count_sent(&self, datagrams: u64) {
@@ -173,11 +184,15 @@ mod tests {
         let check = InboundCheck::new(0.0);
         assert_eq!(check.admit(&[0xff], 0.0), Ok(()));
         check.count_sent(3);
-        check.set_limits(InboundDatagramLimits { base: 0, per_sent: 1, per_second: 0, allowed_types: vec![2], close_code: 1 }).unwrap();
-        for _ in 0..3 {
-            assert_eq!(check.admit(&[2], 0.0), Ok(()));
-        }
+        let limits = InboundDatagramLimits { base: 0, per_sent: 1, per_second: 0, allowed_types: vec![2], close_code: 1 };
+        // Two datagrams arrived before the limits: they count against them.
+        assert_eq!(check.set_limits(limits.clone(), || vec![Bytes::from_static(&[2]), Bytes::from_static(&[2])], 0.0), Ok(None));
+        assert_eq!(check.admit(&[2], 0.0), Ok(()));
         assert!(check.admit(&[2], 0.0).is_err());
+        // One that arrived before and breaks them is reported at once.
+        let early = InboundCheck::new(0.0);
+        let violation = early.set_limits(limits, || vec![Bytes::from_static(&[9])], 0.0).unwrap().unwrap();
+        assert_eq!(violation.reason, "datagram of type 0x09 (types accepted: 0x02)");
     }
 
     #[test]

@@ -113,6 +113,11 @@ impl RecvQueue {
         self.ready.notify_waiters();
     }
 
+    /// The datagrams waiting to be taken (their payloads share the queued memory).
+    pub fn queued_payloads(&self) -> Vec<Bytes> {
+        self.lock().queue.iter().map(|d| d.payload.clone()).collect()
+    }
+
     /// Datagrams dropped unread because the queue was full.
     pub fn dropped(&self) -> u64 {
         self.lock().dropped

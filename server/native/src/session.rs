@@ -299,11 +299,16 @@ impl Session {
         Ok(())
     }
 
-    /// What the peer may send as datagrams from now on (see InboundDatagramLimits): a datagram of another type, or
-    /// one beyond the budget, closes the session with `closeCode` and a reason before it reaches JavaScript.
+    /// What the peer may send as datagrams (see InboundDatagramLimits), from the session's start: a datagram of another
+    /// type, or one beyond the budget, closes the session with `closeCode` and a reason before it reaches JavaScript.
     #[napi(catch_unwind)]
     pub fn limit_inbound_datagrams(&self, limits: InboundDatagramLimits) -> napi::Result<()> {
-        self.inbound.set_limits(limits).map_err(invalid_arg)
+        // Datagrams that arrived before the limits (between the CONNECT and this call) are checked too.
+        let violation = self.inbound.set_limits(limits, || self.received.queued_payloads(), monotonic_ns()).map_err(invalid_arg)?;
+        if let Some(violation) = violation {
+            close_session(&self.inner, &self.local_close, violation.code, violation.reason);
+        }
+        Ok(())
     }
 
     /// The code and reason this side closed the session with (`close()`, or a datagram over its inbound limits);

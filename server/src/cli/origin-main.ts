@@ -30,6 +30,13 @@ const specs: Record<string, FlagSpec> = {
     type: 'number', help: 'what one session may make the origin hold (unread stream data, ACK buffer, packets in flight), MiB',
     default: d.sessionMemoryBytes / 1048576,
   },
+  'client-datagram-burst': {
+    type: 'number', help: 'datagrams (ACKs) a client may send before it has earned any; more close its session', default: d.clientDatagrams.burst,
+  },
+  'client-datagrams-per-s': {
+    type: 'number', help: 'datagrams per second a client earns on top of one per datagram sent to it; more close its session',
+    default: d.clientDatagrams.perS,
+  },
   'max-requests': { type: 'number', help: 'concurrent requests per session', default: d.limits.maxRequestsPerSession },
   'max-refused-requests': { type: 'number', help: 'refused (4xx) requests after which a session is closed', default: d.limits.maxRefusedRequests },
   'idle-timeout-ms': { type: 'number', help: 'close sessions idle this long', default: d.limits.idleTimeoutMs },
@@ -94,6 +101,10 @@ async function main(): Promise<void> {
       maxSessions: positiveInt('max-sessions', v['max-sessions'] as number),
       maxSessionsPerAddress: positiveInt('max-sessions-per-address', v['max-sessions-per-address'] as number),
       sessionMemoryBytes: positiveInt('session-memory-mb', v['session-memory-mb'] as number, MIN_SESSION_MEMORY_BYTES / 1048576) * 1048576,
+      clientDatagrams: {
+        burst: positiveInt('client-datagram-burst', v['client-datagram-burst'] as number),
+        perS: positiveInt('client-datagrams-per-s', v['client-datagrams-per-s'] as number),
+      },
       limits: {
         maxRequestsPerSession: positiveInt('max-requests', v['max-requests'] as number),
         idleTimeoutMs: positiveInt('idle-timeout-ms', v['idle-timeout-ms'] as number, 100),

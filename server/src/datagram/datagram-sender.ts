@@ -77,7 +77,7 @@ export class DatagramSender {
     this.packetizer = new Packetizer(options.maxDatagramBytes);
     this.bucket = new TokenBucket(options.nowUs);
     this.flight = new FlightLimit(options.initialWindowBytes, options.nowUs, options.maxPacketsInFlight);
-    this.ackGuard = new AckGuard(options.nowUs);
+    this.ackGuard = new AckGuard();
     this.ticker = new ControllerTicker(controller);
     this.startUs = options.nowUs;
     // The controller plans in packets (an MI's minimum packet count, slow start's steps, windows): it counts the

@@ -142,7 +142,8 @@ export class DatagramTransport implements TransportHandler, SendLoopMember {
     if (this.closed) return;
     this.closed = true;
     this.sendLoop.remove(this);
-    log('info', 'session.stall_reasons', { session: this.quic.id, ...this.sender.stallReasons.fields() });
+    // A session that never sent (a hostile one closed at once) has no stalls to tell.
+    if (this.sender.tracker.packetsSent > 0) log('info', 'session.stall_reasons', { session: this.quic.id, ...this.sender.stallReasons.fields() });
     this.sender.close();
     for (const resolve of this.completions.values()) resolve();
     this.completions.clear();

@@ -6,7 +6,7 @@ import {
 } from '@pcc-stream/protocol';
 import { nowUs } from '../clock.ts';
 import type { Session } from '@pcc-stream/quic';
-import { errorMessage, log } from '../log.ts';
+import { errorMessage, log, type LogLevel } from '../log.ts';
 import type { MediaStore } from '../media/media-store.ts';
 import { RequestStream } from './request-stream.ts';
 import type { TransportHandler } from './transport-handler.ts';
@@ -25,6 +25,10 @@ export interface SessionLimits {
   maxRefusedRequests: number;
 }
 
+/** Refused requests a session logs a line for; the rest are only counted (`requests_refused` in its session.closed
+ *  line): a prober's hundreds of refusals a second would otherwise be as many lines, and as much of the origin's time. */
+const REFUSALS_LOGGED_PER_SESSION = 1;
+
 export class OriginSession {
   private readonly activeRequestIds = new Set<number>();
   private lastActivityMs = Date.now();
@@ -33,6 +37,7 @@ export class OriginSession {
   requestsServed = 0;
   /** Requests answered with a 4xx status. */
   requestsRefused = 0;
+  private refusalsLogged = 0;
   /** The code and reason the origin closed this session with (null: open, or ended by the peer). */
   closedWith: { code: number; reason: string } | null = null;
   /** Requests refused for a malformed CMCD (PROTOCOL.md §2.6). */
@@ -129,6 +134,13 @@ export class OriginSession {
     }
   }
 
+  /** The first REFUSALS_LOGGED_PER_SESSION refusals of this session get a log line. */
+  private logRefusal(level: LogLevel, event: string, fields: Record<string, unknown>): void {
+    if (this.refusalsLogged >= REFUSALS_LOGGED_PER_SESSION) return;
+    this.refusalsLogged++;
+    log(level, event, { session: this.quic.id, ...fields });
+  }
+
   /** Counts a refused request; true when that was one too many and the session is now closed. */
   private refuse(status: number, reason: string): boolean {
     if (++this.requestsRefused < this.limits.maxRefusedRequests) return false;
@@ -155,7 +167,7 @@ export class OriginSession {
     const request = await this.readRequest(stream);
     if (!('type' in request)) {
       // A broken request stream is this client's fault only: it loses its session, or a refusal of its limit.
-      log('warn', 'request.malformed', { session: this.quic.id, reason: request.reason, verdict: request.verdict });
+      this.logRefusal('warn', 'request.malformed', { reason: request.reason, verdict: request.verdict });
       stream.reset(1);
       if (request.verdict === 'violation') this.close(CLOSE_PROTOCOL_VIOLATION, request.reason);
       else if (request.verdict === 'refused') this.refuse(400, request.reason);
@@ -170,7 +182,7 @@ export class OriginSession {
     const cmcd = requestPlayerState(request.path);
     if (!cmcd.ok) {
       this.cmcdRejected++;
-      log('warn', 'cmcd.rejected', { session: this.quic.id, request: id, path: request.path.slice(0, 256), reason: cmcd.error.message });
+      this.logRefusal('warn', 'cmcd.rejected', { request: id, path: request.path.slice(0, 256), reason: cmcd.error.message });
       return this.respondError(stream, id, 400, cmcd.error.message);
     }
     if (cmcd.value.state) this.transport.onPlayerState(cmcd.value.state, nowUs());
@@ -195,7 +207,7 @@ export class OriginSession {
       }
       const opened = await this.media.open(request.path, request.range);
       if (!('body' in opened)) {
-        log('info', 'request.refused', { session: this.quic.id, request: id, path: request.path, status: opened.status, reason: opened.reason });
+        this.logRefusal('info', 'request.refused', { request: id, path: request.path.slice(0, 256), status: opened.status, reason: opened.reason });
         return this.respondError(stream, id, opened.status, opened.reason, opened.totalSize);
       }
       if (this.closed) {

@@ -21,7 +21,9 @@ const PERIODIC_LINE_US = 100_000;
 export class MiTelemetry {
   private lastMi = -1;
   private lastEmitUs = -Infinity;
-  private readonly file: WriteStream | null;
+  /** The JSONL file, opened with the first line: a session that never sends (a hostile one) costs no file. */
+  private file: WriteStream | null = null;
+  private readonly path: string | null;
   private readonly subscribers = new Set<(line: string) => void>();
   linesWritten = 0;
   /** The player's latest CMCD; every line carries it as `cmcd_*` fields (PROTOCOL.md §2.5, §2.6). */
@@ -30,10 +32,17 @@ export class MiTelemetry {
   readonly prefetch = new PrefetchCounters();
 
   constructor(readonly sessionId: number, algorithm: string, logDir: string | null, private readonly startUs: number) {
-    this.file = logDir ? createWriteStream(join(logDir, `${new Date().toISOString().replace(/[:.]/g, '-')}-session-${sessionId}-${algorithm}.jsonl`), { flags: 'a' }) : null;
-    this.file?.on('error', () => {
-      /* a full disk must not take the session down; lines are best effort */
-    });
+    this.path = logDir ? join(logDir, `${new Date().toISOString().replace(/[:.]/g, '-')}-session-${sessionId}-${algorithm}.jsonl`) : null;
+  }
+
+  private openFile(): WriteStream | null {
+    if (this.file === null && this.path !== null) {
+      this.file = createWriteStream(this.path, { flags: 'a' });
+      this.file.on('error', () => {
+        /* a full disk must not take the session down; lines are best effort */
+      });
+    }
+    return this.file;
   }
 
   /** Emits a line when the controller has completed a new monitor interval since the last call. */
@@ -70,7 +79,7 @@ export class MiTelemetry {
   emit(record: TelemetryRecord, atUs = nowUs()): void {
     const line = JSON.stringify({ ...record, ...this.player.fields(atUs), ...this.prefetch.telemetryFields() }) + '\n';
     this.linesWritten++;
-    this.file?.write(line);
+    this.openFile()?.write(line);
     for (const s of this.subscribers) s(line);
   }
 

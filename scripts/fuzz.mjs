@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// libFuzzer targets over the project's C (fuzz/README.md): builds each with clang's fuzzer, AddressSanitizer and
+// libFuzzer targets over the project's C (README.md "Fuzzing"): builds each with clang's fuzzer, AddressSanitizer and
 // UndefinedBehaviorSanitizer and runs it on its seed corpus.
 //   npm run -s fuzz -- --list
 //   npm run -s fuzz -- --target NAME [--runs N | --seconds S]

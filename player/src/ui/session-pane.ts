@@ -34,7 +34,8 @@ export class SessionPane {
     const transport = document.createElement('span');
     transport.className = 'transport';
     const via = params.transport === 'datagram' ? 'WebTransport datagrams, paced by the controller'
-      : params.transport === 'quic-stream' ? "WebTransport stream, quinn's controller" : 'HTTPS over kernel TCP';
+      : params.transport === 'quic-stream' ? "WebTransport stream, quinn's controller"
+        : params.server.tcpScheme === 'https' ? 'HTTPS over kernel TCP' : 'HTTP/1.1 over kernel TCP';
     transport.textContent = `${via} · ${params.content}${params.abr ? '' : ` · pinned ${params.pinnedBitrateKbps ?? ''} kbit/s`}`;
     title.append(cc, transport);
     this.title = `${params.cc} · ${transport.textContent}`;

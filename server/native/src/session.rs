@@ -339,30 +339,23 @@ fn check_recv_max(max: u32) -> napi::Result<()> {
 fn close_session(inner: &web_transport_quinn::Session, local_close: &OnceLock<CloseInfo>, code: u32, reason: String) {
     let _ = local_close.set(CloseInfo { code, reason: reason.clone() });
     let conn: quinn::Connection = (**inner).clone();
-    let stream_frames_before = conn.stats().frame_tx.stream;
     napi::bindgen_prelude::within_runtime_if_available(|| inner.close(code, reason.as_bytes()));
-    napi::bindgen_prelude::spawn(close_connection_after_capsule(conn, code, reason, stream_frames_before));
+    napi::bindgen_prelude::spawn(close_connection_after_capsule(conn, code, reason));
 }
 
-/// How long a close waits for its CLOSE_WEBTRANSPORT_SESSION capsule to be sent before it closes the QUIC
-/// connection itself; web-transport-quinn force-closes after max(3 RTT, 100 ms), so this stays well below.
-const CAPSULE_SEND_TIMEOUT: Duration = Duration::from_millis(40);
-const CAPSULE_SEND_POLL: Duration = Duration::from_millis(1);
+/// web-transport-quinn's own close writes the capsule, then waits for the peer to close the connection (it has read
+/// the capsule) and after max(3 RTT, FORCED_CLOSE_FLOOR) closes it with an empty reason. This closes it first, with the
+/// code and reason, after half that wait: a peer too busy to answer the capsule in time (handshake floods) then still
+/// reads the reason in the connection close, while one that answers in time closes first, having read the capsule.
+/// Closing any sooner could overtake the capsule itself.
+const FORCED_CLOSE_FLOOR: Duration = Duration::from_millis(100);
 
-/// Closes the QUIC connection with the session's code (in HTTP/3's space) and reason once the capsule has left
-/// (a STREAM frame was sent after `close()`), or after CAPSULE_SEND_TIMEOUT. web-transport-quinn's own close waits
-/// for the peer to answer the capsule and otherwise closes the connection with an empty reason; a peer too busy to
-/// read the capsule before that close arrives (handshake floods) then saw the code without its reason. The first
-/// close of a QUIC connection wins, so this one, sent first, is what such a peer reads.
-async fn close_connection_after_capsule(conn: quinn::Connection, code: u32, reason: String, stream_frames_before: u64) {
-    let deadline = tokio::time::Instant::now() + CAPSULE_SEND_TIMEOUT;
-    while conn.close_reason().is_none()
-        && conn.stats().frame_tx.stream == stream_frames_before
-        && tokio::time::Instant::now() < deadline
-    {
-        tokio::time::sleep(CAPSULE_SEND_POLL).await;
-    }
+/// Closes the QUIC connection with the session's code (in HTTP/3's space) and reason unless the peer closed it first.
+async fn close_connection_after_capsule(conn: quinn::Connection, code: u32, reason: String) {
+    let wait = (conn.rtt() * 3).max(FORCED_CLOSE_FLOOR) / 2;
+    let _ = tokio::time::timeout(wait, conn.closed()).await;
     let http3_code = quinn::VarInt::try_from(web_transport_quinn::proto::error_to_http3(code)).unwrap_or(quinn::VarInt::MAX);
+    // The first close of a connection wins; after the peer's this does nothing.
     conn.close(http3_code, reason.as_bytes());
 }
 

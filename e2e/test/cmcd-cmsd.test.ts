@@ -4,12 +4,16 @@
 // sending `bl` or stops reading `etp`, or if the continuous stream (stream=1) stops forwarding the CMCD of the segments
 // it serves (PROTOCOL.md §2.9).
 import assert from 'node:assert/strict';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import type { CmsdReport } from '@pcc-stream/player';
 import { decodeCmsdDynamic } from '@pcc-stream/protocol';
-import type { OriginProcess } from '@pcc-stream/server/process';
+import { startOriginProcess, type OriginProcess } from '@pcc-stream/server/process';
 import { originPortsQuery, startOriginAndChromium } from '../src/origin-and-chromium.ts';
+import { mediaDir, playerDist } from '../src/player-fixture.ts';
 
 const playS = 20;
 const statusPollMs = 1000;
@@ -109,34 +113,55 @@ test('HTTP/1.1 over kernel TCP: the origin sees dash.js\'s CMCD bl; dash.js read
   }
 });
 
-test('continuous stream (stream=1) over datagrams: the CMCD of segments served from the stream reaches the origin\'s controller', { timeout: 120_000 }, async () => {
-  // One rendition, so one stream: without the player-state requests the origin would hear the video bl only once.
-  const { page, close } = await openPage('cc=vivace-video&stream=1&content=abr&abr=off&bitrate=4000');
-  try {
-    const videoBl: number[] = [];
-    let stateRequests = 0;
-    const end = Date.now() + playS * 1000;
-    while (Date.now() < end) {
-      await page.waitForTimeout(statusPollMs);
-      for (const row of (await status()).session_list) {
-        if (row.transport !== 'datagram' || typeof row.player_state_requests !== 'number' || row.player_state_requests === 0) continue;
-        stateRequests = Math.max(stateRequests, row.player_state_requests);
-        // Audio requests carry their own CMCD (ot=a); the video buffer level comes from the stream's segments.
-        if (row.cmcd_ot === 'v' && typeof row.cmcd_bl_ms === 'number') videoBl.push(row.cmcd_bl_ms);
-      }
+/** The CMCD updates an origin session's telemetry lines (PROTOCOL.md §2.5) recorded: object type and bl of each. */
+function cmcdUpdates(logDir: string): Array<{ ot: string; blMs: number | null }> {
+  const updates: Array<{ ot: string; blMs: number | null }> = [];
+  for (const file of readdirSync(logDir).filter((f) => f.endsWith('.jsonl'))) {
+    let last = 0;
+    for (const line of readFileSync(join(logDir, file), 'utf8').split('\n')) {
+      if (!line.startsWith('{')) continue;
+      const row = JSON.parse(line) as Row;
+      // One line per MI: each CMCD the session's controller was told shows as a new `cmcd_updates` count.
+      if (typeof row.cmcd_updates !== 'number' || row.cmcd_updates === last) continue;
+      last = row.cmcd_updates;
+      updates.push({ ot: String(row.cmcd_ot ?? ''), blMs: typeof row.cmcd_bl_ms === 'number' ? row.cmcd_bl_ms : null });
     }
+  }
+  return updates;
+}
+
+test('continuous stream (stream=1) over datagrams: the CMCD of segments served from the stream reaches the origin\'s controller', { timeout: 120_000 }, async () => {
+  // An origin of its own that writes each session's telemetry lines, which carry every player state it was told.
+  const logDir = mkdtempSync(join(tmpdir(), 'pcc-e2e-stream-cmcd-'));
+  const streamOrigin = await startOriginProcess({ mediaDir, staticDir: playerDist, cc: 'vivace-video', logDir });
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  try {
+    const page = await context.newPage();
+    // One rendition, so one stream: without the player-state requests the origin would hear the video's bl only once.
+    await page.goto(`${streamOrigin.httpBase}/?cc=vivace-video&stream=1&content=abr&abr=off&bitrate=4000&${originPortsQuery(streamOrigin)}`);
+    await page.waitForFunction(() => (window.pccPlayer.metrics()?.startupDelayS ?? null) !== null || window.pccPlayer.errors().length > 0, undefined, { timeout: 30_000 });
+    await page.waitForTimeout(playS * 1000);
     const report = (await page.evaluate(() => window.pccPlayer.metrics()))!;
-    process.stderr.write(`${JSON.stringify({ component: 'e2e', test: 'stream-cmcd', segments_from_stream: report.prefetchHits, streams: report.prefetchIssued, player_state_requests: stateRequests, video_bl_samples: videoBl.length, video_bl_distinct: new Set(videoBl).size })}\n`);
+    const rows = ((await (await fetch(`${streamOrigin.httpBase}/status`)).json()) as Status).session_list;
+    const stateRequests = Math.max(0, ...rows.map((r) => (typeof r.player_state_requests === 'number' ? r.player_state_requests : 0)));
+    await context.close();
+    await streamOrigin.stop(); // writes out the telemetry lines
+    // Audio requests carry their own CMCD (ot=a); the video's comes with the stream's request and the player-state ones.
+    const video = cmcdUpdates(logDir).filter((u) => u.ot === 'v');
+    const videoBl = video.map((u) => u.blMs).filter((b): b is number => b !== null);
+    const served = report.prefetchHits - report.prefetchIssued;
+    process.stderr.write(`${JSON.stringify({ component: 'e2e', test: 'stream-cmcd', segments_from_stream: report.prefetchHits, streams: report.prefetchIssued, player_state_requests: stateRequests, video_cmcd_updates: video.length, video_bl_distinct: new Set(videoBl).size })}\n`);
     assert.deepEqual(report.errors, [], 'no player-state request failed');
     assert.equal(report.stream, true);
     assert.ok(report.prefetchHits >= 6, `only ${report.prefetchHits} segments served from the stream in ${playS} s`);
-    assert.ok(stateRequests >= report.prefetchHits - report.prefetchIssued - 2,
-      `the origin accepted ${stateRequests} player-state requests for ${report.prefetchHits} segments from ${report.prefetchIssued} stream(s)`);
-    // Without them the video's CMCD is the latest only before the first audio request; with them, after every segment.
-    assert.ok(videoBl.length >= 4 && new Set(videoBl).size >= 2,
-      `the origin's latest CMCD was the video's in ${videoBl.length} of ${playS} polls, bl ${[...new Set(videoBl)].join(', ')}`);
-    assertNoCmcdRefused();
+    assert.ok(stateRequests >= served - 2, `the origin accepted ${stateRequests} player-state requests for ${report.prefetchHits} segments from ${report.prefetchIssued} stream(s)`);
+    // An update a line per MI missed (two within one line) is allowed for; without forwarding there is one, the stream's.
+    assert.ok(videoBl.length >= Math.max(3, served / 2) && new Set(videoBl).size >= 2,
+      `the controller was told the video's bl ${videoBl.length} times for ${served} segments served from the stream: ${videoBl.join(', ')}`);
+    assert.doesNotMatch(streamOrigin.output(), /cmcd\.rejected/);
   } finally {
-    await close();
+    await context.close().catch(() => {});
+    if (streamOrigin.exitCode() === null) await streamOrigin.stop();
+    rmSync(logDir, { recursive: true, force: true });
   }
 });

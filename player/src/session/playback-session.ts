@@ -10,6 +10,7 @@ import { ReconnectingFetcher } from '../transport/reconnecting-fetcher.ts';
 import type { TelemetryPoint, TransportCounters } from '../transport/worker-messages.ts';
 import type { SessionPane } from '../ui/session-pane.ts';
 import { fetchCertHash, originEndpoints, withControllerQuery } from './origin-endpoints.ts';
+import { startupVerdict } from './startup-watchdog.ts';
 
 const connectTimeoutMs = 10_000;
 const startupWatchdogMs = 30_000;
@@ -273,11 +274,20 @@ export class PlaybackSession {
       this.markFinished('ended');
     });
     video.addEventListener('error', () => this.note(`video element error: ${video.error?.message ?? video.error?.code ?? 'unknown'}`));
-    this.watchdog = setTimeout(() => {
-      if (!this.metrics.hasStarted && this.state !== 'error') {
-        this.fail(`No playback after ${startupWatchdogMs / 1000} s. ${this.errors.at(-1) ?? 'The origin sent nothing usable.'}`);
+    let bytesAtLastCheck = 0;
+    const checkStartup = (): void => {
+      if (this.metrics.hasStarted || this.state === 'error') return;
+      const bytesNow = this.receivedBytes();
+      const waitedS = (performance.now() - this.startedMs) / 1000;
+      if (startupVerdict({ errors: this.errors.length, bytesNow, bytesAtLastCheck }) === 'wait') {
+        this.pane.logEvent(`no playback after ${waitedS.toFixed(0)} s: ${(bytesNow / 1e6).toFixed(2)} MB received, too slowly for the first segment yet; waiting`, 'stall');
+        bytesAtLastCheck = bytesNow;
+        this.watchdog = setTimeout(checkStartup, startupWatchdogMs);
+        return;
       }
-    }, startupWatchdogMs);
+      this.fail(`No playback after ${waitedS.toFixed(0)} s. ${this.errors.at(-1) ?? (bytesNow > 0 ? `${(bytesNow / 1e6).toFixed(2)} MB arrived, none in the last ${startupWatchdogMs / 1000} s.` : 'The origin sent nothing usable.')}`);
+    };
+    this.watchdog = setTimeout(checkStartup, startupWatchdogMs);
     player.initialize(video, manifestUrl, true);
     this.sampler = setInterval(() => this.sample(), 1000);
   }
@@ -288,7 +298,7 @@ export class PlaybackSession {
     const now = performance.now();
     const video = this.pane.video;
     this.metrics.setPosition(video.currentTime);
-    const bytes = this.counters ? this.counters.bytesReceived : this.httpFetcher?.bytesReceived ?? 0;
+    const bytes = this.receivedBytes();
     const dtS = Math.max(0.001, (now - this.lastSampleMs) / 1000);
     const goodputBps = ((bytes - this.lastSampleBytes) * 8) / dtS;
     this.lastSampleBytes = bytes;
@@ -432,6 +442,11 @@ export class PlaybackSession {
     if (this.state === 'error') return;
     this.state = state;
     this.pane.setState(state);
+  }
+
+  /** Media bytes received so far, over whichever transport the session uses. */
+  private receivedBytes(): number {
+    return this.counters ? this.counters.bytesReceived : this.httpFetcher?.bytesReceived ?? 0;
   }
 
   private note(message: string): void {

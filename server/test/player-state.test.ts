@@ -4,6 +4,7 @@ import { test } from 'node:test';
 import type { AppState } from '@pcc-stream/controller';
 import { parseCmcd } from '@pcc-stream/protocol';
 import { ControllerTicker } from '../src/datagram/controller-ticker.ts';
+import { BindingPlayerState } from '../src/session/binding-player-state.ts';
 import { PlayerStateRecord, videoStateFromCmcd } from '../src/telemetry/player-state.ts';
 
 function cmcd(payload: string) {
@@ -17,17 +18,20 @@ test('CMCD becomes the controller\'s video fields: bl ms, br kbit/s → bit/s, d
   assert.deepEqual(videoStateFromCmcd(cmcd('mtp=25000,su')), {});
 });
 
-test('the ticker sends the player state at once and carries it on every later app-limited event, deadline counting down', () => {
+test('the ticker sends the player state at once and carries it, as of each event, on every later app-limited event', () => {
   const events: Array<{ state: AppState; nowUs: number }> = [];
   const ticker = new ControllerTicker({ tick: () => {}, appState: (state, nowUs) => events.push({ state, nowUs }) });
   ticker.afterTurn(true, 0);
   ticker.afterTurn(false, 100);
   assert.deepEqual(events.at(-1)!.state, { appLimited: true }, 'no player state yet: video fields unknown');
-  ticker.playerState({ bufferMs: 8000, bitrateBps: 800_000, deadlineUs: 1_500_000 }, 1_000_000);
+  const player = new BindingPlayerState();
+  player.report(cmcd('bl=8000,br=800,dl=1500,ot=v'), 1_000_000);
+  ticker.playerState(player, 1_000_000);
   assert.deepEqual(events.at(-1), { state: { appLimited: false, bufferMs: 8000, bitrateBps: 800_000, deadlineUs: 1_500_000 }, nowUs: 1_000_000 });
   ticker.afterTurn(true, 1_100_000);
   ticker.afterTurn(false, 1_400_000);
-  assert.deepEqual(events.at(-1)!.state, { appLimited: true, bufferMs: 8000, bitrateBps: 800_000, deadlineUs: 1_100_000 });
+  assert.deepEqual(events.at(-1)!.state, { appLimited: true, bufferMs: 7600, bitrateBps: 800_000, deadlineUs: 1_100_000 },
+    'buffer and deadline count down from the report: an app-limited event does not make an old buffer level new');
   ticker.afterTurn(true, 3_000_000);
   ticker.afterTurn(false, 3_000_000);
   assert.equal(events.at(-1)!.state.deadlineUs, 0, 'a passed deadline is due now, never negative');

@@ -2,8 +2,13 @@
 // ticks) and the moment the sender runs out of data (app-limited), once per idle spell.
 import type { AppState, Controller } from '@pcc-stream/controller';
 
-/** The player's side of the application state (from CMCD), as of `atUs`. */
+/** The player's side of the application state (from CMCD). */
 export type PlayerVideoState = Omit<AppState, 'appLimited'>;
+
+/** Where the player's state comes from: each app-state event carries it as of the event's time. */
+export interface PlayerStateSource {
+  at(nowUs: number): PlayerVideoState;
+}
 
 /** Ticks at most this often: the controllers' timers need no finer grain, and a tick per turn costs CPU at Gbit/s. */
 export const TICK_MIN_INTERVAL_US = 1000;
@@ -13,7 +18,7 @@ export const BUSY_SERVICE_INTERVAL_US = 5000;
 export class ControllerTicker {
   private lastTickUs = 0;
   private appLimitedSignalled = true;
-  private video: { state: PlayerVideoState; atUs: number } | null = null;
+  private player: PlayerStateSource | null = null;
 
   constructor(private readonly controller: Pick<Controller, 'tick' | 'appState'>) {}
 
@@ -23,18 +28,15 @@ export class ControllerTicker {
     this.lastTickUs = nowUs;
   }
 
-  /** The player reported its state (CMCD with a request): one app-state event with no app-limited news. */
-  playerState(state: PlayerVideoState, nowUs: number): void {
-    this.video = { state, atUs: nowUs };
-    this.controller.appState({ appLimited: false, ...state }, nowUs);
+  /** The player reported its state (CMCD with a request): one app-state event with no app-limited news. Later events
+   *  read the player's state from the same source, as of their own time (every event replaces the whole state). */
+  playerState(player: PlayerStateSource, nowUs: number): void {
+    this.player = player;
+    this.controller.appState({ appLimited: false, ...player.at(nowUs) }, nowUs);
   }
 
-  /** The latest player state for an event at nowUs: every event replaces the whole state, so each one carries it;
-   *  the deadline counts down from when the player sent it. */
   private videoAt(nowUs: number): PlayerVideoState {
-    if (!this.video) return {};
-    const { state, atUs } = this.video;
-    return state.deadlineUs === undefined ? state : { ...state, deadlineUs: Math.max(0, state.deadlineUs - (nowUs - atUs)) };
+    return this.player ? this.player.at(nowUs) : {};
   }
 
   /** After a send turn: tells the controller when the sender has just run out of data. */

@@ -11,7 +11,7 @@ import type { Controller } from '@pcc-stream/controller';
 import { SentPacketTracker, type SentPacket } from '@pcc-stream/protocol';
 import { nowUs as processNowUs, usFromMonotonicNs } from '../clock.ts';
 import { AckGuard } from './ack-guard.ts';
-import { BUSY_SERVICE_INTERVAL_US, ControllerTicker, type PlayerVideoState } from './controller-ticker.ts';
+import { BUSY_SERVICE_INTERVAL_US, ControllerTicker, type PlayerStateSource } from './controller-ticker.ts';
 import { FlightLimit } from './flight-limit.ts';
 import type { OutgoingRequest } from './outgoing-request.ts';
 import { Packetizer, type BuiltPacket, type DatagramSink } from './packetizer.ts';
@@ -133,8 +133,8 @@ export class DatagramSender {
   }
 
   /** The player's state from CMCD (buffer, bitrate, deadline) for the controller's app-state event (cc_on_app_state). */
-  onPlayerState(state: PlayerVideoState, nowUs: number): void {
-    if (!this.closed) this.ticker.playerState(state, nowUs);
+  onPlayerState(player: PlayerStateSource, nowUs: number): void {
+    if (!this.closed) this.ticker.playerState(player, nowUs);
   }
 
   /** Sends what pacing, cwnd and the window allow at `nowUs`; returns when it next needs to run (µs), or Infinity. */

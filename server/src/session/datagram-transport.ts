@@ -12,7 +12,7 @@ import type { SendLoop, SendLoopMember } from '../datagram/send-loop.ts';
 import { errorMessage, log } from '../log.ts';
 import type { OpenedBody } from '../media/media-store.ts';
 import { MiTelemetry } from '../telemetry/mi-telemetry.ts';
-import { videoStateFromCmcd } from '../telemetry/player-state.ts';
+import { BindingPlayerState } from './binding-player-state.ts';
 import type { RequestStream } from './request-stream.ts';
 import { serveTelemetryFeed } from './telemetry-feed.ts';
 import type { ResponseCmsd, ServeOutcome, TransportHandler } from './transport-handler.ts';
@@ -25,6 +25,8 @@ export class DatagramTransport implements TransportHandler, SendLoopMember {
   readonly sender: DatagramSender;
   readonly telemetry: MiTelemetry;
   private readonly completions = new Map<number, () => void>();
+  /** What the controller hears of the player: the binding buffer over the media types it fetches. */
+  private readonly playerState = new BindingPlayerState();
   private lastTelemetrySampleUs = -Infinity;
   private closed = false;
 
@@ -88,12 +90,14 @@ export class DatagramTransport implements TransportHandler, SendLoopMember {
   }
 
   /**
-   * The player's state from CMCD (PROTOCOL.md §2.6): recorded for /status and every telemetry line, and told to the
-   * controller through its application-state event (buffer, bitrate, deadline; issue 18 item 2).
+   * The player's state from CMCD (PROTOCOL.md §2.6): the latest report is recorded for /status and every telemetry
+   * line; the controller's application-state event (buffer, bitrate, deadline; issue 18 item 2) gets the binding
+   * state over the media types the player fetches (BindingPlayerState).
    */
   onPlayerState(state: CmcdState, nowUs: number): void {
     this.telemetry.player.set(state, nowUs);
-    this.sender.onPlayerState(videoStateFromCmcd(state), nowUs);
+    this.playerState.report(state, nowUs);
+    this.sender.onPlayerState(this.playerState, nowUs);
   }
 
   async serveBody(request: RequestFrame, stream: RequestStream, opened: OpenedBody, cmsd: ResponseCmsd): Promise<ServeOutcome> {

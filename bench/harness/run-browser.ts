@@ -25,6 +25,9 @@ export interface BrowserRunOutput {
   /** Per-second series of the first player. */
   series: Array<{ t_s: number; sending_rate_mbps?: number; goodput_mbps?: number; bitrate_mbps?: number; buffer_s?: number }>;
   bytesReceived: number;
+  /** Wall clock (epoch ms) when the players' reports were read: the bytes they count arrived by then, while the
+   *  link goes on carrying what the pages still fetch until they close. */
+  reportedAtMs: number;
 }
 
 export interface OriginPorts {
@@ -139,6 +142,7 @@ export async function runBrowser(shell: LinkemShell, ports: OriginPorts, scheme:
       if (report.startupDelayS === null) throw new Error(`player ${i} never started playing`);
       reports.push(report);
     }
+    const reportedAtMs = Date.now();
     if (existsSync(runDir)) await pages[0]?.screenshot({ path: join(runDir, 'player.png') });
     const first = reports[0] as PlayerReport;
     return {
@@ -148,6 +152,7 @@ export async function runBrowser(shell: LinkemShell, ports: OriginPorts, scheme:
         ...(s.sendRateBps !== null ? { sending_rate_mbps: s.sendRateBps / 1e6 } : {}),
       })),
       bytesReceived: reports.reduce((sum, r) => sum + r.bytesReceived, 0),
+      reportedAtMs,
     };
   } finally {
     await players.close();

@@ -16,7 +16,7 @@ import { controllerParamsFor, schemeTransport } from './schemes.ts';
 import { ensureBulkObject, runBulk } from './run-bulk.ts';
 import { isExternalScheme } from './external-schemes.ts';
 import { runUspace, type UspaceBinaries } from './run-uspace.ts';
-import { wireBytesPerMediaByte } from './wire-overhead.ts';
+import { departedBytesUntil, wireBytesPerMediaByte } from './wire-overhead.ts';
 import { CpuSampler } from './cpu-sampler.ts';
 import { collectFidelity } from './fidelity.ts';
 import { runFault } from './faults/run-fault.ts';
@@ -111,6 +111,7 @@ async function runOne(item: RunPlanItem, options: RunnerOptions): Promise<RunRes
     let goodputMbps: number;
     let deliveredBytes: number;
     let series: Array<Record<string, number>> = [];
+    let reportedAtMs: number | null = null;
     if (scenario.mode === 'bulk') {
       const fetched = origin ? await runBulk(shell, ports, origin.certHashHex, scheme, scenario) : await runUspace(shell, uspaceFor(options, scheme), scenario, runDir);
       goodputMbps = fetched.goodput_mbps;
@@ -122,6 +123,7 @@ async function runOne(item: RunPlanItem, options: RunnerOptions): Promise<RunRes
       goodputMbps = (output.bytesReceived * 8) / scenario.durationS / 1e6;
       deliveredBytes = output.bytesReceived;
       series = output.series;
+      reportedAtMs = output.reportedAtMs;
     }
     if (origin) {
       await origin.stop();
@@ -141,7 +143,9 @@ async function runOne(item: RunPlanItem, options: RunnerOptions): Promise<RunRes
       writeFileSync(join(runDir, 'series.json'), JSON.stringify(seriesWithCapacity));
       artifacts.series = relative(options.outDir, join(runDir, 'series.json'));
     }
-    const wirePerDelivered = wireBytesPerMediaByte(summary.down.departedBytes, deliveredBytes);
+    // Browser runs: the wire up to the players' reports, the window their delivered bytes cover (wire-overhead.ts).
+    const wireBytes = reportedAtMs === null ? summary.down.departedBytes : departedBytesUntil(join(runDir, 'link-down.log'), reportedAtMs);
+    const wirePerDelivered = wireBytesPerMediaByte(wireBytes, deliveredBytes);
     const fidelity = cpu
       ? collectFidelity({ runDir, scenario, scheme, seed, params: controllerParamsFor(scenario, scheme), cpu: cpu.stop(), goodputMbps, wirePerDelivered, linkStartOffsetMs: 0 })
       : undefined;

@@ -2,10 +2,38 @@
 // (its summary's departedBytes, every header included: IP, UDP, QUIC, AEAD and our DATA header, or TCP and TLS;
 // retransmissions, probes and session setup too) over the application bytes the receiver got in the same run
 // (bulk: the fetch client's body bytes; browser: what the players received). The one place this figure is
-// computed: the bench runner and the fidelity suite both call it.
+// computed: the bench runner and the fidelity suite both call it. Browser runs count the wire only up to the moment
+// the players' reports were read (departedBytesUntil): the pages keep fetching until they close, and those bytes
+// crossed the link but are in no report.
+import { readFileSync } from 'node:fs';
 
 /** `departedDownBytes / deliveredBytes`, or null when nothing was delivered. */
 export function wireBytesPerMediaByte(departedDownBytes: number, deliveredBytes: number): number | null {
   if (!(deliveredBytes > 0) || !Number.isFinite(departedDownBytes)) return null;
   return departedDownBytes / deliveredBytes;
+}
+
+/**
+ * The IP bytes linkem's downlink log shows departed at or before `untilEpochMs`. The log's `# init timestamp:` header
+ * is its wall-clock origin (epoch ms); a departure line is `<ms since then> - <bytes> <queue delay ms>`. NaN when the
+ * log has no such header (then wireBytesPerMediaByte gives null rather than a figure over another window).
+ */
+export function departedBytesUntil(linkLogPath: string, untilEpochMs: number): number {
+  const text = readFileSync(linkLogPath, 'utf8');
+  const header = /^# init timestamp: (\d+)$/m.exec(text);
+  if (!header) return Number.NaN;
+  const untilMs = untilEpochMs - Number(header[1]);
+  let bytes = 0;
+  let start = 0;
+  while (start < text.length) {
+    let end = text.indexOf('\n', start);
+    if (end < 0) end = text.length;
+    const line = text.slice(start, end);
+    start = end + 1;
+    const f = line.split(' ');
+    if (f[1] !== '-') continue;
+    if (Number(f[0]) > untilMs) break;
+    bytes += Number(f[2]);
+  }
+  return bytes;
 }

@@ -4,13 +4,35 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { runId, type RunResult } from '../harness/results.ts';
 import { summarize, summaryMarkdown } from '../harness/summary.ts';
-import { wireBytesPerMediaByte } from '../harness/wire-overhead.ts';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { departedBytesUntil, wireBytesPerMediaByte } from '../harness/wire-overhead.ts';
 
 test('wire bytes per media byte: departed IP bytes over delivered bytes; nothing delivered is no figure', () => {
   // A vivace bulk run through linkem (100 Mbit/s, 30 ms): 241 710 774 B departed, 225 527 964 B fetched.
   assert.equal(wireBytesPerMediaByte(241_710_774, 225_527_964)!.toFixed(4), '1.0718');
   assert.equal(wireBytesPerMediaByte(1000, 0), null);
   assert.equal(wireBytesPerMediaByte(Number.NaN, 10), null);
+});
+
+test('browser runs: the wire counted up to the players\' report, from the link log\'s wall-clock origin', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'wire-until-'));
+  try {
+    const log = join(dir, 'link-down.log');
+    writeFileSync(log, [
+      '# mahimahi mm-link (downlink) [constant 8.8 Mbit/s] > link-down.log', '# queue: droptail [bytes=300000]',
+      '# init timestamp: 1795655686980', '# base timestamp: 0',
+      '0 # 1504', '3 + 1300', '4 - 1300 1', '10 + 1500', '12 - 1500 2', '29999 + 1400', '30000 - 1400 1', '30001 - 1400 3', '33000 - 90 1',
+    ].join('\n') + '\n');
+    assert.equal(departedBytesUntil(log, 1795655686980 + 30_000), 1300 + 1500 + 1400, 'departures at or before the report');
+    assert.equal(departedBytesUntil(log, 1795655686980 + 60_000), 1300 + 1500 + 1400 + 1400 + 90, 'a report after the end: all of them');
+    assert.equal(departedBytesUntil(log, 1795655686980 - 1), 0);
+    writeFileSync(log, '0 - 1300 1\n');
+    assert.ok(Number.isNaN(departedBytesUntil(log, Date.now())), 'no wall-clock origin: no figure, not the whole run\'s');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test('the summary averages it per scheme and shows it in the table; runs without it (older lines) are left out', () => {

@@ -81,9 +81,22 @@ export function toPlayerResult(r: PlayerReport): PlayerResult {
 export interface PlayerBrowser {
   browser: Browser;
   pages: Page[];
-  /** Uncaught errors of the pages ("player i: message"), as they happen. */
+  /** Uncaught errors of the pages ("player i: message (at its innermost frame)"), as they happen; each one's whole
+   *  stack goes to PAGE_ERRORS_FILE in the run directory. */
   pageErrors: string[];
   close(): Promise<void>;
+}
+
+/** Where a run keeps the stack of every uncaught page error (the bundle's frames map back through its .map files). */
+export const PAGE_ERRORS_FILE = 'page-errors.txt';
+
+/** Appends the error's whole stack to the run's PAGE_ERRORS_FILE and returns the one-line form a failed run reports:
+ *  the message and its innermost frame, so a failure seen only in a log still says where it came from. */
+export function recordPageError(runDir: string, playerIndex: number, error: Error): string {
+  const stack = error.stack ?? `${error.name}: ${error.message}`;
+  appendFileSync(join(runDir, PAGE_ERRORS_FILE), `${new Date().toISOString()} player ${playerIndex}\n${stack}\n\n`);
+  const frame = stack.split('\n').map((line) => line.trim()).find((line) => line.startsWith('at '));
+  return `player ${playerIndex}: ${error.message}${frame ? ` (${frame}; stack in ${PAGE_ERRORS_FILE})` : ''}`;
 }
 
 /** Opens `scenario.players` pages of the player in Chromium inside the shell. The page comes from the namespace's own
@@ -106,7 +119,7 @@ export async function openPlayers(shell: LinkemShell, ports: OriginPorts, scheme
     const pages: Page[] = [];
     for (let i = 0; i < scenario.players; i += 1) {
       const page = await context.newPage();
-      page.on('pageerror', (error) => pageErrors.push(`player ${i}: ${error.message}`));
+      page.on('pageerror', (error) => pageErrors.push(recordPageError(runDir, i, error)));
       if (options.keepConsole) {
         page.on('console', (message) => appendFileSync(join(runDir, `player-${i + 1}-console.log`), `${new Date().toISOString()} ${message.type()} ${message.text()}\n`));
       }

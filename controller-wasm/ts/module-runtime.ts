@@ -41,8 +41,12 @@ export class ModuleRuntime implements ControllerModule {
   readonly #paramTables = new Map<string, ParamTable>();
   readonly #strings = new Map<number, string>();
   readonly #utilityOwners = new Map<Pointer, WasmController>();
+  #liveControllers = 0;
   // Frees the WASM side of controllers that were dropped without destroy().
-  readonly #finalizer = new FinalizationRegistry<Pointer>((handle) => this.mod._pccw_destroy(handle));
+  readonly #finalizer = new FinalizationRegistry<Pointer>((handle) => {
+    this.#liveControllers--;
+    this.mod._pccw_destroy(handle);
+  });
 
   constructor(mod: PccRawModule) {
     this.mod = mod;
@@ -60,6 +64,14 @@ export class ModuleRuntime implements ControllerModule {
 
   heapBytesInUse(): number {
     return this.mod._pccw_heap_bytes_in_use();
+  }
+
+  memoryBytes(): number {
+    return this.mod.HEAPU8.buffer.byteLength;
+  }
+
+  liveControllers(): number {
+    return this.#liveControllers;
   }
 
   create(algorithm: AlgorithmName, options: CreateOptions): Controller {
@@ -82,6 +94,7 @@ export class ModuleRuntime implements ControllerModule {
     if (handle === 0) throw new Error(`${algorithm}: the library could not create the controller (out of WASM memory?)`);
     const controller = new WasmController(this, algorithm, handle, batchCapacity, this.#paramTable(algorithm, handle));
     this.#finalizer.register(controller, handle, controller);
+    this.#liveControllers++;
     try {
       applyParams(controller, params);
     } catch (err) {
@@ -117,6 +130,7 @@ export class ModuleRuntime implements ControllerModule {
 
   forget(controller: WasmController): void {
     this.#finalizer.unregister(controller);
+    this.#liveControllers--;
   }
 
   #paramTable(algorithm: string, handle: Pointer): ParamTable {

@@ -89,6 +89,10 @@ export interface ControllerModule {
   create(algorithm: AlgorithmName, options: CreateOptions): Controller;
   /** Bytes malloc'd inside the WASM module right now (for leak checks). */
   heapBytesInUse(): number;
+  /** Size of the module's linear memory: it grows to the heap's peak and never shrinks (for leak checks). */
+  memoryBytes(): number;
+  /** Controllers created and not yet destroyed (dropped ones count until their finalizer runs). */
+  liveControllers(): number;
 }
 
 export interface Controller {

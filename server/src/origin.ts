@@ -189,7 +189,8 @@ export class Origin {
       cache_files: this.media.cache.count, send_loop_members: this.sendLoop.size, algorithms: this.controllers.algorithms(),
       default_cc: this.options.cc, files_opened: this.media.filesOpened,
       cpu_us: processCpuUs(),
-      rss_bytes: process.memoryUsage().rss, heap_used_bytes: process.memoryUsage().heapUsed,
+      ...memoryFields(),
+      ...this.controllers.memoryFields(),
       ...processResources(),
       send_loop_turns: this.sendLoop.turns, send_loop_sleeps: this.sendLoop.sleeps,
       session_list: [...this.sessions.values()].map((s) => ({
@@ -345,6 +346,15 @@ export class Origin {
     await Promise.all([...this.recordings].map((r) => r.finished()));
     log('info', 'origin.stopped', {});
   }
+}
+
+/** The process's memory as V8 and the allocator see it: RSS, the JS heap, and what lives outside it (Buffers, WASM). */
+function memoryFields(): Record<string, number> {
+  const m = process.memoryUsage();
+  return {
+    rss_bytes: m.rss, heap_used_bytes: m.heapUsed, heap_total_bytes: m.heapTotal, external_bytes: m.external,
+    array_buffers_bytes: m.arrayBuffers,
+  };
 }
 
 /** Open file descriptors and the event loop's live timers and handles: what a session that was not cleaned up leaves. */

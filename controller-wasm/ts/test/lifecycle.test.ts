@@ -28,6 +28,21 @@ test('10k create/destroy cycles do not grow the WASM heap', async () => {
   assert.equal(heapAfter, heapBefore, `heap in use ${heapBefore} -> ${heapAfter} bytes`);
 });
 
+test('liveControllers counts creates minus destroys; the linear memory covers the heap and does not shrink', async () => {
+  const mod = await loadControllerModule();
+  const live = mod.liveControllers();
+  const controllers = Array.from({ length: 50 }, (_, i) => mod.create('vivace', { nowUs: 0, seed: i }));
+  assert.equal(mod.liveControllers(), live + 50);
+  const memoryAtPeak = mod.memoryBytes();
+  assert.ok(memoryAtPeak >= mod.heapBytesInUse(), `memory ${memoryAtPeak} bytes < heap in use ${mod.heapBytesInUse()}`);
+  for (const c of controllers) c.destroy();
+  controllers[0]!.destroy(); // a second destroy() is allowed and must not count twice
+  assert.equal(mod.liveControllers(), live);
+  assert.equal(mod.memoryBytes(), memoryAtPeak);
+  assert.throws(() => mod.create('vivace', { nowUs: 0, params: { no_such_param: 1 } }));
+  assert.equal(mod.liveControllers(), live, 'a create() refused for a bad parameter leaves no live controller');
+});
+
 test('a live controller holds heap that destroy() returns', async () => {
   const mod = await loadControllerModule();
   const before = mod.heapBytesInUse();

@@ -19,6 +19,14 @@ export class ControllerFactory {
     return this.module.algorithms().filter((a) => (WASM_CONTROLLERS as readonly string[]).includes(a));
   }
 
+  /** The WASM library's memory, for /status: what sessions' controllers hold, and what the module reserved. */
+  memoryFields(): { wasm_memory_bytes: number; wasm_heap_in_use_bytes: number; live_controllers: number } {
+    return {
+      wasm_memory_bytes: this.module.memoryBytes(), wasm_heap_in_use_bytes: this.module.heapBytesInUse(),
+      live_controllers: this.module.liveControllers(),
+    };
+  }
+
   checkAlgorithm(name: string): string | null {
     if (!(WASM_CONTROLLERS as readonly string[]).includes(name)) return `unknown controller (use one of ${WASM_CONTROLLERS.join(', ')})`;
     if (!this.module.algorithms().includes(name)) return `controller not built into the library (available: ${this.module.algorithms().join(', ')})`;

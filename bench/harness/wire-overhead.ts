@@ -13,10 +13,13 @@ export function wireBytesPerMediaByte(departedDownBytes: number, deliveredBytes:
   return departedDownBytes / deliveredBytes;
 }
 
+/** What the link log's sizes add to each IP packet: mahimahi's framing (bench/linkem/src/fwd/mmlog.h). */
+export const LINK_LOG_FRAMING_BYTES = 4;
+
 /**
  * The IP bytes linkem's downlink log shows departed at or before `untilEpochMs`. The log's `# init timestamp:` header
- * is its wall-clock origin (epoch ms); a departure line is `<ms since then> - <bytes> <queue delay ms>`. NaN when the
- * log has no such header (then wireBytesPerMediaByte gives null rather than a figure over another window).
+ * is its wall-clock origin (epoch ms); a departure line is `<ms since then> - <IP bytes + 4> <queue delay ms>`. NaN
+ * when the log has no such header (then wireBytesPerMediaByte gives null rather than a figure over another window).
  */
 export function departedBytesUntil(linkLogPath: string, untilEpochMs: number): number {
   const text = readFileSync(linkLogPath, 'utf8');
@@ -33,7 +36,7 @@ export function departedBytesUntil(linkLogPath: string, untilEpochMs: number): n
     const f = line.split(' ');
     if (f[1] !== '-') continue;
     if (Number(f[0]) > untilMs) break;
-    bytes += Number(f[2]);
+    bytes += Number(f[2]) - LINK_LOG_FRAMING_BYTES;
   }
   return bytes;
 }

@@ -23,12 +23,12 @@ test('browser runs: the wire counted up to the players\' report, from the link l
     writeFileSync(log, [
       '# mahimahi mm-link (downlink) [constant 8.8 Mbit/s] > link-down.log', '# queue: droptail [bytes=300000]',
       '# init timestamp: 1795655686980', '# base timestamp: 0',
-      '0 # 1504', '3 + 1300', '4 - 1300 1', '10 + 1500', '12 - 1500 2', '29999 + 1400', '30000 - 1400 1', '30001 - 1400 3', '33000 - 90 1',
+      '0 # 1504', '3 + 1304', '4 - 1304 1', '10 + 1504', '12 - 1504 2', '29999 + 1404', '30000 - 1404 1', '30001 - 1404 3', '33000 - 94 1',
     ].join('\n') + '\n');
-    assert.equal(departedBytesUntil(log, 1795655686980 + 30_000), 1300 + 1500 + 1400, 'departures at or before the report');
+    assert.equal(departedBytesUntil(log, 1795655686980 + 30_000), 1300 + 1500 + 1400, 'IP bytes (the log adds 4 per packet) departed at or before the report');
     assert.equal(departedBytesUntil(log, 1795655686980 + 60_000), 1300 + 1500 + 1400 + 1400 + 90, 'a report after the end: all of them');
     assert.equal(departedBytesUntil(log, 1795655686980 - 1), 0);
-    writeFileSync(log, '0 - 1300 1\n');
+    writeFileSync(log, '0 - 1304 1\n');
     assert.ok(Number.isNaN(departedBytesUntil(log, Date.now())), 'no wall-clock origin: no figure, not the whole run\'s');
   } finally {
     rmSync(dir, { recursive: true, force: true });

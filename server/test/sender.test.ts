@@ -131,6 +131,51 @@ test("the controller's RTT sample removes the whole ack delay the receiver repor
   assert.ok(sender.tracker.rtt.latestUs >= 155_000, 'the tracker still sees the raw sample');
 });
 
+test("an ACK's arrival, not the turn that read it, dates what it tells the controller: its acks, its RTT sample, the losses it reveals", () => {
+  const real = module.create('fixed', { nowUs: 0, params: { rate_bps: 1e9 } });
+  // The real controller, watched: every ack and loss it is given, with the time it is given.
+  const told: Array<{ event: 'ack' | 'loss'; pn: number; atUs: number }> = [];
+  const sentAtUs = new Map<number, number>();
+  const controller = new Proxy(real, {
+    get(target, key) {
+      if (key === 'packetSent') return (pn: number, bytes: number, nowUs: number) => (sentAtUs.set(pn, nowUs), target.packetSent(pn, bytes, nowUs));
+      if (key === 'ack') return (pn: number, rttUs: number, recvUs: number, nowUs: number) => (told.push({ event: 'ack', pn, atUs: nowUs }), target.ack(pn, rttUs, recvUs, nowUs));
+      if (key === 'loss') return (pn: number, nowUs: number) => (told.push({ event: 'loss', pn, atUs: nowUs }), target.loss(pn, nowUs));
+      const value: unknown = Reflect.get(target, key);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+  const sink = new RecordingSink();
+  sink.keep = false;
+  const sender = new DatagramSender(controller, sink, {
+    onFatal: () => assert.fail('no ACK here is hostile'), onRequestComplete: () => undefined, onProgress: () => undefined,
+  }, { random: Math.random, maxDatagramBytes: 1200, initialWindowBytes: 2 ** 31, nowUs: 0 });
+  sender.addRequest(new OutgoingRequest(9, new MemoryBodySource(new Uint8Array(12_000)), 0, 12_000, 0), 2 ** 31);
+  for (let t = 0; t <= 2000; t += 100) sender.service(t);
+  const pns = sink.unacked.slice();
+  assert.ok(pns.length >= 6, `${pns.length} packets sent`);
+  // Two ACKs that arrived 30 and 31 ms after the start, read together by an event loop that got to them at 90 ms:
+  // the first leaves out packet 0 with three newer packets acknowledged (a loss by packet threshold, RFC 9002 §6.1.1).
+  const firstArrivalUs = 30_000;
+  const secondArrivalUs = 31_000;
+  sender.onDatagrams([ackNumbers(pns.slice(1, 4)), ackNumbers(pns.slice(4))], 90_000, [firstArrivalUs, secondArrivalUs]);
+  const expected = [
+    ...pns.slice(1, 4).map((pn) => ({ event: 'ack', pn, atUs: firstArrivalUs })),
+    { event: 'loss', pn: pns[0]!, atUs: firstArrivalUs },
+    ...pns.slice(4).map((pn) => ({ event: 'ack', pn, atUs: secondArrivalUs })),
+  ];
+  assert.deepEqual(told, expected);
+  assert.equal(real.telemetry().latestRttUs, secondArrivalUs - sentAtUs.get(pns[pns.length - 1]!)!);
+  // Without stamps (a sink that has none) the ACKs are dated when they are read.
+  told.length = 0;
+  for (let t = 90_000; t <= 95_000; t += 100) sender.service(t);
+  const resent = sink.unacked.slice(pns.length);
+  assert.equal(resent.length, 1, 'packet 0 resent');
+  sender.onDatagrams([ackNumbers(resent)], 120_000);
+  assert.deepEqual(told, [{ event: 'ack', pn: resent[0]!, atUs: 120_000 }]);
+  real.destroy();
+});
+
 test('the receiver window bounds bytes in flight; an ACK reopens it', () => {
   const { sender, sink } = setup(1e9, 1_000_000, 5000);
   for (let t = 0; t < 50_000; t += 100) sender.service(t);

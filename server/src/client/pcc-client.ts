@@ -121,8 +121,8 @@ export class PccClient {
     // event loop, which the sender subtracts from its RTT sample, and its receive time is its own (PROTOCOL.md §3.2).
     return receiveDatagramBatches(this.quic, RECV_BATCH, () => this.closed, (datagrams, now, receivedAtUs) => {
       const touched = new Set<number>();
-      for (const [i, d] of datagrams.entries()) {
-        const r = this.receiver.onDatagram(d, receivedAtUs[i]!);
+      for (let i = 0; i < datagrams.length; i++) {
+        const r = this.receiver.onDatagram(datagrams[i]!, receivedAtUs[i]!);
         if (r.ok && r.value.newBytes > 0) touched.add(r.value.requestId);
       }
       let bodyCompleted = false;

@@ -260,28 +260,34 @@ export class DatagramSender {
 
   /**
    * Handles datagrams from the client: only ACKs are legal (PROTOCOL.md §3, §7). `receivedAtUs[i]`: when datagram i
-   * arrived, if known more precisely than `nowUs` (it ends RTT samples; everything else runs at `nowUs`).
+   * arrived (the addon's stamp on this process's clock), if known more precisely than `nowUs`. An ACK's arrival
+   * dates everything it tells the controller (its acks, the losses it reveals) and ends its RTT sample, as the
+   * simulator delivers an ACK at its arrival: the time the event loop took to get to it is not the path's, and would
+   * otherwise squeeze a batch of ACKs that arrived apart into one instant (ack compression in the controller's
+   * monitor intervals, Vivace §4.3's delivery rates and RTT gradients). Stamps are in arrival order, so the
+   * controller's clock stays monotonic across the batch; request completion and the turn the batch wakes run at `nowUs`.
    */
   onDatagrams(datagrams: Uint8Array[], nowUs: number, receivedAtUs?: ArrayLike<number>): void {
-    for (const [i, d] of datagrams.entries()) {
+    for (let i = 0; i < datagrams.length; i++) {
       if (this.closed) return;
-      const checked = this.ackGuard.check(d, this.tracker, nowUs, receivedAtUs?.[i] ?? nowUs);
+      const arrivedUs = receivedAtUs === undefined ? nowUs : Math.min(nowUs, receivedAtUs[i]!);
+      const checked = this.ackGuard.check(datagrams[i]!, this.tracker, nowUs, arrivedUs);
       if (!checked.ok) {
         this.fatal(checked.rejection.closeCode, checked.rejection.reason);
         return;
       }
       const { ack, outcome } = checked;
-      this.flight.onAck(nowUs, ack.ranges[0]!.largest, ack.windowBytes);
+      this.flight.onAck(arrivedUs, ack.ranges[0]!.largest, ack.windowBytes);
       const rttUs = outcome.rttSampleUs === null ? 0 : this.controllerRttUs(ack.ackDelayUs);
       const recvTimeUs = Math.round(ack.largestRecvTimeUs);
       for (const p of outcome.newlyAcked) {
-        this.controller.ack(p.packetNumber, rttUs, recvTimeUs, nowUs);
+        this.controller.ack(p.packetNumber, rttUs, recvTimeUs, arrivedUs);
         const request = this.requests.get(p.requestId);
         if (!request) continue;
         request.onAcked(p.offset, p.length);
         if (request.complete) this.completeRequest(request, nowUs);
       }
-      this.applyLosses(outcome.lost, nowUs);
+      this.applyLosses(outcome.lost, arrivedUs);
     }
     // The caller wakes the send loop for these ACKs: a turn is due now.
     this.stallReasons.woken(nowUs);

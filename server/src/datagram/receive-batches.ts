@@ -24,6 +24,9 @@ export async function receiveDatagramBatches(
     }
     if (batch.datagrams.length === 0 || isClosed()) return;
     const now = nowUs();
-    onBatch(batch.datagrams, now, batch.receivedAtNs.map((ns) => usFromMonotonicNs(ns, now)));
+    // Converted in place: the addon's array is this batch's own.
+    const receivedAtUs = batch.receivedAtNs;
+    for (let i = 0; i < receivedAtUs.length; i++) receivedAtUs[i] = usFromMonotonicNs(receivedAtUs[i]!, now);
+    onBatch(batch.datagrams, now, receivedAtUs);
   }
 }

@@ -8,9 +8,7 @@
 //! timers), plus a first allowance. A peer's datagrams beyond that can only be a flood.
 
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Mutex;
 
-use bytes::Bytes;
 use napi_derive::napi;
 
 #[napi(object)]
@@ -100,47 +98,19 @@ impl InboundGate {
     }
 }
 
-/// A session's check as its reading task and its JavaScript methods share it: no limits until the application sets
-/// them (a client's sessions never do), the datagrams this side sent, the session's start.
-pub struct InboundCheck {
-    gate: Mutex<Option<InboundGate>>,
-    sent: AtomicU64,
-    started_ns: f64,
-}
+/// The datagrams this side has sent, which the peer's budget grows with: counted by the sending path and read by the
+/// reading task without a lock. The gate itself lives in the session's receive queue (recv_queue.rs), under the lock
+/// each arriving datagram takes anyway.
+#[derive(Debug, Default)]
+pub struct SentDatagrams(AtomicU64);
 
-impl InboundCheck {
-    pub fn new(started_ns: f64) -> Self {
-        Self { gate: Mutex::new(None), sent: AtomicU64::new(0), started_ns }
+impl SentDatagrams {
+    pub fn add(&self, datagrams: u64) {
+        self.0.fetch_add(datagrams, Ordering::Relaxed);
     }
 
-    /// Applies `limits` (replacing earlier ones; the per-second allowance counts from the session's start) to the
-    /// datagrams that arrived unchecked before, `queued()` (read while no new one can be admitted, so each is counted
-    /// once), and to every later one. `Ok(Some(violation))`: those already broke them.
-    pub fn set_limits(
-        &self,
-        limits: InboundDatagramLimits,
-        queued: impl FnOnce() -> Vec<Bytes>,
-        now_ns: f64,
-    ) -> Result<Option<Violation>, String> {
-        let mut gate = InboundGate::new(limits, self.started_ns)?;
-        let mut slot = self.gate.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-        let sent = self.sent.load(Ordering::Relaxed);
-        let violation = queued().iter().find_map(|datagram| gate.admit(datagram, sent, now_ns).err());
-        *slot = Some(gate);
-        Ok(violation)
-    }
-
-    pub fn count_sent(&self, datagrams: u64) {
-        self.sent.fetch_add(datagrams, Ordering::Relaxed);
-    }
-
-    /// Counts a received datagram against the limits, if any.
-    pub fn admit(&self, datagram: &[u8], now_ns: f64) -> Result<(), Violation> {
-        let mut gate = self.gate.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-        match gate.as_mut() {
-            Some(gate) => gate.admit(datagram, self.sent.load(Ordering::Relaxed), now_ns),
-            None => Ok(()),
-        }
+    pub fn get(&self) -> u64 {
+        self.0.load(Ordering::Relaxed)
     }
 }
 
@@ -177,22 +147,6 @@ mod tests {
         assert_eq!(gate.admit(&[], 100, 0.0).unwrap_err().reason, "empty datagram (types accepted: 0x02)");
         let mut none = InboundGate::new(limits(&[]), 0.0).unwrap();
         assert_eq!(none.admit(&[2], 100, 0.0).unwrap_err().reason, "datagram of type 0x02 (types accepted: none)");
-    }
-
-    #[test]
-    fn a_check_without_limits_admits_everything_and_counts_what_was_sent() {
-        let check = InboundCheck::new(0.0);
-        assert_eq!(check.admit(&[0xff], 0.0), Ok(()));
-        check.count_sent(3);
-        let limits = InboundDatagramLimits { base: 0, per_sent: 1, per_second: 0, allowed_types: vec![2], close_code: 1 };
-        // Two datagrams arrived before the limits: they count against them.
-        assert_eq!(check.set_limits(limits.clone(), || vec![Bytes::from_static(&[2]), Bytes::from_static(&[2])], 0.0), Ok(None));
-        assert_eq!(check.admit(&[2], 0.0), Ok(()));
-        assert!(check.admit(&[2], 0.0).is_err());
-        // One that arrived before and breaks them is reported at once.
-        let early = InboundCheck::new(0.0);
-        let violation = early.set_limits(limits, || vec![Bytes::from_static(&[9])], 0.0).unwrap().unwrap();
-        assert_eq!(violation.reason, "datagram of type 0x09 (types accepted: 0x02)");
     }
 
     #[test]

@@ -11,6 +11,9 @@
 //! OLDEST to make room, counted in `dropped()`. Dropping the oldest is what quinn did before, and the better loss
 //! for both directions: the newest ACK carries the newest ranges (older ones are mostly repeated in it), and a
 //! reader that fell behind gets the freshest DATA, whose ages still make good RTT samples.
+//!
+//! The peer's inbound limits (inbound_limits.rs), once set, are checked under the same lock as the datagram is queued:
+//! one lock per datagram, and a gate set while datagrams wait counts each of them exactly once.
 
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -19,6 +22,8 @@ use bytes::Bytes;
 use tokio::sync::Notify;
 use tokio::task::AbortHandle;
 use web_transport_quinn::{SessionError, WebTransportError};
+
+use crate::inbound_limits::{InboundGate, SentDatagrams, Violation};
 
 /// Bounds the per-datagram bookkeeping of a flood of tiny datagrams, which a byte bound alone would not: at
 /// 1,452 B each this is 23 MB, more than the largest receive buffer our endpoints configure (16 MiB).
@@ -45,6 +50,8 @@ struct State {
     /// The connection is closed and quinn has nothing more to hand over.
     ended: bool,
     dropped: u64,
+    /// What the peer may send, once the application has said (a client's sessions never do).
+    gate: Option<InboundGate>,
 }
 
 pub struct RecvQueue {
@@ -52,6 +59,8 @@ pub struct RecvQueue {
     ready: Notify,
     max_bytes: usize,
     max_datagrams: usize,
+    /// This side's datagrams, which the gate's budget grows with.
+    sent: SentDatagrams,
 }
 
 /// Datagrams carrying another session's id are dropped (read_datagram reports them as errors).
@@ -61,24 +70,34 @@ fn is_foreign_datagram(error: &SessionError) -> bool {
 
 impl RecvQueue {
     pub fn new(max_bytes: usize, max_datagrams: usize) -> Self {
-        Self { state: Mutex::new(State::default()), ready: Notify::new(), max_bytes, max_datagrams: max_datagrams.max(1) }
+        Self {
+            state: Mutex::new(State::default()),
+            ready: Notify::new(),
+            max_bytes,
+            max_datagrams: max_datagrams.max(1),
+            sent: SentDatagrams::default(),
+        }
     }
 
     /// Starts the session's reading task (call inside the runtime); abort the returned handle when the session goes,
     /// or the task's handle on the connection keeps it open.
-    /// `admit` sees each datagram first; false ends the reading there (the session was closed for it).
+    /// A datagram over the inbound limits ends the reading there, not queued: `on_violation` closes the session.
     pub fn start(
         session: web_transport_quinn::Session,
         max_bytes: usize,
-        admit: impl Fn(&[u8]) -> bool + Send + 'static,
+        on_violation: impl FnOnce(Violation) + Send + 'static,
     ) -> (Arc<Self>, AbortHandle) {
         let queue = Arc::new(Self::new(max_bytes, MAX_QUEUED_DATAGRAMS));
         let reader = queue.clone();
         let task = napi::bindgen_prelude::spawn(async move {
             loop {
                 match session.read_datagram().await {
-                    Ok(payload) if !admit(&payload) => break,
-                    Ok(payload) => reader.push(payload, monotonic_ns()),
+                    Ok(payload) => {
+                        if let Err(violation) = reader.push(payload, monotonic_ns()) {
+                            on_violation(violation);
+                            break;
+                        }
+                    }
                     Err(error) if is_foreign_datagram(&error) => continue,
                     // quinn hands over what it buffered before reporting the close, so nothing is left behind.
                     Err(_) => break,
@@ -94,9 +113,13 @@ impl RecvQueue {
         self.state.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
-    pub fn push(&self, payload: Bytes, received_at_ns: f64) {
+    /// Queues a datagram that the inbound limits, if set, admit; one they refuse is left out and its violation returned.
+    pub fn push(&self, payload: Bytes, received_at_ns: f64) -> Result<(), Violation> {
         {
             let mut state = self.lock();
+            if let Some(gate) = state.gate.as_mut() {
+                gate.admit(&payload, self.sent.get(), received_at_ns)?;
+            }
             state.queued_bytes += payload.len();
             state.queue.push_back(ReceivedDatagram { payload, received_at_ns });
             while state.queue.len() > self.max_datagrams || (state.queued_bytes > self.max_bytes && state.queue.len() > 1) {
@@ -106,6 +129,7 @@ impl RecvQueue {
             }
         }
         self.ready.notify_waiters();
+        Ok(())
     }
 
     pub fn end(&self) {
@@ -113,9 +137,19 @@ impl RecvQueue {
         self.ready.notify_waiters();
     }
 
-    /// The datagrams waiting to be taken (their payloads share the queued memory).
-    pub fn queued_payloads(&self) -> Vec<Bytes> {
-        self.lock().queue.iter().map(|d| d.payload.clone()).collect()
+    /// Counts datagrams this side sent (the inbound budget grows with them).
+    pub fn count_sent(&self, datagrams: u64) {
+        self.sent.add(datagrams);
+    }
+
+    /// Applies `gate` (replacing an earlier one) to the datagrams that arrived before it and still wait, and to every
+    /// later one. Some(violation): those that wait already broke it (the caller closes the session).
+    pub fn set_limits(&self, mut gate: InboundGate, now_ns: f64) -> Option<Violation> {
+        let mut state = self.lock();
+        let sent = self.sent.get();
+        let violation = state.queue.iter().find_map(|d| gate.admit(&d.payload, sent, now_ns).err());
+        state.gate = Some(gate);
+        violation
     }
 
     /// Datagrams dropped unread because the queue was full.
@@ -166,6 +200,7 @@ impl RecvQueue {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::inbound_limits::InboundDatagramLimits;
 
     fn datagram(len: usize, tag: u8) -> Bytes {
         Bytes::from(vec![tag; len])
@@ -178,9 +213,9 @@ mod tests {
     #[test]
     fn a_batch_taken_late_keeps_each_datagram_s_own_arrival_time() {
         let queue = RecvQueue::new(1 << 20, 64);
-        queue.push(datagram(10, 1), 1_000.0);
-        queue.push(datagram(10, 2), 2_000.0);
-        queue.push(datagram(10, 3), 3_000.0);
+        queue.push(datagram(10, 1), 1_000.0).unwrap();
+        queue.push(datagram(10, 2), 2_000.0).unwrap();
+        queue.push(datagram(10, 3), 3_000.0).unwrap();
         let batch = take_now(&queue, 16, usize::MAX);
         let stamps: Vec<f64> = batch.iter().map(|d| d.received_at_ns).collect();
         assert_eq!(stamps, vec![1_000.0, 2_000.0, 3_000.0]);
@@ -192,7 +227,7 @@ mod tests {
         // 3 datagrams of 100 B fit 350 B; the count bound is 4.
         let queue = RecvQueue::new(350, 4);
         for tag in 0..5u8 {
-            queue.push(datagram(100, tag), f64::from(tag));
+            queue.push(datagram(100, tag), f64::from(tag)).unwrap();
         }
         assert_eq!(queue.dropped(), 2);
         let kept: Vec<u8> = take_now(&queue, 16, usize::MAX).iter().map(|d| d.payload[0]).collect();
@@ -200,7 +235,7 @@ mod tests {
 
         let by_count = RecvQueue::new(1 << 20, 4);
         for tag in 0..6u8 {
-            by_count.push(datagram(1, tag), 0.0);
+            by_count.push(datagram(1, tag), 0.0).unwrap();
         }
         assert_eq!(by_count.dropped(), 2);
         assert_eq!(take_now(&by_count, 16, usize::MAX).len(), 4);
@@ -209,7 +244,7 @@ mod tests {
     #[test]
     fn a_datagram_larger_than_the_bound_is_still_delivered() {
         let queue = RecvQueue::new(100, 4);
-        queue.push(datagram(500, 7), 0.0);
+        queue.push(datagram(500, 7), 0.0).unwrap();
         assert_eq!(queue.dropped(), 0);
         assert_eq!(take_now(&queue, 1, usize::MAX)[0].payload.len(), 500);
     }
@@ -218,7 +253,7 @@ mod tests {
     fn batches_respect_max_and_max_bytes_and_always_carry_one() {
         let queue = RecvQueue::new(1 << 20, 64);
         for tag in 0..5u8 {
-            queue.push(datagram(100, tag), 0.0);
+            queue.push(datagram(100, tag), 0.0).unwrap();
         }
         assert_eq!(take_now(&queue, 2, usize::MAX).len(), 2);
         assert_eq!(take_now(&queue, 16, 250).len(), 2);
@@ -226,5 +261,35 @@ mod tests {
         assert!(crate::poll_once::poll_once(queue.next_batch(16, usize::MAX)).is_none(), "empty: the reader waits");
         queue.end();
         assert!(take_now(&queue, 16, usize::MAX).is_empty(), "ended and empty: an empty batch");
+    }
+
+    fn ack_limits() -> InboundGate {
+        let limits = InboundDatagramLimits { base: 0, per_sent: 1, per_second: 0, allowed_types: vec![2], close_code: 1 };
+        InboundGate::new(limits, 0.0).unwrap()
+    }
+
+    #[test]
+    fn without_limits_everything_is_queued_and_limits_set_later_count_what_waits() {
+        let queue = RecvQueue::new(1 << 20, 64);
+        queue.push(datagram(1, 0xff), 0.0).unwrap();
+        assert_eq!(take_now(&queue, 16, usize::MAX).len(), 1, "no limits yet: any type goes");
+        queue.count_sent(3);
+        // Two datagrams arrived before the limits and still wait: they count against them.
+        queue.push(datagram(1, 2), 0.0).unwrap();
+        queue.push(datagram(1, 2), 0.0).unwrap();
+        assert_eq!(queue.set_limits(ack_limits(), 0.0), None);
+        queue.push(datagram(1, 2), 0.0).unwrap();
+        let flood = queue.push(datagram(1, 2), 0.0).unwrap_err();
+        assert!(flood.reason.starts_with("datagram flood: 4 datagrams for 3 sent"), "{}", flood.reason);
+        assert_eq!(take_now(&queue, 16, usize::MAX).len(), 3, "the refused datagram is not queued");
+        assert_eq!(queue.push(datagram(1, 9), 0.0).unwrap_err().reason, "datagram of type 0x09 (types accepted: 0x02)");
+    }
+
+    #[test]
+    fn a_datagram_that_waited_and_breaks_limits_set_later_is_reported_at_once() {
+        let queue = RecvQueue::new(1 << 20, 64);
+        queue.push(datagram(1, 9), 0.0).unwrap();
+        let violation = queue.set_limits(ack_limits(), 0.0).expect("the waiting datagram breaks them");
+        assert_eq!(violation.reason, "datagram of type 0x09 (types accepted: 0x02)");
     }
 }

@@ -14,7 +14,7 @@ use crate::bi_stream::BiStream;
 use crate::close_info::{close_info_from, CloseInfo};
 use crate::congestion::{CongestionHandle, CongestionKind};
 use crate::errors::{failure, invalid_arg};
-use crate::inbound_limits::{InboundCheck, InboundDatagramLimits};
+use crate::inbound_limits::{InboundDatagramLimits, InboundGate, Violation};
 use crate::poll_once::poll_once;
 use crate::recv_queue::{monotonic_ns, RecvQueue};
 use crate::session_stats::SessionStats;
@@ -49,7 +49,8 @@ pub struct Session {
     remote_address: String,
     congestion: Option<CongestionHandle>,
     local_close: Arc<OnceLock<CloseInfo>>,
-    inbound: Arc<InboundCheck>,
+    /// When the session began (CLOCK_MONOTONIC ns): the inbound limits' per-second allowance counts from there.
+    started_ns: f64,
     received: Arc<RecvQueue>,
     reader: AbortHandle,
 }
@@ -66,19 +67,13 @@ impl Session {
     pub fn new(inner: web_transport_quinn::Session, url: String, recv_buffer_bytes: usize) -> Self {
         let conn: &quinn::Connection = &inner;
         let local_close = Arc::new(OnceLock::new());
-        let inbound = Arc::new(InboundCheck::new(monotonic_ns()));
+        let started_ns = monotonic_ns();
         // A datagram over the session's inbound limits closes it there: it and any after it never reach JavaScript.
-        let admit = {
-            let (session, local_close, inbound) = (inner.clone(), local_close.clone(), inbound.clone());
-            move |datagram: &[u8]| match inbound.admit(datagram, monotonic_ns()) {
-                Ok(()) => true,
-                Err(violation) => {
-                    close_session(&session, &local_close, violation.code, violation.reason);
-                    false
-                }
-            }
+        let on_violation = {
+            let (session, local_close) = (inner.clone(), local_close.clone());
+            move |violation: Violation| close_session(&session, &local_close, violation.code, violation.reason)
         };
-        let (received, reader) = RecvQueue::start(inner.clone(), recv_buffer_bytes, admit);
+        let (received, reader) = RecvQueue::start(inner.clone(), recv_buffer_bytes, on_violation);
         Self {
             id: NEXT_SESSION_ID.fetch_add(1, Ordering::Relaxed),
             remote_address: conn.remote_address().to_string(),
@@ -86,7 +81,7 @@ impl Session {
             url,
             inner,
             local_close,
-            inbound,
+            started_ns,
             received,
             reader,
         }
@@ -105,7 +100,7 @@ impl Session {
         match poll_once(self.inner.send_datagram_wait(payload)) {
             None => Ok(false),
             Some(Ok(())) => {
-                self.inbound.count_sent(1);
+                self.received.count_sent(1);
                 Ok(true)
             }
             Some(Err(SessionError::SendDatagramError(quinn::SendDatagramError::TooLarge))) => Err(invalid_arg(
@@ -304,8 +299,8 @@ impl Session {
     #[napi(catch_unwind)]
     pub fn limit_inbound_datagrams(&self, limits: InboundDatagramLimits) -> napi::Result<()> {
         // Datagrams that arrived before the limits (between the CONNECT and this call) are checked too.
-        let violation = self.inbound.set_limits(limits, || self.received.queued_payloads(), monotonic_ns()).map_err(invalid_arg)?;
-        if let Some(violation) = violation {
+        let gate = InboundGate::new(limits, self.started_ns).map_err(invalid_arg)?;
+        if let Some(violation) = self.received.set_limits(gate, monotonic_ns()) {
             close_session(&self.inner, &self.local_close, violation.code, violation.reason);
         }
         Ok(())

@@ -5,6 +5,12 @@
 // retries), and abort() wired through customData. The first event this loader hands dash.js therefore always
 // carries zero bytes (the response head): a body that arrived in one piece still leaves dash.js all its bytes to
 // count, where a lone piece, or a zero-byte piece after it, would give no sample or a 0 kbit/s one.
+//
+// Aborts: dash.js's HTTPLoader aborts a request through the customData of the request object it created, but its CMCD
+// interceptor (on in every session) hands the loader a copy with a new customData, so that abort() never reaches the
+// loader: an abandoned segment (AbandonRequestsRule, a fast switch) kept loading and was appended after the next
+// rendition's init segment, where it does not decode (PIPELINE_ERROR_DECODE, then CHUNK_DEMUXER_ERROR_APPEND_FAILED).
+// installTransportLoader therefore also extends HTTPLoader: its abort() aborts every request of its own loader too.
 import { parseRangeHeader, type MediaFetcher } from '../transport/media-fetcher.ts';
 
 /** The subset of dash.js's CommonMediaRequest / CommonMediaResponse the loader touches. */
@@ -15,6 +21,8 @@ interface LoaderRequest {
   responseType?: string;
   timeout?: number;
   customData: {
+    /** dash.js's FragmentRequest: the same object in HTTPLoader's request and in the copy the loader is given. */
+    request?: unknown;
     /** `time`: the trace's duration (ms) dash.js's HTTPLoader uses instead of its own clock when given. */
     onprogress?: (e: { loaded: number; total: number; lengthComputable: boolean; time?: number }) => void;
     onloadend?: () => void;
@@ -61,26 +69,42 @@ export interface DashLoaderFactory {
   __dashjs_factory_name: string;
 }
 
-export function createTransportLoader(fetcher: MediaFetcher, hooks: LoaderHooks = {}): DashLoaderFactory {
+/** A loader instance as the HTTPLoader extension sees it: every request it has in flight can be aborted. */
+interface AbortableLoader {
+  abortAll(): void;
+}
+
+/** Which loader instance holds a request, by dash.js's FragmentRequest (customData.request): the one object HTTPLoader
+ *  and the loader both see, the customData being copied in between. */
+type RequestOwners = WeakMap<object, AbortableLoader>;
+
+export function createTransportLoader(fetcher: MediaFetcher, hooks: LoaderHooks = {}, owners: RequestOwners = new WeakMap()): DashLoaderFactory {
   const factory = function TransportLoader() {
-    let inFlight: { controller: AbortController; req: LoaderRequest } | null = null;
+    const inFlight = new Set<{ controller: AbortController; req: LoaderRequest }>();
 
     const abortOne = (controller: AbortController, req: LoaderRequest): void => {
       if (controller.signal.aborted) return;
       controller.abort();
       req.customData.onabort?.();
     };
+    const abortAll = (): void => {
+      for (const f of [...inFlight]) abortOne(f.controller, f.req);
+      inFlight.clear();
+    };
 
     const load = (req: LoaderRequest, res: LoaderResponse): boolean => {
       const controller = new AbortController();
-      inFlight = { controller, req };
+      const entry = { controller, req };
+      inFlight.add(entry);
+      const fragmentRequest = req.customData.request;
+      if (typeof fragmentRequest === 'object' && fragmentRequest !== null) owners.set(fragmentRequest, { abortAll });
       req.customData.abort = () => abortOne(controller, req);
       let finished = false;
       let lastLoaded = 0;
       let lastTotal = 0;
       const timer = req.timeout && req.timeout > 0
         ? setTimeout(() => {
-          if (finished) return;
+          if (finished || controller.signal.aborted) return;
           finished = true;
           controller.abort();
           req.customData.ontimeout?.({ loaded: lastLoaded, total: lastTotal, lengthComputable: lastTotal > 0 });
@@ -99,7 +123,7 @@ export function createTransportLoader(fetcher: MediaFetcher, hooks: LoaderHooks 
         req.customData.onprogress?.({ loaded, total, lengthComputable: total > 0, ...(timeMs === undefined ? {} : { time: timeMs }) });
       };
       const onProgress = (loaded: number, total: number, durationMs?: number): void => {
-        if (finished) return;
+        if (finished || controller.signal.aborted) return;
         // Bytes that arrived earlier (an early request) carry their real arrival time: dash.js's throughput trace
         // takes `time` as the piece's duration instead of the (near zero) time since its previous event.
         const timeMs = durationMs === undefined ? undefined : Math.max(durationMs, MIN_PIECE_MS);
@@ -150,17 +174,64 @@ export function createTransportLoader(fetcher: MediaFetcher, hooks: LoaderHooks 
         })
         .finally(() => {
           if (timer) clearTimeout(timer);
-          if (inFlight?.controller === controller) inFlight = null;
+          inFlight.delete(entry);
         });
       return true;
     };
 
-    const abort = (): void => {
-      if (inFlight) abortOne(inFlight.controller, inFlight.req);
-      inFlight = null;
-    };
-    return { load, abort, reset: abort, resetInitialSettings: abort, getXhr: () => null };
+    return { load, abort: abortAll, reset: abortAll, resetInitialSettings: abortAll, getXhr: () => null };
   } as DashLoaderFactory;
   factory.__dashjs_factory_name = 'XHRLoader';
   return factory;
+}
+
+/** The part of dash.js's HTTPLoader the extension wraps (config.request is the FragmentRequest). */
+export interface DashHttpLoader {
+  load(config: { request?: unknown }): unknown;
+  abort(): void;
+}
+
+/** At most this many requests are remembered while an HTTPLoader has not yet been matched to its loader instance. */
+const UNMATCHED_REQUESTS_KEPT = 16;
+
+/** dash.js's HTTPLoader extended (player.extend(..., override = true)): its abort() also aborts every request in
+ *  flight on its own loader instance, which HTTPLoader creates once and uses for all its requests. */
+export function createHttpLoaderExtension(owners: RequestOwners): (this: { parent: DashHttpLoader }) => DashHttpLoader {
+  return function HttpLoaderAborts(this: { parent: DashHttpLoader }): DashHttpLoader {
+    // Taken now: dash.js then puts the returned methods in place of the parent's on the same object.
+    const parentLoad = this.parent.load;
+    const parentAbort = this.parent.abort;
+    let own: AbortableLoader | null = null;
+    let unmatched: object[] = [];
+    const ownLoader = (): AbortableLoader | null => {
+      if (own) return own;
+      own = unmatched.map((r) => owners.get(r)).find((o) => o !== undefined) ?? null;
+      if (own) unmatched = [];
+      return own;
+    };
+    return {
+      load(config) {
+        const r = config?.request;
+        if (!ownLoader() && typeof r === 'object' && r !== null) unmatched = [...unmatched, r].slice(-UNMATCHED_REQUESTS_KEPT);
+        return parentLoad(config);
+      },
+      abort() {
+        parentAbort();
+        ownLoader()?.abortAll();
+      },
+    };
+  };
+}
+
+/** What installTransportLoader needs of a dash.js MediaPlayer. */
+export interface ExtensiblePlayer {
+  extend(parentNameString: string, childInstance: object, override: boolean): void;
+}
+
+/** Puts our loader into a dash.js player: XHRLoader replaced, HTTPLoader's abort() made to reach it (see the top).
+ *  Must precede initialize(): dash.js instantiates its loaders then. */
+export function installTransportLoader(player: ExtensiblePlayer, fetcher: MediaFetcher, hooks: LoaderHooks = {}): void {
+  const owners: RequestOwners = new WeakMap();
+  player.extend('HTTPLoader', createHttpLoaderExtension(owners), true);
+  player.extend('XHRLoader', createTransportLoader(fetcher, hooks, owners), false);
 }

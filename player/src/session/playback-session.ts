@@ -1,7 +1,7 @@
 // One playback session: a dash.js player fed by the chosen transport, its metrics, and its pane of charts/stats.
 import { MediaPlayer, type MediaPlayerClass, type Representation } from 'dashjs';
 import type { SessionParams } from '../config/session-params.ts';
-import { createTransportLoader } from '../dash/transport-loader.ts';
+import { installTransportLoader } from '../dash/transport-loader.ts';
 import { PlaybackMetrics, type MetricsSnapshot } from '../metrics/playback-metrics.ts';
 import { HttpFetcher } from '../transport/http-fetcher.ts';
 import { PrefetchingFetcher } from '../transport/prefetching-fetcher.ts';
@@ -165,10 +165,10 @@ export class PlaybackSession {
       loaderFetcher = this.mediaFetcher = new PrefetchingFetcher(inner, { enabled: this.params.prefetch });
     }
     // Must precede initialize(): dash.js instantiates its loaders then.
-    player.extend('XHRLoader', createTransportLoader(loaderFetcher, {
+    installTransportLoader(player, loaderFetcher, {
       onError: (url, message) => this.note(`request ${new URL(url).pathname} failed: ${message}`),
       onCmsd: (url, cmsdDynamic) => keepLast(this.cmsdHanded, { path: new URL(url).pathname, cmsdDynamic }),
-    }), false);
+    });
     if (this.params.transport === 'tcp') {
       const cc = this.params.cc;
       player.addRequestInterceptor((request) => {

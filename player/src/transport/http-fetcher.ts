@@ -31,6 +31,14 @@ export class HttpFetcher implements MediaFetcher, StreamSource {
       loaded += value.byteLength;
       onProgress(loaded, total);
     });
+    // A body that ended short of its Content-Length is an error, never a segment: dash.js retries it (status 0 from the
+    // loader) instead of appending a cut moof/mdat that the next append would be parsed into. Chromium already fails
+    // such a read (ERR_CONTENT_LENGTH_MISMATCH); this holds whatever the fetch below us does. A coded body's length is
+    // not the header's.
+    const declared = response.headers.get('content-length');
+    if (declared !== null && response.headers.get('content-encoding') === null && loaded !== Number(declared)) {
+      throw new Error(`${path}: the body ended after ${loaded} of its ${declared} bytes`);
+    }
     const body = new Uint8Array(loaded);
     let at = 0;
     for (const c of chunks) {

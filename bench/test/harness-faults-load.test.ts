@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { startOriginProcess, type OriginProcess } from '@pcc-stream/server/process';
-import { runChurn } from '../harness/faults/churn-client.ts';
-import { churnPlan } from '../harness/faults/churn.ts';
+import { MAX_CHURN_SESSIONS, runChurn } from '../harness/faults/churn-client.ts';
+import { churnPlan, warmupWave } from '../harness/faults/churn.ts';
 import { runFlood } from '../harness/faults/flood-client.ts';
 import { someSegmentPath } from '../harness/faults/media-path.ts';
 import { ATTACKS, runHostileClient } from '../harness/faults/hostile-client.ts';
@@ -44,6 +44,10 @@ test('generators send only to this host; 127.x sources are distinct and valid', 
   for (const s of sources) assert.match(s, /^127\.\d+\.\d+\.([1-9]\d?|1\d\d|2[0-4]\d|25[0-4])$/);
   assert.deepEqual(churnPlan(45), { sessions: 10_000, waves: 20 });
   assert.ok(churnPlan(10).sessions >= 200 && churnPlan(10).waves >= 4);
+  assert.deepEqual(churnPlan(180), { sessions: 40_000, waves: 80 }, 'a longer run churns more waves of the same size');
+  assert.ok(churnPlan(100_000).sessions <= MAX_CHURN_SESSIONS);
+  assert.equal(warmupWave(Array(20).fill(500)), 8, 'RSS is judged from the wave that ends the first 4,000 sessions');
+  assert.equal(warmupWave([50, 50, 50, 50]), 3, 'a short run has no warm-up: the wave before the last');
 });
 
 test('hostile client: every attack is closed by the origin with a reason, the origin survives', { timeout: 120_000 }, async () => {
@@ -79,7 +83,12 @@ test('churn: sessions abandoned mid-segment leave no session, send-loop entry or
       assert.notEqual(w.settle_s, null, `wave ${w.wave} left sessions behind`);
       assert.equal(w.after.sessions, 0);
       assert.equal(w.after.send_loop_members, 0);
+      assert.equal(w.after.live_controllers, 0, `wave ${w.wave}: every session's controller destroyed`);
+      assert.equal(w.after.addresses, 0, `wave ${w.wave}: no address still counted`);
     }
+    // A controller's WASM state comes back to the allocator at close: what is malloc'd after the last wave is what
+    // was after the first (the fuller check of the same thing, 10k cycles, is controller-wasm's lifecycle test).
+    assert.equal(c.waves.at(-1)!.after.wasm_heap_in_use_bytes, c.waves[0]!.after.wasm_heap_in_use_bytes, 'WASM heap in use');
     assert.ok(c.waves.at(-1)!.after.active_timers <= c.waves[0]!.after.active_timers, 'no timer left behind');
     assert.ok(c.waves.at(-1)!.after.open_fds! <= c.waves[0]!.after.open_fds! + 2, 'no fd left behind');
   } finally {

@@ -65,6 +65,10 @@ export interface SessionReport extends MetricsSnapshot {
    *  prefetchCancelled = streams dropped for another rendition or position, prefetchBytes = segment bytes streamed,
    *  prefetchWasteBytes = those dash.js never asked for; the segment gaps are between a stream's segments. */
   stream: boolean;
+  /** Player-state requests the continuous stream sent for the segments it served (PROTOCOL.md §2.9), and those the
+   *  origin did not accept; 0 without a stream. The origin counts the ones it accepted (/status player_state_requests). */
+  playerStatesSent: number;
+  playerStateFailures: number;
   errors: string[];
   /** WebTransport sessions opened so far (1 unless the transport reconnected); null over TCP. */
   transportSessions: number | null;
@@ -372,6 +376,8 @@ export class PlaybackSession {
       state: this.state,
       topBitrateKbps: this.topKbps,
       ...this.prefetchReport(),
+      playerStatesSent: this.streamFetcher?.counters.playerStatesSent ?? 0,
+      playerStateFailures: this.streamFetcher?.counters.playerStateFailures ?? 0,
       errors: this.errors.slice(),
       transportSessions: this.fetcher?.sessions ?? null,
     };

@@ -1,5 +1,7 @@
 // Malformed and hostile input from clients: each offending session is closed with a clear code, the server
-// survives, and a well-behaved session running at the same time keeps its goodput.
+// survives, and a well-behaved session running at the same time keeps working and gets its bytes intact. How much
+// goodput a good session keeps beside a hostile client is a figure, measured by the bench's `garbage` fault case
+// (bench/harness/faults/garbage.ts: a real player behind linkem against a paired clean run, within 10 %), not here.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, test } from 'node:test';
@@ -33,19 +35,6 @@ function ack(smallest: number, largest: number): Uint8Array {
   return encodeAckDatagram({ ranges: [{ smallest, largest }], ackDelayUs: 0, largestRecvTimeUs: 1, windowBytes: 1 << 20 });
 }
 
-/** Sender stalls that are the machine's, not the origin's: its process was not run (descheduled), or the good
- *  client, starved in this test process beside the attackers, held back its window. Event-loop time the origin
- *  itself spent (on the attacks, say) is not excused. */
-const EXCUSED_STALL = /^stall_(descheduled|cwnd|receiver_window|silent_peer)_ms$/;
-
-/** The good session's excused stall time so far (ms): the datagram session that has sent the most. */
-async function goodSessionExcusedStallMs(): Promise<number> {
-  const status = (await origin.status()) as { session_list: Array<Record<string, unknown>> };
-  const good = status.session_list.filter((x) => x.transport === 'datagram')
-    .sort((a, b) => Number(b.sent_datagram_bytes) - Number(a.sent_datagram_bytes))[0] ?? {};
-  return Object.entries(good).reduce((ms, [key, value]) => ms + (EXCUSED_STALL.test(key) && typeof value === 'number' ? value : 0), 0);
-}
-
 type Attack = { name: string; code: number; path?: string; run: (s: Session) => Promise<void> };
 
 const attacks: Attack[] = [
@@ -77,26 +66,20 @@ const attacks: Attack[] = [
   },
 ];
 
-test('hostile sessions are closed one by one while a good session keeps its goodput', { timeout: 120_000 }, async (t) => {
+test('hostile sessions are closed one by one while a good session keeps working', { timeout: 120_000 }, async (t) => {
+  // 100 MB at 50 Mbit/s: 16 s at the least, longer than the attacks below take.
   const goodRateBps = 50e6;
   const good = await PccClient.connect(origin.origin, { certSha256Hex: origin.certHash, cc: 'fixed', params: { rate_bps: goodRateBps } });
-  // The good session's sending rate on the origin's clock (its telemetry), over the whole attack period.
+  // The good session's bytes sent on the origin's clock (its telemetry): that it is sending, and what it sent meanwhile.
   const samples: Array<[number, number]> = [];
   const stopTelemetry = await good.telemetry((r) => {
     if (typeof r.t_us === 'number' && typeof r.sent_datagram_bytes === 'number') samples.push([r.t_us, r.sent_datagram_bytes]);
   });
-  const goodFetch = good.fetch('/good.bin');
+  let goodSettled = false;
+  const goodFetch = good.fetch('/good.bin').finally(() => { goodSettled = true; });
   const opened: Session[] = [];
   await waitFor(() => samples.some((x) => x[1] > 1_000_000), 10_000, 'the good session to be sending');
-  // A control period without attacks, on the same (possibly busy) machine. Both periods' rates are over the time the
-  // sender could send: the excused stalls (a descheduled origin, a starved client) come off each period's duration.
-  const controlStart = samples[samples.length - 1]!;
-  const controlStallMs = await goodSessionExcusedStallMs();
-  await new Promise((r) => setTimeout(r, 2500));
   const attackStart = samples[samples.length - 1]!;
-  const attackStallMs = await goodSessionExcusedStallMs();
-  const rateBetween = (a: [number, number], b: [number, number], excusedMs: number): number => ((b[1] - a[1]) * 8) / Math.max(0.1, (b[0] - a[0]) / 1e6 - excusedMs / 1000);
-  const controlBps = rateBetween(controlStart, attackStart, attackStallMs - controlStallMs);
   try {
     // The raw attacks are repeated for at least 2 s so they overlap the good transfer measurably.
     const attacksUntil = performance.now() + 2000;
@@ -160,15 +143,17 @@ test('hostile sessions are closed one by one while a good session keeps its good
     flooder.close();
 
     const attackEnd = samples[samples.length - 1]!;
-    const attackEndStallMs = await goodSessionExcusedStallMs();
+    // The attacks ran beside the good transfer, not after it: it was still in progress and had been sending.
+    const overlap = `the good transfer ${goodSettled ? 'had ended' : 'was in progress'} when the attacks ended; it sent `
+      + `${((attackEnd[1] - attackStart[1]) / 1e6).toFixed(1)} MB in the ${((attackEnd[0] - attackStart[0]) / 1e6).toFixed(1)} s of attacks `
+      + `(fixed ${goodRateBps / 1e6} Mbit/s; an information, not a bound: the bench's garbage case measures goodput)`;
+    t.diagnostic(overlap);
+    assert.equal(goodSettled, false, overlap);
+    assert.ok(attackEnd[1] > attackStart[1], overlap);
     const r = await goodFetch;
     stopTelemetry();
-    assert.equal(r.status, 200);
+    assert.equal(r.status, 200, `the good session's transfer: ${r.status}`);
     assert.equal(sha256(r.body!), media.files.get('good.bin')!.sha256, 'the good session got its bytes intact');
-    const sentBps = rateBetween(attackStart, attackEnd, attackEndStallMs - attackStallMs);
-    t.diagnostic(`good session (fixed ${goodRateBps / 1e6} Mbit/s) sent ${(controlBps / 1e6).toFixed(1)} Mbit/s before and ${(sentBps / 1e6).toFixed(1)} Mbit/s during ${((attackEnd[0] - attackStart[0]) / 1e6).toFixed(1)} s of attacks, over the time it could send (excused stalls ${attackStallMs - controlStallMs} ms before, ${attackEndStallMs - attackStallMs} ms during)`);
-    assert.ok(attackEnd[0] - attackStart[0] > 1.5e6, 'the attacks overlapped the transfer');
-    assert.ok(sentBps >= controlBps * 0.9, `good session rate fell from ${(controlBps / 1e6).toFixed(1)} to ${(sentBps / 1e6).toFixed(1)} Mbit/s`);
   } finally {
     good.close();
     for (const s of opened) {

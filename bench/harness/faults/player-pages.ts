@@ -72,7 +72,12 @@ export class PlayerPages {
       if (!reading) throw new Error('a player page has no window.pccPlayer (the player did not load)');
       probes.push({ linkS, ...reading });
     }
-    if (this.players.pageErrors.length > 0) throw new Error(`page error: ${this.players.pageErrors.join('; ')}`);
+    if (this.players.pageErrors.length > 0) {
+      // The players' own notes (dash.js errors, video element errors, failed requests) name what led up to it: an
+      // uncaught error inside dash.js is often the echo of an earlier one it recovered from.
+      const notes = probes.flatMap((p, i) => p.errors.map((e) => `player ${i}: ${e}`));
+      throw new Error(`page error: ${this.players.pageErrors.join('; ')}${notes.length > 0 ? `; player notes before it: ${notes.join('; ')}` : ''}`);
+    }
     this.timeline.push(probes);
     return probes;
   }

@@ -18,6 +18,8 @@ import { serveTelemetryFeed } from './telemetry-feed.ts';
 import type { ResponseCmsd, ServeOutcome, TransportHandler } from './transport-handler.ts';
 
 const TELEMETRY_SAMPLE_INTERVAL_US = 1000;
+/** What the addon's sends throw once the session has ended, whichever side ended it (server/native/src/session.rs). */
+const SESSION_ENDED = /^session closed: /;
 const RECV_BATCH = 256;
 
 export class DatagramTransport implements TransportHandler, SendLoopMember {
@@ -67,8 +69,16 @@ export class DatagramTransport implements TransportHandler, SendLoopMember {
   }
 
   onServiceError(err: unknown): void {
-    log('error', 'send_loop.session_failed', { session: this.quic.id, error: errorMessage(err) });
-    this.onFatal(1, `internal error: ${errorMessage(err)}`);
+    const message = errorMessage(err);
+    if (SESSION_ENDED.test(message)) {
+      // The peer closed the session (or it timed out) after this turn was due and before quic.closed() told us:
+      // a player abandoning a segment does this. Its release follows from closed(); it is neither our failure nor
+      // the client's violation, which is what closing it with code 1 here used to count it as.
+      log('info', 'send_loop.session_ended', { session: this.quic.id, reason: message.slice(0, 200) });
+      return;
+    }
+    log('error', 'send_loop.session_failed', { session: this.quic.id, error: message });
+    this.onFatal(1, `internal error: ${message}`);
   }
 
   private sampleTelemetry(now: number): void {

@@ -48,7 +48,10 @@ export function mergeResults(inputs: ReadonlyArray<{ dir: string; results: reado
       if (paramsKey(before.result.controller_params) !== paramsKey(result.controller_params)) {
         throw new MergeError(`${where} with different controller parameters ("${paramsKey(before.result.controller_params)}" vs "${paramsKey(result.controller_params)}"): merge only directories of one configuration`);
       }
-      if (commitOf(before.result) !== commitOf(result)) {
+      // A failed run has no figures to mix: its rerun replaces it whatever commit it ran (the set's own commit
+      // check below still applies to the runs kept).
+      const oneFailed = before.result.status !== 'ok' || result.status !== 'ok';
+      if (!oneFailed && commitOf(before.result) !== commitOf(result)) {
         throw new MergeError(`${where} from different commits (${commitOf(before.result)} vs ${commitOf(result)}): keep the run in one directory only`);
       }
       if (before.result.status === 'ok' && result.status === 'ok') {

@@ -122,6 +122,11 @@ test('merge conflicts: other controller parameters, other commits, two different
   assert.equal(outcome.results.length, 1);
   assert.equal(outcome.results[0]!.status, 'ok');
   assert.deepEqual(outcome.replacedFailures, ['alpha/vivace/1']);
+  // A failure at one commit and its rerun at another: the rerun is kept, and the set is of one commit.
+  const failedElsewhere = dir('failed-b', { ...syntheticRun('alpha', 'vivace', 1, 'failed'), provenance: otherCommit });
+  const rerun = mergeDirs([failedElsewhere, a], join(root, 'o9'));
+  assert.deepEqual(rerun.replacedFailures, ['alpha/vivace/1']);
+  assert.equal(rerun.results[0]!.provenance?.commit, provenance.commit);
   assert.throws(() => mergeDirs([a], a), /is also an input/);
   assert.throws(() => mergeDirs([join(root, 'none')], join(root, 'o8')), /holds no results\.jsonl/);
   assert.throws(() => mergeDirs([a], join(root, 'o7')), /exists: merge into a new or empty directory/);

@@ -13,8 +13,12 @@ const RELAY_READY_TIMEOUT_MS = 10_000;
 const RELAY_SOURCE = `
 const net = require('node:net');
 const [port, host] = [Number(process.argv[1]), process.argv[2]];
+let down = 0;
+let told = 0;
+setInterval(() => { if (down !== told) { told = down; process.stdout.write('down ' + down + '\\n'); } }, 100).unref();
 const server = net.createServer((inbound) => {
   const outbound = net.connect(port, host);
+  outbound.on('data', (d) => { down += d.length; });
   inbound.pipe(outbound).pipe(inbound);
   const end = () => { inbound.destroy(); outbound.destroy(); };
   inbound.on('error', end); outbound.on('error', end);
@@ -26,6 +30,9 @@ server.listen(port, '127.0.0.1', () => process.stdout.write('ready\\n'));
 export interface NamespacePage {
   /** http://127.0.0.1:PORT as seen from inside the namespace. */
   pageOrigin: string;
+  /** Payload bytes the relay has carried from the origin to the page so far (the page, its scripts, /cert-hash):
+   *  they crossed the emulated downlink but are no media; reported by the relay every 100 ms. */
+  downBytes(): number;
   close(): void;
 }
 
@@ -39,5 +46,9 @@ export async function servePageInNamespace(shell: LinkemShell, host: string, htt
     child.stdout?.on('data', (d: Buffer) => { if (d.toString().includes('ready')) { clearTimeout(timer); resolve(); } });
     child.once('exit', (code) => { clearTimeout(timer); reject(new Error(`the page relay in namespace ${shell.namespace} exited (${code}): ${errorText.trim()}`)); });
   });
-  return { pageOrigin: `http://127.0.0.1:${httpPort}`, close: () => { child.kill('SIGTERM'); } };
+  let downBytes = 0;
+  child.stdout?.on('data', (d: Buffer) => {
+    for (const m of d.toString().matchAll(/^down (\d+)$/gm)) downBytes = Math.max(downBytes, Number(m[1]));
+  });
+  return { pageOrigin: `http://127.0.0.1:${httpPort}`, downBytes: () => downBytes, close: () => { child.kill('SIGTERM'); } };
 }

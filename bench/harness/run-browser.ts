@@ -28,6 +28,10 @@ export interface BrowserRunOutput {
   /** Wall clock (epoch ms) when the players' reports were read: the bytes they count arrived by then, while the
    *  link goes on carrying what the pages still fetch until they close. */
   reportedAtMs: number;
+  /** Wall clock (epoch ms) at which the first player's session clock starts (the series' t_s = 0). */
+  seriesStartEpochMs: number;
+  /** Payload bytes of the page itself (HTML, scripts, /cert-hash) that crossed the downlink by the report: no media. */
+  pageBytes: number;
 }
 
 export interface OriginPorts {
@@ -84,6 +88,8 @@ export interface PlayerBrowser {
   /** Uncaught errors of the pages ("player i: message (at its innermost frame)"), as they happen; each one's whole
    *  stack goes to PAGE_ERRORS_FILE in the run directory. */
   pageErrors: string[];
+  /** Payload bytes the page relay carried to the pages so far (page-in-namespace.ts). */
+  pageBytes(): number;
   close(): Promise<void>;
 }
 
@@ -126,7 +132,7 @@ export async function openPlayers(shell: LinkemShell, ports: OriginPorts, scheme
       await page.goto(url, { waitUntil: 'load', timeout: 30_000 });
       pages.push(page);
     }
-    return { browser, pages, pageErrors, close };
+    return { browser, pages, pageErrors, pageBytes: () => relay.downBytes(), close };
   } catch (error) {
     await close();
     throw error;
@@ -156,6 +162,7 @@ export async function runBrowser(shell: LinkemShell, ports: OriginPorts, scheme:
       reports.push(report);
     }
     const reportedAtMs = Date.now();
+    const pageBytes = players.pageBytes();
     if (existsSync(runDir)) await pages[0]?.screenshot({ path: join(runDir, 'player.png') });
     const first = reports[0] as PlayerReport;
     return {
@@ -166,6 +173,8 @@ export async function runBrowser(shell: LinkemShell, ports: OriginPorts, scheme:
       })),
       bytesReceived: reports.reduce((sum, r) => sum + r.bytesReceived, 0),
       reportedAtMs,
+      seriesStartEpochMs: first.clockStartEpochMs,
+      pageBytes,
     };
   } finally {
     await players.close();

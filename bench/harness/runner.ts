@@ -16,7 +16,7 @@ import { controllerParamsFor, schemeTransport } from './schemes.ts';
 import { ensureBulkObject, runBulk } from './run-bulk.ts';
 import { isExternalScheme } from './external-schemes.ts';
 import { runUspace, type UspaceBinaries } from './run-uspace.ts';
-import { departedBytesUntil, wireBytesPerMediaByte } from './wire-overhead.ts';
+import { departedBytesUntil, readLinkLogStartEpochMs, TCP_WIRE_BYTES_PER_PAYLOAD_BYTE, wireBytesPerMediaByte } from './wire-overhead.ts';
 import { CpuSampler } from './cpu-sampler.ts';
 import { collectFidelity } from './fidelity.ts';
 import { runFault } from './faults/run-fault.ts';
@@ -112,6 +112,8 @@ async function runOne(item: RunPlanItem, options: RunnerOptions): Promise<RunRes
     let deliveredBytes: number;
     let series: Array<Record<string, number>> = [];
     let reportedAtMs: number | null = null;
+    let seriesStartEpochMs: number | null = null;
+    let pageBytes = 0;
     if (scenario.mode === 'bulk') {
       const fetched = origin ? await runBulk(shell, ports, origin.certHashHex, scheme, scenario) : await runUspace(shell, uspaceFor(options, scheme), scenario, runDir);
       goodputMbps = fetched.goodput_mbps;
@@ -124,6 +126,8 @@ async function runOne(item: RunPlanItem, options: RunnerOptions): Promise<RunRes
       deliveredBytes = output.bytesReceived;
       series = output.series;
       reportedAtMs = output.reportedAtMs;
+      seriesStartEpochMs = output.seriesStartEpochMs;
+      pageBytes = output.pageBytes;
     }
     if (origin) {
       await origin.stop();
@@ -135,8 +139,12 @@ async function runOne(item: RunPlanItem, options: RunnerOptions): Promise<RunRes
     const durationS = summary.durationMs / 1000;
     const capacityPerSecond = downlinkCapacityMbpsPerSecond(scenario, durationS);
     const capacityMbps = meanCapacityMbps(capacityPerSecond);
-    // The player's clock starts after the link, origin and browser are up: align capacity to the series' own seconds.
-    const offsetS = Math.max(0, Math.round(durationS - scenario.durationS - 1));
+    // The player's clock starts after the link, origin and browser are up: align capacity to the series' own seconds,
+    // by the player's clock start on the link log's clock (without the log's header: the old whole-second estimate).
+    const linkStartEpochMs = readLinkLogStartEpochMs(join(runDir, 'link-down.log'));
+    const offsetS = seriesStartEpochMs !== null && Number.isFinite(linkStartEpochMs)
+      ? Math.max(0, (seriesStartEpochMs - linkStartEpochMs) / 1000)
+      : Math.max(0, Math.round(durationS - scenario.durationS - 1));
     const seriesWithCapacity = series.map((s) => ({ ...s, capacity_mbps: capacityPerSecond[Math.floor((s.t_s ?? 0) + offsetS)] ?? capacityMbps }));
     const artifacts: Record<string, string> = { telemetry: relative(options.outDir, join(runDir, 'telemetry')), link_log: relative(options.outDir, join(runDir, 'link-down.log')) };
     if (seriesWithCapacity.length > 0) {
@@ -144,7 +152,9 @@ async function runOne(item: RunPlanItem, options: RunnerOptions): Promise<RunRes
       artifacts.series = relative(options.outDir, join(runDir, 'series.json'));
     }
     // Browser runs: the wire up to the players' reports, the window their delivered bytes cover (wire-overhead.ts).
-    const wireBytes = reportedAtMs === null ? summary.down.departedBytes : departedBytesUntil(join(runDir, 'link-down.log'), reportedAtMs);
+    // The page itself also crossed the link: its estimated wire bytes are no media overhead.
+    const wireBytes = reportedAtMs === null ? summary.down.departedBytes
+      : departedBytesUntil(join(runDir, 'link-down.log'), reportedAtMs) - pageBytes * TCP_WIRE_BYTES_PER_PAYLOAD_BYTE;
     const wirePerDelivered = wireBytesPerMediaByte(wireBytes, deliveredBytes);
     const fidelity = cpu
       ? collectFidelity({ runDir, scenario, scheme, seed, params: controllerParamsFor(scenario, scheme), cpu: cpu.stop(), goodputMbps, wirePerDelivered, linkStartOffsetMs: 0 })

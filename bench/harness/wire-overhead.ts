@@ -5,13 +5,19 @@
 // computed: the bench runner and the fidelity suite both call it. Browser runs count the wire only up to the moment
 // the players' reports were read (departedBytesUntil): the pages keep fetching until they close, and those bytes
 // crossed the link but are in no report.
-import { readFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
+import { mmLogStartEpochMs } from '../linkem/src/driver/index.ts';
 
 /** `departedDownBytes / deliveredBytes`, or null when nothing was delivered. */
 export function wireBytesPerMediaByte(departedDownBytes: number, deliveredBytes: number): number | null {
   if (!(deliveredBytes > 0) || !Number.isFinite(departedDownBytes)) return null;
   return departedDownBytes / deliveredBytes;
 }
+
+/** IP bytes per TCP payload byte of a bulk HTTP transfer over the link (1,448-byte segments with timestamps in
+ *  1,500-byte packets): how the page relay's payload count becomes the wire bytes it cost. An estimate; the page is
+ *  ~1 MB beside tens of MB of media. */
+export const TCP_WIRE_BYTES_PER_PAYLOAD_BYTE = 1500 / 1448;
 
 /** What the link log's sizes add to each IP packet: mahimahi's framing (bench/linkem/src/fwd/mmlog.h). */
 export const LINK_LOG_FRAMING_BYTES = 4;
@@ -23,9 +29,8 @@ export const LINK_LOG_FRAMING_BYTES = 4;
  */
 export function departedBytesUntil(linkLogPath: string, untilEpochMs: number): number {
   const text = readFileSync(linkLogPath, 'utf8');
-  const header = /^# init timestamp: (\d+)$/m.exec(text);
-  if (!header) return Number.NaN;
-  const untilMs = untilEpochMs - Number(header[1]);
+  const untilMs = untilEpochMs - mmLogStartEpochMs(text);
+  if (Number.isNaN(untilMs)) return Number.NaN;
   let bytes = 0;
   let start = 0;
   while (start < text.length) {
@@ -39,4 +44,20 @@ export function departedBytesUntil(linkLogPath: string, untilEpochMs: number): n
     bytes += Number(f[2]) - LINK_LOG_FRAMING_BYTES;
   }
   return bytes;
+}
+
+/** The link log's wall-clock origin (epoch ms) from its header, reading only the file's first 4 KB; NaN without it. */
+export function readLinkLogStartEpochMs(linkLogPath: string): number {
+  let fd: number;
+  try {
+    fd = openSync(linkLogPath, 'r');
+  } catch {
+    return Number.NaN;
+  }
+  try {
+    const head = Buffer.alloc(4096);
+    return mmLogStartEpochMs(head.subarray(0, readSync(fd, head, 0, head.length, 0)).toString('utf8'));
+  } finally {
+    closeSync(fd);
+  }
 }

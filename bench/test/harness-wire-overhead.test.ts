@@ -7,7 +7,7 @@ import { summarize, summaryMarkdown } from '../harness/summary.ts';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { departedBytesUntil, wireBytesPerMediaByte } from '../harness/wire-overhead.ts';
+import { departedBytesUntil, readLinkLogStartEpochMs, wireBytesPerMediaByte } from '../harness/wire-overhead.ts';
 
 test('wire bytes per media byte: departed IP bytes over delivered bytes; nothing delivered is no figure', () => {
   // A vivace bulk run through linkem (100 Mbit/s, 30 ms): 241 710 774 B departed, 225 527 964 B fetched.
@@ -28,8 +28,11 @@ test('browser runs: the wire counted up to the players\' report, from the link l
     assert.equal(departedBytesUntil(log, 1795655686980 + 30_000), 1300 + 1500 + 1400, 'IP bytes (the log adds 4 per packet) departed at or before the report');
     assert.equal(departedBytesUntil(log, 1795655686980 + 60_000), 1300 + 1500 + 1400 + 1400 + 90, 'a report after the end: all of them');
     assert.equal(departedBytesUntil(log, 1795655686980 - 1), 0);
+    assert.equal(readLinkLogStartEpochMs(log), 1795655686980, 'the header gives the clock a player\'s series is placed on');
     writeFileSync(log, '0 - 1304 1\n');
     assert.ok(Number.isNaN(departedBytesUntil(log, Date.now())), 'no wall-clock origin: no figure, not the whole run\'s');
+    assert.ok(Number.isNaN(readLinkLogStartEpochMs(log)));
+    assert.ok(Number.isNaN(readLinkLogStartEpochMs(join(dir, 'none.log'))), 'no log: no origin, no throw');
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

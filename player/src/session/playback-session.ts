@@ -47,6 +47,9 @@ export interface SessionReport extends MetricsSnapshot {
   state: string;
   /** Highest video bitrate the manifest offers. */
   topBitrateKbps: number;
+  /** Wall-clock time (epoch ms) at which the session's clock starts: the series' tS and the stall intervals count
+   *  from here, so a harness can place them on another clock (a link log's). */
+  clockStartEpochMs: number;
   /** Client-side early requests on (`prefetch=1`) and what they did (prefetching-fetcher.ts). */
   prefetch: boolean;
   prefetchIssued: number;
@@ -369,6 +372,7 @@ export class PlaybackSession {
     return {
       ...this.metrics.snapshot(now),
       label: this.params.label,
+      clockStartEpochMs: performance.timeOrigin + this.startedMs,
       scheme: this.params.scheme,
       cc: this.params.cc,
       transport: this.params.transport,

@@ -24,6 +24,13 @@ export function parseMmLogEvent(line: string): MmLogEvent | null {
   }
 }
 
+/** The log's wall-clock origin (epoch ms) from its `# init timestamp:` header line, NaN without one. Event times are
+ *  ms since then. `text` may be the log's first few KB. */
+export function mmLogStartEpochMs(text: string): number {
+  const header = /^# init timestamp: (\d+)$/m.exec(text);
+  return header ? Number(header[1]) : Number.NaN;
+}
+
 export function parseMmLog(text: string): MmLog {
   const header: Record<string, string> = {};
   const events: MmLogEvent[] = [];

@@ -11,6 +11,7 @@ import { traceFile } from '@pcc-stream/protocol/node/trace-file';
 import { schemeTransport } from './schemes.ts';
 import type { CpuSample } from './cpu-sampler.ts';
 import { repoRoot } from './repo-root.ts';
+import { mmLogLines } from '../linkem/src/driver/index.ts';
 import type { RunResult } from './results.ts';
 import type { Scenario, Scheme } from './scenario.ts';
 import { meanCi95, percentile, signFlipTest } from './stats.ts';
@@ -116,12 +117,7 @@ export function linkSeconds(logPath: string): { seconds: FidelitySecond[]; first
   const departed: number[] = [];
   const delays: number[][] = [];
   const all: number[] = [];
-  let start = 0;
-  while (start < text.length) {
-    let end = text.indexOf('\n', start);
-    if (end < 0) end = text.length;
-    const line = text.slice(start, end);
-    start = end + 1;
+  for (const line of mmLogLines(text)) {
     if (line === '' || line.startsWith('#')) continue;
     const f = line.split(' ');
     const tMs = Number(f[0]);

@@ -6,7 +6,7 @@
 // the players' reports were read (departedBytesUntil): the pages keep fetching until they close, and those bytes
 // crossed the link but are in no report.
 import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
-import { mmLogStartEpochMs } from '../linkem/src/driver/index.ts';
+import { mmLogLines, mmLogStartEpochMs } from '../linkem/src/driver/index.ts';
 
 /** `departedDownBytes / deliveredBytes`, or null when nothing was delivered. */
 export function wireBytesPerMediaByte(departedDownBytes: number, deliveredBytes: number): number | null {
@@ -32,12 +32,7 @@ export function departedBytesUntil(linkLogPath: string, untilEpochMs: number): n
   const untilMs = untilEpochMs - mmLogStartEpochMs(text);
   if (Number.isNaN(untilMs)) return Number.NaN;
   let bytes = 0;
-  let start = 0;
-  while (start < text.length) {
-    let end = text.indexOf('\n', start);
-    if (end < 0) end = text.length;
-    const line = text.slice(start, end);
-    start = end + 1;
+  for (const line of mmLogLines(text)) {
     const f = line.split(' ');
     if (f[1] !== '-') continue;
     if (Number(f[0]) > untilMs) break;

@@ -7,5 +7,5 @@ export type { LinkemOptions, QueueKind } from './options.ts';
 export { preflight, PreflightError, FORWARDER_PATH, PROBE_PATH } from './preflight.ts';
 export { parseTrace, loadTrace, opportunitiesBetween, traceMeanRateBps, rateTraceWithOutages, TraceError, OPPORTUNITY_BYTES } from './trace.ts';
 export type { TraceWindow } from './trace.ts';
-export { mmLogStartEpochMs, parseMmLog, parseMmLogEvent } from './mmlog.ts';
+export { mmLogLines, mmLogStartEpochMs, parseMmLog, parseMmLogEvent } from './mmlog.ts';
 export type { MmLog, MmLogEvent } from './mmlog.ts';

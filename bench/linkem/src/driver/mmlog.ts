@@ -24,6 +24,17 @@ export function parseMmLogEvent(line: string): MmLogEvent | null {
   }
 }
 
+/** The log's lines one at a time, without splitting a log of millions of lines into one array first. */
+export function* mmLogLines(text: string): Generator<string> {
+  let start = 0;
+  while (start < text.length) {
+    let end = text.indexOf('\n', start);
+    if (end < 0) end = text.length;
+    yield text.slice(start, end);
+    start = end + 1;
+  }
+}
+
 /** The log's wall-clock origin (epoch ms) from its `# init timestamp:` header line, NaN without one. Event times are
  *  ms since then. `text` may be the log's first few KB. */
 export function mmLogStartEpochMs(text: string): number {

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { parseCmcd } from '@pcc-stream/protocol';
-import { BindingPlayerState, PLAYER_STATE_STALE_MIN_US } from '../src/session/binding-player-state.ts';
+import { BindingPlayerState, PLAYER_STATE_STALE_MIN_US } from '../src/datagram/binding-player-state.ts';
 
 function cmcd(payload: string) {
   const r = parseCmcd(payload, '/media/seg-1.m4s');

@@ -4,7 +4,6 @@ import { test } from 'node:test';
 import type { AppState } from '@pcc-stream/controller';
 import { parseCmcd } from '@pcc-stream/protocol';
 import { ControllerTicker } from '../src/datagram/controller-ticker.ts';
-import { BindingPlayerState } from '../src/session/binding-player-state.ts';
 import { PlayerStateRecord, videoStateFromCmcd } from '../src/telemetry/player-state.ts';
 
 function cmcd(payload: string) {
@@ -24,9 +23,7 @@ test('the ticker sends the player state at once and carries it, as of each event
   ticker.afterTurn(true, 0);
   ticker.afterTurn(false, 100);
   assert.deepEqual(events.at(-1)!.state, { appLimited: true }, 'no player state yet: video fields unknown');
-  const player = new BindingPlayerState();
-  player.report(cmcd('bl=8000,br=800,dl=1500,ot=v'), 1_000_000);
-  ticker.playerState(player, 1_000_000);
+  ticker.playerState(cmcd('bl=8000,br=800,dl=1500,ot=v'), 1_000_000);
   assert.deepEqual(events.at(-1), { state: { appLimited: false, bufferMs: 8000, bitrateBps: 800_000, deadlineUs: 1_500_000 }, nowUs: 1_000_000 });
   ticker.afterTurn(true, 1_100_000);
   ticker.afterTurn(false, 1_400_000);

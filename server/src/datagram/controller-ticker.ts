@@ -1,14 +1,11 @@
 // What the rate controller hears besides packets: the passing of time (its MI and timeout timers run on
 // ticks) and the moment the sender runs out of data (app-limited), once per idle spell.
 import type { AppState, Controller } from '@pcc-stream/controller';
+import type { CmcdState } from '@pcc-stream/protocol';
+import { BindingPlayerState } from './binding-player-state.ts';
 
 /** The player's side of the application state (from CMCD). */
 export type PlayerVideoState = Omit<AppState, 'appLimited'>;
-
-/** Where the player's state comes from: each app-state event carries it as of the event's time. */
-export interface PlayerStateSource {
-  at(nowUs: number): PlayerVideoState;
-}
 
 /** Ticks at most this often: the controllers' timers need no finer grain, and a tick per turn costs CPU at Gbit/s. */
 export const TICK_MIN_INTERVAL_US = 1000;
@@ -18,7 +15,8 @@ export const BUSY_SERVICE_INTERVAL_US = 5000;
 export class ControllerTicker {
   private lastTickUs = 0;
   private appLimitedSignalled = true;
-  private player: PlayerStateSource | null = null;
+  /** What the controller hears of the player: the binding state over the media types it fetches. */
+  private readonly player = new BindingPlayerState();
 
   constructor(private readonly controller: Pick<Controller, 'tick' | 'appState'>) {}
 
@@ -29,20 +27,16 @@ export class ControllerTicker {
   }
 
   /** The player reported its state (CMCD with a request): one app-state event with no app-limited news. Later events
-   *  read the player's state from the same source, as of their own time (every event replaces the whole state). */
-  playerState(player: PlayerStateSource, nowUs: number): void {
-    this.player = player;
-    this.controller.appState({ appLimited: false, ...player.at(nowUs) }, nowUs);
-  }
-
-  private videoAt(nowUs: number): PlayerVideoState {
-    return this.player ? this.player.at(nowUs) : {};
+   *  carry the binding state as of their own time (every event replaces the whole state). */
+  playerState(cmcd: CmcdState, nowUs: number): void {
+    this.player.report(cmcd, nowUs);
+    this.controller.appState({ appLimited: false, ...this.player.at(nowUs) }, nowUs);
   }
 
   /** After a send turn: tells the controller when the sender has just run out of data. */
   afterTurn(hasData: boolean, nowUs: number): void {
     if (!hasData && !this.appLimitedSignalled) {
-      this.controller.appState({ appLimited: true, ...this.videoAt(nowUs) }, nowUs);
+      this.controller.appState({ appLimited: true, ...this.player.at(nowUs) }, nowUs);
       this.appLimitedSignalled = true;
     } else if (hasData) {
       this.appLimitedSignalled = false;

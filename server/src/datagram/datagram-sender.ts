@@ -8,10 +8,10 @@
 //   ack-guard.ts            only valid ACKs within the session's budget; anything else closes the session
 //   controller-ticker.ts    controller ticks and app-limited signals
 import type { Controller } from '@pcc-stream/controller';
-import { SentPacketTracker, type SentPacket } from '@pcc-stream/protocol';
+import { SentPacketTracker, type CmcdState, type SentPacket } from '@pcc-stream/protocol';
 import { nowUs as processNowUs, usFromMonotonicNs } from '../clock.ts';
 import { AckGuard } from './ack-guard.ts';
-import { BUSY_SERVICE_INTERVAL_US, ControllerTicker, type PlayerStateSource } from './controller-ticker.ts';
+import { BUSY_SERVICE_INTERVAL_US, ControllerTicker } from './controller-ticker.ts';
 import { FlightLimit } from './flight-limit.ts';
 import type { OutgoingRequest } from './outgoing-request.ts';
 import { Packetizer, type BuiltPacket, type DatagramSink } from './packetizer.ts';
@@ -133,8 +133,8 @@ export class DatagramSender {
   }
 
   /** The player's state from CMCD (buffer, bitrate, deadline) for the controller's app-state event (cc_on_app_state). */
-  onPlayerState(player: PlayerStateSource, nowUs: number): void {
-    if (!this.closed) this.ticker.playerState(player, nowUs);
+  onPlayerState(cmcd: CmcdState, nowUs: number): void {
+    if (!this.closed) this.ticker.playerState(cmcd, nowUs);
   }
 
   /** Sends what pacing, cwnd and the window allow at `nowUs`; returns when it next needs to run (µs), or Infinity. */

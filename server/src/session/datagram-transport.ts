@@ -12,7 +12,6 @@ import type { SendLoop, SendLoopMember } from '../datagram/send-loop.ts';
 import { errorMessage, log } from '../log.ts';
 import type { OpenedBody } from '../media/media-store.ts';
 import { MiTelemetry } from '../telemetry/mi-telemetry.ts';
-import { BindingPlayerState } from './binding-player-state.ts';
 import type { RequestStream } from './request-stream.ts';
 import { serveTelemetryFeed } from './telemetry-feed.ts';
 import type { ResponseCmsd, ServeOutcome, TransportHandler } from './transport-handler.ts';
@@ -27,8 +26,6 @@ export class DatagramTransport implements TransportHandler, SendLoopMember {
   readonly sender: DatagramSender;
   readonly telemetry: MiTelemetry;
   private readonly completions = new Map<number, () => void>();
-  /** What the controller hears of the player: the binding buffer over the media types it fetches. */
-  private readonly playerState = new BindingPlayerState();
   private lastTelemetrySampleUs = -Infinity;
   private closed = false;
 
@@ -102,12 +99,11 @@ export class DatagramTransport implements TransportHandler, SendLoopMember {
   /**
    * The player's state from CMCD (PROTOCOL.md §2.6): the latest report is recorded for /status and every telemetry
    * line; the controller's application-state event (buffer, bitrate, deadline; issue 18 item 2) gets the binding
-   * state over the media types the player fetches (BindingPlayerState).
+   * state over the media types the player fetches (datagram/binding-player-state.ts).
    */
   onPlayerState(state: CmcdState, nowUs: number): void {
     this.telemetry.player.set(state, nowUs);
-    this.playerState.report(state, nowUs);
-    this.sender.onPlayerState(this.playerState, nowUs);
+    this.sender.onPlayerState(state, nowUs);
   }
 
   async serveBody(request: RequestFrame, stream: RequestStream, opened: OpenedBody, cmsd: ResponseCmsd): Promise<ServeOutcome> {

@@ -3,7 +3,7 @@
 // so the latest report alone alternates between the audio and the video buffer. Playback stalls when ANY buffer runs
 // dry, so the binding buffer is the smallest of the types the player is still fetching (PROTOCOL.md §2.6).
 import type { CmcdState } from '@pcc-stream/protocol';
-import type { PlayerStateSource, PlayerVideoState } from '../datagram/controller-ticker.ts';
+import type { PlayerVideoState } from './controller-ticker.ts';
 import { videoStateFromCmcd } from '../telemetry/player-state.ts';
 
 /**
@@ -20,7 +20,7 @@ interface TypeReport {
   staleAfterUs: number;
 }
 
-export class BindingPlayerState implements PlayerStateSource {
+export class BindingPlayerState {
   private readonly byType = new Map<string, TypeReport>();
 
   /** One valid CMCD report, filed under its object type (`ot`; none: one shared slot). */

@@ -178,7 +178,7 @@ test('npm start -- --network lte: datagrams and a QUIC stream play through the l
   await assertGone(status, port);
 });
 
-test('npm start -- --network changing-rtt: vivace plays the 8 Mbit/s stream on the 8.8 Mbit/s link; side by side puts each pane on its own copy', async (t) => {
+test('npm start -- --network changing-rtt: vivace plays the 8 Mbit/s stream on the 8.8 Mbit/s link; side by side puts each pane on its own copy; competing panes share a link sized for two', async (t) => {
   const { demo, base, port, status } = await startDemo('changing-rtt');
   try {
     const sideBySide = demo.urls.find((u) => u.includes('mode=side-by-side'));
@@ -205,6 +205,16 @@ test('npm start -- --network changing-rtt: vivace plays the 8 Mbit/s stream on t
       assert.ok(capacity.every((c) => Math.abs(c - 8.8) < 1e-9), `constant 8.8 Mbit/s: ${capacity.slice(0, 5).join(', ')}`);
     }
     assert.ok(deliveredBytes(status1, 'link-2', t0) < 1e5, 'the third copy carried nothing');
+    // The preset's rate is per player (thesis §5.2: 10% above the stream): two competing panes share a link sized for
+    // two, 17.6 Mbit/s, not a copy; a single pane stays on copy 1.
+    const competing = await network(base, '?mode=competing&panes=vivace@datagram,cubic@tcp');
+    assert.deepEqual(competing.links.map((l) => [l.id, l.panes]), [['link-competing', ['vivace@datagram', 'cubic@tcp']]]);
+    const shared = competing.links[0]!.capacity.map(([, down]) => down);
+    assert.ok(shared.length > 0 && shared.every((c) => Math.abs(c - 17.6) < 1e-9), `constant 17.6 Mbit/s: ${shared.slice(0, 5).join(', ')}`);
+    assert.match(competing.description, /sized for 2 players: 17\.6 Mbit\/s/);
+    assert.match(demo.output(), /mode=competing: competing panes share one link sized for 2 players: 17\.6 Mbit\/s/);
+    const single = await network(base, '?mode=competing&panes=vivace@datagram');
+    assert.deepEqual(single.links.map((l) => l.id), ['link-0']);
   } finally {
     await interrupt(demo);
   }

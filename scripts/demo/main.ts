@@ -19,9 +19,11 @@ import { ControlServer } from '@pcc-stream/server';
 import { startOriginProcess, type OriginProcess } from '@pcc-stream/server/process';
 import { launchChain, watchLaunchChain } from './launcher-watch.ts';
 import { NETWORK_BIN_S } from './link-monitor.ts';
-import { LOOPBACK, NetworkChoiceError, presetList, resolveNetwork, type NetworkChoice } from './network-presets.ts';
+import {
+  DEFAULT_COMPETING_PLAYERS, LOOPBACK, NetworkChoiceError, competingNote, competingScenario, presetList, resolveNetwork, type NetworkChoice,
+} from './network-presets.ts';
 import { takenPorts, type PortUse } from './port-check.ts';
-import { ORIGIN_LIFELINE, startViewerLinks, stopViewerLinks, type ViewerLink } from './viewer-links.ts';
+import { COMPETING_LINK_ID, ORIGIN_LIFELINE, startViewerLinks, stopViewerLinks, viewerLinkSpecs, type ViewerLink } from './viewer-links.ts';
 
 const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const playerDist = join(repoRoot, 'player', 'dist');
@@ -37,11 +39,14 @@ const log = (event: string, detail: Record<string, unknown> = {}): void => {
 
 const defaults: Record<string, string> = {
   network: LOOPBACK, 'http-port': '8080', 'wt-port': '4433', 'tcp-port': '8081', 'https-port': '8443', cc: 'vivace', host: '127.0.0.1', links: String(DEFAULT_LINK_COPIES),
+  competing: String(DEFAULT_COMPETING_PLAYERS),
 };
 const usage = `usage: npm start -- ${Object.entries(defaults).map(([k, v]) => `[--${k} ${v}]`).join(' ')}
   --network NAME|FILE|list  an emulated link between the browser and the media (a preset or a bench scenario file;
                             needs root); list prints the presets. Default: loopback, no emulation.
-  --links N                 identical copies of the link, one per pane of a side-by-side compare view`;
+  --links N                 identical copies of the link, one per pane of a side-by-side compare view
+  --competing N             players the competing panes' link is sized for, where the preset's rate is per player
+                            (changing-rtt: N × 8.8 Mbit/s); npm start -- --network list says which presets`;
 
 function parseArgs(argv: string[]): Record<string, string> {
   const options = { ...defaults };
@@ -69,6 +74,12 @@ function parseArgs(argv: string[]): Record<string, string> {
     console.error(`--links ${options.links}: expected 1 to 4 copies`);
     process.exit(2);
   }
+  const competing = Number(options.competing);
+  // A compare view has 2 to 4 panes (player/src/config/session-params.ts).
+  if (!Number.isInteger(competing) || competing < 2 || competing > 4) {
+    console.error(`--competing ${options.competing}: expected 2 to 4 players`);
+    process.exit(2);
+  }
   return options;
 }
 
@@ -85,6 +96,9 @@ try {
   process.exit(2);
 }
 const scenario: Scenario | null = choice.scenario;
+const competingPlayers = Number(options.competing);
+/** The competing panes' own link, when the copies are made for fewer players (network-presets.ts). */
+const competingLinkScenario = scenario ? competingScenario(scenario, competingPlayers) : null;
 if (scenario) {
   try {
     preflight();
@@ -172,22 +186,32 @@ watchLaunchChain(launchChain(), (pid) => void stop(1, `npm start's process ${pid
 function networkStatus(q: NetworkStatusQuery): NetworkStatus {
   const nowS = clockS();
   for (const l of links) l.monitor.poll(nowS);
-  // The links the page's panes cross, each with its panes; all links when the page named no panes.
-  const used = q.panes.length === 0 ? links.map((_, i) => i) : [...new Set(q.panes.map((_, i) => linkIndexForPane(q.mode, i)))].filter((i) => i < links.length);
-  const answerLinks: NetworkLink[] = used.map((i) => {
-    const l = links[i]!;
+  // The links the page's panes cross, each with its panes; all links when the page named no panes. Competing panes
+  // (two or more) cross the competing link when there is one, else copy 1 as protocol's linkIndexForPane says.
+  const competingLink = links.find((l) => l.id === COMPETING_LINK_ID);
+  const copies = links.filter((l) => l !== competingLink);
+  let used: Array<[ViewerLink, string[]]>;
+  if (q.panes.length === 0) used = links.map((l) => [l, []]);
+  else if (q.mode === 'competing' && q.panes.length > 1 && competingLink) used = [[competingLink, q.panes]];
+  else {
+    used = [...new Set(q.panes.map((_, i) => linkIndexForPane(q.mode, i)))].filter((i) => i < copies.length)
+      .map((i) => [copies[i]!, panesOnLink(q.mode, q.panes, i)]);
+  }
+  const onCompeting = used.length === 1 && used[0]![0] === competingLink;
+  const answerLinks: NetworkLink[] = used.map(([l, panes]) => {
     return {
       id: l.id, label: l.label,
       origin: {
         host: l.origin.host, webTransportPort: l.origin.webTransportPort, httpPort: l.origin.httpPort, httpsPort: l.origin.httpsPort,
         tcpPort: l.origin.tcpPort,
       },
-      panes: panesOnLink(q.mode, q.panes, i),
+      panes,
       capacity: l.monitor.capacitySince(q.sinceS),
       queue: l.monitor.queueSince(q.sinceS),
     };
   });
-  return { version: NETWORK_STATUS_VERSION, preset: choice.name, description: choice.description, mode: q.mode, nowS, binS: NETWORK_BIN_S, links: answerLinks };
+  const description = onCompeting && scenario ? `${choice.description}; ${competingNote(scenario, competingPlayers)}` : choice.description;
+  return { version: NETWORK_STATUS_VERSION, preset: choice.name, description, mode: q.mode, nowS, binS: NETWORK_BIN_S, links: answerLinks };
 }
 
 try {
@@ -196,9 +220,9 @@ try {
       mediaDir, staticDir: playerDist, host, webTransportPort: wtPort, httpPort, tcpPort, httpsPort, cc: options.cc, launcher: ORIGIN_LIFELINE,
     });
   } else {
-    log('links-starting', { network: choice.name, copies: Number(options.links) });
+    log('links-starting', { network: choice.name, copies: Number(options.links), competing_link_players: competingLinkScenario?.players ?? null });
     links = await startViewerLinks({
-      scenario, count: Number(options.links), label: choice.name, runDir, mediaDir, cc: options.cc!, clockZeroNs,
+      links: viewerLinkSpecs(scenario, choice.name, Number(options.links), competingLinkScenario), runDir, mediaDir, cc: options.cc!, clockZeroNs,
       onLog: (line) => {
         if (line.includes('"error"') || line.includes('"warn"')) process.stderr.write(`${line}\n`);
       },
@@ -247,7 +271,8 @@ const lines: Array<[string, string]> = [
   ['dash.js over plain HTTP/1.1 on kernel TCP (cubic)', `?transport=tcp&cc=cubic${q}`],
 ];
 const network = scenario
-  ? `Network: ${choice.name} (${choice.description}), ${links.length} ${links.length === 1 ? 'copy' : 'copies'} of the link; media from ${links.map((l) => l.origin.host).join(', ')}.
+  ? `Network: ${choice.name} (${choice.description}), ${Number(options.links)} ${Number(options.links) === 1 ? 'copy' : 'copies'} of the link; media from ${links.map((l) => l.origin.host).join(', ')}.
+Compare views with mode=competing: ${competingNote(scenario, competingPlayers)}${competingLinkScenario ? ` (--competing N for N players)` : ''}.
 The same link in the benchmark: ${choice.benchCommand}
 GET ${pageUrl}network describes it (capacity, queue).`
   : 'Network: loopback (no emulated link; npm start -- --network list shows the emulated ones).';

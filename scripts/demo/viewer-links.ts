@@ -26,11 +26,26 @@ export interface ViewerLink {
   monitor: LinkMonitor;
 }
 
-export interface ViewerLinkOptions {
-  scenario: Scenario;
-  /** How many copies: link 0 is shared by competing players, links 0..count-1 serve side-by-side panes. */
-  count: number;
+/** The link a compare view's competing panes share when the copies are made for fewer players than it has
+ *  (network-presets.ts competingScenario); otherwise they share copy 1 (link-0). */
+export const COMPETING_LINK_ID = 'link-competing';
+
+export interface LinkSpec {
+  id: string;
   label: string;
+  scenario: Scenario;
+}
+
+/** `copies` identical copies of the scenario's link (link-0 serves a single pane, link i pane i side by side), and the
+ *  competing panes' own link when they need one. */
+export function viewerLinkSpecs(scenario: Scenario, label: string, copies: number, competing: Scenario | null): LinkSpec[] {
+  const specs = Array.from({ length: copies }, (_, i) => ({ id: `link-${i}`, label: copies === 1 ? label : `${label} · copy ${i + 1}`, scenario }));
+  if (competing) specs.push({ id: COMPETING_LINK_ID, label: `${label} · competing, ${competing.players} players`, scenario: competing });
+  return specs;
+}
+
+export interface ViewerLinkOptions {
+  links: readonly LinkSpec[];
   runDir: string;
   mediaDir: string;
   cc: string;
@@ -42,9 +57,9 @@ export interface ViewerLinkOptions {
 /** Starts every copy at once (their schedules start within milliseconds of each other); on any failure stops what
  *  started and rethrows. */
 export async function startViewerLinks(o: ViewerLinkOptions): Promise<ViewerLink[]> {
-  for (let i = 0; i < o.count; i++) mkdirSync(join(o.runDir, `link-${i}`), { recursive: true });
+  for (const spec of o.links) mkdirSync(join(o.runDir, spec.id), { recursive: true });
   const shells = await Promise.allSettled(
-    Array.from({ length: o.count }, (_, i) => startLink(o.scenario, DEMO_LINK_SEED, join(o.runDir, `link-${i}`), 'outside', { onLog: o.onLog })),
+    o.links.map((spec) => startLink(spec.scenario, DEMO_LINK_SEED, join(o.runDir, spec.id), 'outside', { onLog: o.onLog })),
   );
   const started = shells.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
   const failed = shells.find((s): s is PromiseRejectedResult => s.status === 'rejected');
@@ -64,13 +79,11 @@ export async function startViewerLinks(o: ViewerLinkOptions): Promise<ViewerLink
   }
   return started.map((shell, i) => {
     const origin = (origins[i] as PromiseFulfilledResult<OriginProcess>).value;
+    const spec = o.links[i]!;
     const linkStartS = Number(shell.startMonotonicNs - o.clockZeroNs) / 1e9;
     return {
-      id: `link-${i}`,
-      label: o.count === 1 ? o.label : `${o.label} · copy ${i + 1}`,
-      shell,
-      origin,
-      monitor: new LinkMonitor(o.scenario, linkStartS, join(o.runDir, `link-${i}`, 'link-down.log')),
+      id: spec.id, label: spec.label, shell, origin,
+      monitor: new LinkMonitor(spec.scenario, linkStartS, join(o.runDir, spec.id, 'link-down.log')),
     };
   });
 }

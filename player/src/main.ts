@@ -41,7 +41,7 @@ try {
   const servers = params.serverGiven ? Promise.resolve(params.sessions.map((s) => s.server)) : placeOnNetwork(params.sessions, params.networkMode, location.origin);
   params.sessions.forEach((sessionParams, index) => {
     const pane = new SessionPane(container, sessionParams, index);
-    const session = new PlaybackSession(sessionParams, pane, showPageError);
+    const session = new PlaybackSession(sessionParams, pane, showPageError, { sharedLink: params.compare && params.networkMode === 'competing' });
     sessions.push(session);
     runView.add(session, pane);
     // With npm start --network the media come from the origin behind the pane's link (session/network-placement.ts).

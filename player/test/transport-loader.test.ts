@@ -100,6 +100,21 @@ test('a timeout ends the request with status 0 after ontimeout', async () => {
   assert.equal(r.res.status, 0);
 });
 
+test('a timed-out request that had part of its body tells the page how much (onTimeout: a starved pane, not a dead origin)', async () => {
+  const fetcher = new MemoryFetcher((_path, onProgress) => {
+    onProgress(0, 2000);
+    onProgress(700, 2000);
+    return new Promise(() => {});
+  });
+  const timeouts: Array<[string, number, number]> = [];
+  const loader = createTransportLoader(fetcher, { onTimeout: (url, loaded, ms) => timeouts.push([url, loaded, ms]) })();
+  const r = request('https://h/abr/seg.m4s', { timeout: 30 });
+  loader.load(r.req as never, r.res as never);
+  await r.ended;
+  assert.deepEqual(timeouts, [['https://h/abr/seg.m4s', 700, 30]]);
+  assert.deepEqual(r.events, ['timeout 700/2000 true', 'loadend']);
+});
+
 test('the CMCD query reaches the transport and CMSD comes back as the lower-case headers dash.js\'s CmsdModel reads', async () => {
   const cmsdDynamic = '"pcc-origin";etp=41000;rtt=12';
   const fetcher = new MemoryFetcher(async () => ({ status: 200, statusText: 'OK', contentType: 'video/mp4', body: bytes(10), cmsdStatic: 'sf=d', cmsdDynamic }));

@@ -49,6 +49,8 @@ export interface LoaderHooks {
   /** The CMSD-Dynamic value handed to dash.js with a response (for the page's record of what the ABR was told). */
   onCmsd?: (url: string, cmsdDynamic: string) => void;
   onError?: (url: string, message: string) => void;
+  /** A request dash.js gave `timeoutMs` ended unfinished with `loadedBytes` of its body (dash.js retries it). */
+  onTimeout?: (url: string, loadedBytes: number, timeoutMs: number) => void;
 }
 
 function headerValue(headers: Record<string, string> | undefined, name: string): string | undefined {
@@ -107,6 +109,7 @@ export function createTransportLoader(fetcher: MediaFetcher, hooks: LoaderHooks 
           if (finished || controller.signal.aborted) return;
           finished = true;
           controller.abort();
+          hooks.onTimeout?.(req.url, lastLoaded, req.timeout!);
           req.customData.ontimeout?.({ loaded: lastLoaded, total: lastTotal, lengthComputable: lastTotal > 0 });
           res.status = 0;
           res.statusText = 'timeout';

@@ -10,7 +10,7 @@ import { ReconnectingFetcher } from '../transport/reconnecting-fetcher.ts';
 import type { TelemetryPoint, TransportCounters } from '../transport/worker-messages.ts';
 import type { SessionPane } from '../ui/session-pane.ts';
 import { fetchCertHash, originEndpoints, withControllerQuery } from './origin-endpoints.ts';
-import { startupVerdict } from './startup-watchdog.ts';
+import { startFailureMessage, startupVerdict } from './startup-watchdog.ts';
 
 const connectTimeoutMs = 10_000;
 const startupWatchdogMs = 30_000;
@@ -105,6 +105,11 @@ export class PlaybackSession {
   private lastTelemetry: TelemetryPoint | null = null;
   private lastSampleBytes = 0;
   private lastSampleMs: number;
+  /** performance.now() when the sampler last saw media bytes arrive; null before any. */
+  private lastBytesArrivedMs: number | null = null;
+  private requestTimeouts = 0;
+  /** The pane shares its link with other panes (a competing compare view): said when it starves. */
+  private readonly sharedLink: boolean;
   private readonly startedMs: number;
   /** Set when playback ended or the viewer stopped the run: the metrics are frozen from then on. */
   private finishedMs: number | null = null;
@@ -117,8 +122,9 @@ export class PlaybackSession {
   private readonly cmsdHanded: CmsdReport['handed'] = [];
   private readonly throughputSamples: CmsdReport['samples'] = [];
 
-  constructor(params: SessionParams, pane: SessionPane, onFatal: (message: string) => void) {
+  constructor(params: SessionParams, pane: SessionPane, onFatal: (message: string) => void, options: { sharedLink?: boolean } = {}) {
     this.params = params;
+    this.sharedLink = options.sharedLink ?? false;
     this.pane = pane;
     this.onFatal = onFatal;
     this.startedMs = performance.now();
@@ -174,6 +180,12 @@ export class PlaybackSession {
     // Must precede initialize(): dash.js instantiates its loaders then.
     installTransportLoader(player, loaderFetcher, {
       onError: (url, message) => this.note(`request ${new URL(url).pathname} failed: ${message}`),
+      // Not an error of the session (dash.js retries, the startup watchdog keeps a pane that still receives): logged,
+      // and counted for the message if dash.js gives up before the first frame.
+      onTimeout: (url, loadedBytes, timeoutMs) => {
+        this.requestTimeouts++;
+        this.pane.logEvent(`request ${new URL(url).pathname} timed out after ${(timeoutMs / 1000).toFixed(0)} s with ${(loadedBytes / 1000).toFixed(0)} kB`, 'stall');
+      },
       onCmsd: (url, cmsdDynamic) => keepLast(this.cmsdHanded, { path: new URL(url).pathname, cmsdDynamic }),
     });
     if (this.params.transport === 'tcp') {
@@ -221,7 +233,7 @@ export class PlaybackSession {
     }, this);
     player.on(events.ERROR, (e: { error?: { code?: number; message?: string } }) => {
       const message = `dash.js error ${e.error?.code ?? ''}: ${e.error?.message ?? 'unknown'}`;
-      if (!this.metrics.hasStarted) this.fail(`Playback could not start. ${message}. Is the origin running and serving ${this.params.content}?`);
+      if (!this.metrics.hasStarted) this.fail(this.startFailure(message));
       else this.note(message);
     });
     player.on(events.STREAM_INITIALIZED, () => {
@@ -299,6 +311,16 @@ export class PlaybackSession {
     this.sampler = setInterval(() => this.sample(), 1000);
   }
 
+  private startFailure(dashError: string): string {
+    const now = performance.now();
+    if (this.receivedBytes() > this.lastSampleBytes) this.lastBytesArrivedMs = now;
+    return startFailureMessage({
+      dashError, content: this.params.content, transport: this.params.transport, bytesReceived: this.receivedBytes(),
+      elapsedS: (now - this.startedMs) / 1000, requestTimeouts: this.requestTimeouts,
+      sinceLastBytesS: this.lastBytesArrivedMs === null ? null : (now - this.lastBytesArrivedMs) / 1000, sharedLink: this.sharedLink,
+    });
+  }
+
   private sample(): void {
     const player = this.player;
     if (!player) return;
@@ -306,6 +328,7 @@ export class PlaybackSession {
     const video = this.pane.video;
     this.metrics.setPosition(video.currentTime);
     const bytes = this.receivedBytes();
+    if (bytes > this.lastSampleBytes) this.lastBytesArrivedMs = now;
     const dtS = Math.max(0.001, (now - this.lastSampleMs) / 1000);
     const goodputBps = ((bytes - this.lastSampleBytes) * 8) / dtS;
     this.lastSampleBytes = bytes;

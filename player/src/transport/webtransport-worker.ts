@@ -7,6 +7,7 @@ import {
   encodeStreamFrame, timerDelayMs, type AckStep, type ResponseFrame,
 } from '@pcc-stream/protocol';
 import { BodyBuffer } from './body-buffer.ts';
+import { ProgressPacer } from './progress-pacer.ts';
 import type { ByteRange } from './media-fetcher.ts';
 import type { ConnectOptions, FromWorker, TelemetryPoint, ToWorker } from './worker-messages.ts';
 import { TelemetryDecoder } from './telemetry-decoder.ts';
@@ -16,7 +17,6 @@ declare const self: DedicatedWorkerGlobalScope;
 // Chromium's default incoming datagram queue is small; at 50 Mbit/s (≈ 5k datagrams/s) a render hiccup would
 // overflow it and the browser would drop datagrams silently (FIELD-NOTES "WebTransport").
 const incomingHighWaterMarkDatagrams = 8192;
-const progressIntervalMs = 25;
 const countersIntervalMs = 250;
 
 interface ActiveRequest {
@@ -27,7 +27,8 @@ interface ActiveRequest {
   response: ResponseFrame | null;
   /** Only the bytes that arrived (and, with `chunks`, not yet posted): never a buffer of the announced length. */
   body: BodyBuffer | null;
-  lastProgressMs: number;
+  /** When the page hears of the body's progress (progress-pacer.ts). */
+  progress: ProgressPacer;
   done: boolean;
   /** Body handed over in progress messages as it arrives (worker-messages.ts `chunks`). */
   chunks: boolean;
@@ -164,8 +165,7 @@ function drainBody(r: ActiveRequest, tUs: number): boolean {
 function maybeProgress(r: ActiveRequest, now: number): void {
   const body = r.body;
   if (!body) return;
-  if (body.complete || now - r.lastProgressMs >= progressIntervalMs) {
-    r.lastProgressMs = now;
+  if (r.progress.due(now, body.filled, body.complete)) {
     if (r.chunks && body.retainedBytes > 0) {
       const bytes = body.takeNew();
       post({ type: 'progress', id: r.id, loaded: body.filled, total: body.declaredBytes, bytes }, [bytes]);
@@ -204,7 +204,7 @@ async function runRequest(id: number, path: string, range: ByteRange | null, chu
     post({ type: 'failed', id, message: 'no WebTransport session' });
     return;
   }
-  const r: ActiveRequest = { id, stream: null, writer: null, response: null, body: null, lastProgressMs: 0, done: false, chunks };
+  const r: ActiveRequest = { id, stream: null, writer: null, response: null, body: null, progress: new ProgressPacer(), done: false, chunks };
   requests.set(id, r);
   receiver.open(id); // before REQUEST: datagrams may overtake the RESPONSE frame
   try {

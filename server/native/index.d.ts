@@ -161,15 +161,16 @@ export class Session {
   /** Switch this connection's controller: allowed once (repeating the active choice is a no-op),
    * applied at the next packet sent or acknowledged; the new controller starts from its initial
    * window, so call it right after accept/connect, before application data. Throws on a bad name,
-   * a second switch, or a closed session. */
+   * a second switch, or a closed session (that error's code is SESSION_CLOSED_CODE). */
   setCongestion(algorithm: QuicCongestion): void;
   /** Synchronous; copies payload. false = the send buffer is full: NOT queued and nothing older dropped.
-   * Throws if the session is closed or payload.length > maxDatagramSize(). */
+   * Throws if the session is closed (error code SESSION_CLOSED_CODE) or payload.length > maxDatagramSize(). */
   sendDatagram(payload: Uint8Array): boolean;
   /** count datagrams packed back to back in payloads (datagram i is lengths[i] bytes); one copy and
    * one native call per batch. Returns how many were queued, in order (stops at the first that does
    * not fit). Throws before sending anything if a length exceeds maxDatagramSize() or the lengths
-   * overrun payloads (or queuedAtNs is shorter than count). queuedAtNs[i], when given, is set for each
+   * overrun payloads (or queuedAtNs is shorter than count), and with code SESSION_CLOSED_CODE once the session has
+   * ended (a batch the close interrupts returns what was queued; the next call throws). queuedAtNs[i], when given, is set for each
    * queued datagram to the time quinn took it, ns of CLOCK_MONOTONIC (recvDatagramsTimed's clock): a send
    * time that excludes whatever delayed the JavaScript caller. */
   sendDatagramBatch(payloads: Uint8Array, lengths: Uint32Array, count: number, queuedAtNs?: Float64Array): number;
@@ -184,7 +185,7 @@ export class Session {
   recvDatagramsPacked(max: number, maxBytes: number): Promise<PackedDatagrams>;
   /** The next stream the peer opens; null after close. */
   acceptBi(): Promise<BiStream | null>;
-  /** Rejects if the session is closed. */
+  /** Rejects if the session is closed ("session closed: ..."; a rejection carries no SESSION_CLOSED_CODE). */
   openBi(): Promise<BiStream>;
   stats(): SessionStats;
   /** reason ≤ 1024 bytes; the peer sees code and reason. Pending receives resolve []/null, opens
@@ -200,6 +201,12 @@ export class Session {
    * (code 0 and a description for transport-level ends such as "idle timeout"). */
   closed(): Promise<CloseInfo>;
 }
+
+/** The `code` of the error sendDatagram, sendDatagramBatch and setCongestion throw once the session has ended, whichever
+ *  side ended it: a peer's close, not a failure. The message ("session closed: ...") stays for people. */
+export declare const SESSION_CLOSED_CODE: 'ERR_PCC_SESSION_CLOSED';
+/** True when `err` carries SESSION_CLOSED_CODE. */
+export function isSessionClosedError(err: unknown): boolean;
 
 export class BiStream {
   private constructor();

@@ -24,3 +24,12 @@ const native = require(path);
 
 export const { QuicServer, QuicClient, Session, BiStream, generateSelfSignedCert, setTcpCongestion, getTcpCongestion, getTcpInfo } =
   native;
+
+/** The `code` of the error a session's synchronous calls (sendDatagram, sendDatagramBatch, setCongestion) throw when
+ *  the session has ended, whichever side ended it (src/errors.rs). */
+export const SESSION_CLOSED_CODE = 'ERR_PCC_SESSION_CLOSED';
+
+/** True when `err` is a session call's failure only because the session has ended (not a real failure). */
+export function isSessionClosedError(err) {
+  return typeof err === 'object' && err !== null && err.code === SESSION_CLOSED_CODE;
+}

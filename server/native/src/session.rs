@@ -13,7 +13,7 @@ use web_transport_quinn::SessionError;
 use crate::bi_stream::BiStream;
 use crate::close_info::{close_info_from, CloseInfo};
 use crate::congestion::{CongestionHandle, CongestionKind};
-use crate::errors::{failure, invalid_arg};
+use crate::errors::{coded, failure, invalid_arg, session_closed, uncoded, CodedResult, ErrorCode};
 use crate::inbound_limits::{InboundDatagramLimits, InboundGate, Violation};
 use crate::poll_once::poll_once;
 use crate::recv_queue::{monotonic_ns, RecvQueue};
@@ -55,10 +55,6 @@ pub struct Session {
     reader: AbortHandle,
 }
 
-fn session_closed(error: &SessionError) -> napi::Error {
-    failure(format!("session closed: {error}"))
-}
-
 impl Session {
     /// No endpoint handle is kept: quinn's endpoint driver runs while it has connections, so a
     /// client's UDP socket is released as soon as its only connection has closed. Call inside the
@@ -87,15 +83,15 @@ impl Session {
         }
     }
 
-    fn ensure_open(&self) -> napi::Result<()> {
+    fn ensure_open(&self) -> CodedResult<()> {
         match self.inner.close_reason() {
-            Some(error) => Err(session_closed(&error)),
+            Some(error) => Err(session_closed(error)),
             None => Ok(()),
         }
     }
 
     /// Queue one datagram unless it would need quinn to drop an older one: `Ok(false)` then.
-    fn try_queue(&self, payload: Bytes) -> napi::Result<bool> {
+    fn try_queue(&self, payload: Bytes) -> CodedResult<bool> {
         let len = payload.len();
         match poll_once(self.inner.send_datagram_wait(payload)) {
             None => Ok(false),
@@ -103,13 +99,13 @@ impl Session {
                 self.received.count_sent(1);
                 Ok(true)
             }
-            Some(Err(SessionError::SendDatagramError(quinn::SendDatagramError::TooLarge))) => Err(invalid_arg(
+            Some(Err(SessionError::SendDatagramError(quinn::SendDatagramError::TooLarge))) => Err(coded(invalid_arg(
                 format!("datagram of {len} bytes exceeds maxDatagramSize() = {}", self.inner.max_datagram_size()),
-            )),
+            ))),
             Some(Err(SessionError::SendDatagramError(quinn::SendDatagramError::UnsupportedByPeer))) => {
-                Err(failure("the peer does not accept datagrams"))
+                Err(coded(failure("the peer does not accept datagrams")))
             }
-            Some(Err(error)) => Err(session_closed(&error)),
+            Some(Err(error)) => Err(session_closed(error)),
         }
     }
 }
@@ -143,18 +139,18 @@ impl Session {
     /// active choice is a no-op); applied at the connection's next packet sent or acknowledged; the
     /// new controller starts from its initial window, so call it right after accept/connect.
     #[napi(catch_unwind)]
-    pub fn set_congestion(&self, algorithm: String) -> napi::Result<()> {
-        let kind = CongestionKind::parse(&algorithm).map_err(invalid_arg)?;
+    pub fn set_congestion(&self, algorithm: String) -> napi::Result<(), ErrorCode> {
+        let kind = CongestionKind::parse(&algorithm).map_err(|e| coded(invalid_arg(e)))?;
         self.ensure_open()?;
-        let handle = self.congestion.as_ref().ok_or_else(|| failure("this connection's controller is not switchable"))?;
-        handle.request(kind).map_err(failure)
+        let handle = self.congestion.as_ref().ok_or_else(|| coded(failure("this connection's controller is not switchable")))?;
+        handle.request(kind).map_err(|e| coded(failure(e)))
     }
 
     /// Queue one datagram (copied). `false` = the send buffer is full: nothing was queued and
     /// nothing older was dropped; retry after quinn drains it. Throws if the session is closed or
     /// the payload exceeds `maxDatagramSize()`.
     #[napi(catch_unwind)]
-    pub fn send_datagram(&self, payload: &[u8]) -> napi::Result<bool> {
+    pub fn send_datagram(&self, payload: &[u8]) -> napi::Result<bool, ErrorCode> {
         self.try_queue(Bytes::copy_from_slice(payload))
     }
 
@@ -171,14 +167,14 @@ impl Session {
         lengths: &[u32],
         count: u32,
         queued_at_ns: Option<&mut [f64]>,
-    ) -> napi::Result<u32> {
+    ) -> napi::Result<u32, ErrorCode> {
         let count = count as usize;
         if count > lengths.len() {
-            return Err(invalid_arg(format!("count {count} exceeds lengths.length {}", lengths.len())));
+            return Err(coded(invalid_arg(format!("count {count} exceeds lengths.length {}", lengths.len()))));
         }
         if let Some(stamps) = &queued_at_ns {
             if stamps.len() < count {
-                return Err(invalid_arg(format!("queuedAtNs holds {} entries, fewer than count {count}", stamps.len())));
+                return Err(coded(invalid_arg(format!("queuedAtNs holds {} entries, fewer than count {count}", stamps.len()))));
             }
         }
         let lengths = &lengths[..count];
@@ -186,17 +182,17 @@ impl Session {
         let mut total: usize = 0;
         for (index, &len) in lengths.iter().enumerate() {
             if len as usize > max_size {
-                return Err(invalid_arg(format!(
+                return Err(coded(invalid_arg(format!(
                     "datagram {index} of {len} bytes exceeds maxDatagramSize() = {max_size}"
-                )));
+                ))));
             }
             total += len as usize;
         }
         if total > payloads.len() {
-            return Err(invalid_arg(format!(
+            return Err(coded(invalid_arg(format!(
                 "lengths add up to {total} bytes but payloads holds only {}",
                 payloads.len()
-            )));
+            ))));
         }
         self.ensure_open()?;
         // One copy for the whole batch; each datagram is a reference-counted slice of it.
@@ -269,7 +265,8 @@ impl Session {
 
     #[napi]
     pub async fn open_bi(&self) -> napi::Result<BiStream> {
-        let (send, recv) = self.inner.open_bi().await.map_err(|e| session_closed(&e))?;
+        // A promise's rejection is status-coded (napi's futures take no other error): the message says it.
+        let (send, recv) = self.inner.open_bi().await.map_err(|e| uncoded(session_closed(e)))?;
         Ok(BiStream::new(send, recv))
     }
 

@@ -6,7 +6,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { test } from 'node:test';
 
-import { QuicClient, QuicServer, generateSelfSignedCert } from '../index.js';
+import { QuicClient, QuicServer, SESSION_CLOSED_CODE, generateSelfSignedCert, isSessionClosedError } from '../index.js';
 import { openPair, sleep, testCert } from './loopback.ts';
 import { startUdpRelay } from './udp-relay.ts';
 
@@ -36,9 +36,16 @@ test('closing a session resolves closed() on both sides and settles pending call
     await pendingRead;
     assert.deepEqual(await pendingClientRecv, []);
 
-    assert.throws(() => server.sendDatagram(Buffer.from('late')), /session closed/);
-    assert.throws(() => client.sendDatagramBatch(Buffer.alloc(10), new Uint32Array([10]), 1), /session closed/);
-    assert.throws(() => server.setCongestion('bbr'), /session closed/);
+    // The ended session's calls throw with a code callers check (the origin's send loop tells a peer's close from a
+    // failure by it), and the message for people.
+    const closedError = { code: SESSION_CLOSED_CODE, message: /^session closed: / };
+    assert.throws(() => server.sendDatagram(Buffer.from('late')), closedError);
+    assert.throws(() => client.sendDatagram(Buffer.from('late')), closedError);
+    assert.throws(() => client.sendDatagramBatch(Buffer.alloc(10), new Uint32Array([10]), 1), closedError);
+    assert.throws(() => server.setCongestion('bbr'), closedError);
+    // A bad argument is not a closed session, even on a closed one.
+    assert.throws(() => server.sendDatagramBatch(Buffer.alloc(10), new Uint32Array([10]), 2), (err: unknown) =>
+      !isSessionClosedError(err) && /count 2 exceeds/.test((err as Error).message));
     await assert.rejects(server.openBi(), /session closed/);
     await assert.rejects(stream.write(Buffer.from('late')), /stream write failed: session closed/);
     assert.deepEqual(await server.recvDatagrams(1), []);

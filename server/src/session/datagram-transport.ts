@@ -2,7 +2,7 @@
 // process-wide send loop, the ACK receive loop and per-MI telemetry.
 import type { Controller } from '@pcc-stream/controller';
 import { DELIVERY_DATAGRAMS, type CmcdState, type CmsdDynamic, type RequestFrame } from '@pcc-stream/protocol';
-import type { Session } from '@pcc-stream/quic';
+import { isSessionClosedError, type Session } from '@pcc-stream/quic';
 import { nowUs } from '../clock.ts';
 import { cryptoRandom } from '../crypto-random.ts';
 import { DatagramSender } from '../datagram/datagram-sender.ts';
@@ -17,8 +17,6 @@ import { serveTelemetryFeed } from './telemetry-feed.ts';
 import type { ResponseCmsd, ServeOutcome, TransportHandler } from './transport-handler.ts';
 
 const TELEMETRY_SAMPLE_INTERVAL_US = 1000;
-/** What the addon's sends throw once the session has ended, whichever side ended it (server/native/src/session.rs). */
-const SESSION_ENDED = /^session closed: /;
 const RECV_BATCH = 256;
 
 export class DatagramTransport implements TransportHandler, SendLoopMember {
@@ -28,6 +26,7 @@ export class DatagramTransport implements TransportHandler, SendLoopMember {
   private readonly completions = new Map<number, () => void>();
   private lastTelemetrySampleUs = -Infinity;
   private closed = false;
+  private filesClosed: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly quic: Session,
@@ -67,7 +66,8 @@ export class DatagramTransport implements TransportHandler, SendLoopMember {
 
   onServiceError(err: unknown): void {
     const message = errorMessage(err);
-    if (SESSION_ENDED.test(message)) {
+    // The addon's sends throw with this code once the session has ended, whichever side ended it.
+    if (isSessionClosedError(err)) {
       // The peer closed the session (or it timed out) after this turn was due and before quic.closed() told us:
       // a player abandoning a segment does this. Its release follows from closed(); it is neither our failure nor
       // the client's violation, which is what closing it with code 1 here used to count it as.
@@ -148,8 +148,8 @@ export class DatagramTransport implements TransportHandler, SendLoopMember {
     return serveTelemetryFeed(this.telemetry, request, stream);
   }
 
-  close(): void {
-    if (this.closed) return;
+  close(): Promise<void> {
+    if (this.closed) return this.filesClosed;
     this.closed = true;
     this.sendLoop.remove(this);
     // A session that never sent (a hostile one closed at once) has no stalls to tell.
@@ -157,8 +157,9 @@ export class DatagramTransport implements TransportHandler, SendLoopMember {
     this.sender.close();
     for (const resolve of this.completions.values()) resolve();
     this.completions.clear();
-    this.telemetry.close();
+    this.filesClosed = this.telemetry.close();
     this.controller.destroy();
+    return this.filesClosed;
   }
 
   stats(): Record<string, number | string> {

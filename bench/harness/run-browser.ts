@@ -8,6 +8,7 @@ import { kbpsToMbps } from '@pcc-stream/protocol';
 import type { Browser, Page } from 'playwright-core';
 import type { LinkemShell } from '../linkem/src/driver/index.ts';
 import { servePageInNamespace } from './page-in-namespace.ts';
+import type { CountedBytes } from './wire-overhead.ts';
 import { contentFor } from './media.ts';
 import type { PlayerResult } from './results.ts';
 import type { Scenario, Scheme } from './scenario.ts';
@@ -25,9 +26,9 @@ export interface BrowserRunOutput {
   /** Per-second series of the first player. */
   series: Array<{ t_s: number; sending_rate_mbps?: number; goodput_mbps?: number; bitrate_mbps?: number; buffer_s?: number }>;
   bytesReceived: number;
-  /** Wall clock (epoch ms) when the players' reports were read: the bytes they count arrived by then, while the
-   *  link goes on carrying what the pages still fetch until they close. */
-  reportedAtMs: number;
+  /** Each player's byte count and the instant it stands for: the link's bytes for the same media are counted to
+   *  then (wire-overhead.ts), while the link goes on carrying what the pages still fetch until they close. */
+  mediaCounts: CountedBytes[];
   /** Wall clock (epoch ms) at which the first player's session clock starts (the series' t_s = 0). */
   seriesStartEpochMs: number;
   /** Payload bytes of the page itself (HTML, scripts, /cert-hash) that crossed the downlink by the report: no media. */
@@ -161,7 +162,6 @@ export async function runBrowser(shell: LinkemShell, ports: OriginPorts, scheme:
       if (report.startupDelayS === null) throw new Error(`player ${i} never started playing`);
       reports.push(report);
     }
-    const reportedAtMs = Date.now();
     const pageBytes = players.pageBytes();
     if (existsSync(runDir)) await pages[0]?.screenshot({ path: join(runDir, 'player.png') });
     const first = reports[0] as PlayerReport;
@@ -172,7 +172,7 @@ export async function runBrowser(shell: LinkemShell, ports: OriginPorts, scheme:
         ...(s.sendRateBps !== null ? { sending_rate_mbps: s.sendRateBps / 1e6 } : {}),
       })),
       bytesReceived: reports.reduce((sum, r) => sum + r.bytesReceived, 0),
-      reportedAtMs,
+      mediaCounts: reports.map((r) => ({ bytesReceived: r.bytesReceived, bytesReceivedAtEpochMs: r.bytesReceivedAtEpochMs })),
       seriesStartEpochMs: first.clockStartEpochMs,
       pageBytes,
     };

@@ -16,7 +16,7 @@ import { controllerParamsFor, schemeTransport } from './schemes.ts';
 import { ensureBulkObject, runBulk } from './run-bulk.ts';
 import { isExternalScheme } from './external-schemes.ts';
 import { runUspace, type UspaceBinaries } from './run-uspace.ts';
-import { departedBytesUntil, readLinkLogStartEpochMs, TCP_WIRE_BYTES_PER_PAYLOAD_BYTE, wireBytesPerMediaByte } from './wire-overhead.ts';
+import { browserWireBytesPerMediaByte, readLinkLogStartEpochMs, wireBytesPerMediaByte, type CountedBytes } from './wire-overhead.ts';
 import { CpuSampler } from './cpu-sampler.ts';
 import { collectFidelity } from './fidelity.ts';
 import { runFault } from './faults/run-fault.ts';
@@ -111,7 +111,7 @@ async function runOne(item: RunPlanItem, options: RunnerOptions): Promise<RunRes
     let goodputMbps: number;
     let deliveredBytes: number;
     let series: Array<Record<string, number>> = [];
-    let reportedAtMs: number | null = null;
+    let mediaCounts: CountedBytes[] | null = null;
     let seriesStartEpochMs: number | null = null;
     let pageBytes = 0;
     if (scenario.mode === 'bulk') {
@@ -125,7 +125,7 @@ async function runOne(item: RunPlanItem, options: RunnerOptions): Promise<RunRes
       goodputMbps = (output.bytesReceived * 8) / scenario.durationS / 1e6;
       deliveredBytes = output.bytesReceived;
       series = output.series;
-      reportedAtMs = output.reportedAtMs;
+      mediaCounts = output.mediaCounts;
       seriesStartEpochMs = output.seriesStartEpochMs;
       pageBytes = output.pageBytes;
     }
@@ -151,11 +151,10 @@ async function runOne(item: RunPlanItem, options: RunnerOptions): Promise<RunRes
       writeFileSync(join(runDir, 'series.json'), JSON.stringify(seriesWithCapacity));
       artifacts.series = relative(options.outDir, join(runDir, 'series.json'));
     }
-    // Browser runs: the wire up to the players' reports, the window their delivered bytes cover (wire-overhead.ts).
-    // The page itself also crossed the link: its estimated wire bytes are no media overhead.
-    const wireBytes = reportedAtMs === null ? summary.down.departedBytes
-      : departedBytesUntil(join(runDir, 'link-down.log'), reportedAtMs) - pageBytes * TCP_WIRE_BYTES_PER_PAYLOAD_BYTE;
-    const wirePerDelivered = wireBytesPerMediaByte(wireBytes, deliveredBytes);
+    // Browser runs: the wire up to the instant the players' counts stand for, less the page's own bytes
+    // (wire-overhead.ts); bulk runs: the whole transfer.
+    const wirePerDelivered = mediaCounts === null ? wireBytesPerMediaByte(summary.down.departedBytes, deliveredBytes)
+      : browserWireBytesPerMediaByte(join(runDir, 'link-down.log'), mediaCounts, pageBytes);
     const fidelity = cpu
       ? collectFidelity({ runDir, scenario, scheme, seed, params: controllerParamsFor(scenario, scheme), cpu: cpu.stop(), goodputMbps, wirePerDelivered, linkStartOffsetMs: 0 })
       : undefined;

@@ -2,9 +2,10 @@
 // (its summary's departedBytes, every header included: IP, UDP, QUIC, AEAD and our DATA header, or TCP and TLS;
 // retransmissions, probes and session setup too) over the application bytes the receiver got in the same run
 // (bulk: the fetch client's body bytes; browser: what the players received). The one place this figure is
-// computed: the bench runner and the fidelity suite both call it. Browser runs count the wire only up to the moment
-// the players' reports were read (departedBytesUntil): the pages keep fetching until they close, and those bytes
-// crossed the link but are in no report.
+// computed: the bench runner and the fidelity suite both call it. Browser runs count the wire only up to the instant
+// the players' byte counts stand for (mediaCountedAtEpochMs, departedBytesUntil): media keeps crossing the link after
+// a count was taken (the player's worker counts every 250 ms, and the report is read later still), and those bytes
+// are in no count. Every scheme's figure is cut the same way, whichever transport counted its bytes.
 import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import { mmLogLines, mmLogStartEpochMs } from '../linkem/src/driver/index.ts';
 
@@ -39,6 +40,31 @@ export function departedBytesUntil(linkLogPath: string, untilEpochMs: number): n
     bytes += Number(f[2]) - LINK_LOG_FRAMING_BYTES;
   }
   return bytes;
+}
+
+/** A player's received-byte count and the wall-clock instant (epoch ms) it was counted at (its SessionReport). */
+export interface CountedBytes {
+  bytesReceived: number;
+  bytesReceivedAtEpochMs: number;
+}
+
+/** The instant (epoch ms) the players' summed counts stand for: the mean of their stamps (each worker counts at its
+ *  own moment, within 250 ms of the others; at steady rates the sum of the counts is the sum at the mean instant).
+ *  NaN when a count has no stamp (then the figure is null, not one over another window). */
+export function mediaCountedAtEpochMs(counts: readonly CountedBytes[]): number {
+  if (counts.length === 0) return Number.NaN;
+  const stamps = counts.map((c) => c.bytesReceivedAtEpochMs);
+  if (!stamps.every((t) => Number.isFinite(t) && t > 0)) return Number.NaN;
+  return stamps.reduce((a, b) => a + b, 0) / stamps.length;
+}
+
+/**
+ * A browser run's wire bytes per media byte: the link's IP bytes up to the instant the players' counts stand for,
+ * less the page's own (`pageBytes` of payload the relay carried, as TCP/IP wire bytes), over the bytes they counted.
+ */
+export function browserWireBytesPerMediaByte(linkLogPath: string, counts: readonly CountedBytes[], pageBytes: number): number | null {
+  const departed = departedBytesUntil(linkLogPath, mediaCountedAtEpochMs(counts));
+  return wireBytesPerMediaByte(departed - pageBytes * TCP_WIRE_BYTES_PER_PAYLOAD_BYTE, counts.reduce((sum, c) => sum + c.bytesReceived, 0));
 }
 
 /** The link log's wall-clock origin (epoch ms) from its header, reading only the file's first 4 KB; NaN without it. */

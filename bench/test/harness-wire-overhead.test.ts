@@ -7,7 +7,9 @@ import { summarize, summaryMarkdown } from '../harness/summary.ts';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { departedBytesUntil, readLinkLogStartEpochMs, wireBytesPerMediaByte } from '../harness/wire-overhead.ts';
+import {
+  browserWireBytesPerMediaByte, departedBytesUntil, mediaCountedAtEpochMs, readLinkLogStartEpochMs, TCP_WIRE_BYTES_PER_PAYLOAD_BYTE, wireBytesPerMediaByte,
+} from '../harness/wire-overhead.ts';
 
 test('wire bytes per media byte: departed IP bytes over delivered bytes; nothing delivered is no figure', () => {
   // A vivace bulk run through linkem (100 Mbit/s, 30 ms): 241 710 774 B departed, 225 527 964 B fetched.
@@ -33,6 +35,34 @@ test('browser runs: the wire counted up to the players\' report, from the link l
     assert.ok(Number.isNaN(departedBytesUntil(log, Date.now())), 'no wall-clock origin: no figure, not the whole run\'s');
     assert.ok(Number.isNaN(readLinkLogStartEpochMs(log)));
     assert.ok(Number.isNaN(readLinkLogStartEpochMs(join(dir, 'none.log'))), 'no log: no origin, no throw');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('browser runs: the wire is cut at the instant the players counted their bytes, not when the reports were read', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'wire-counted-'));
+  try {
+    const log = join(dir, 'link-down.log');
+    const originMs = 1795655686980;
+    // 1,000 packets of 1,000 IP bytes (log sizes + 4), one per ms from 1 ms on: 1 MB/s on the link.
+    const lines = ['# init timestamp: ' + originMs, '# base timestamp: 0'];
+    for (let ms = 1; ms <= 1000; ms++) lines.push(`${ms} - 1004 1`);
+    writeFileSync(log, lines.join('\n') + '\n');
+    // Two players whose workers counted 300,000 and 250,000 bytes at 590 and 610 ms; the reports were read at 900 ms,
+    // by when 300 more packets had crossed the link into no count.
+    const counts = [
+      { bytesReceived: 300_000, bytesReceivedAtEpochMs: originMs + 590 },
+      { bytesReceived: 250_000, bytesReceivedAtEpochMs: originMs + 610 },
+    ];
+    assert.equal(mediaCountedAtEpochMs(counts), originMs + 600);
+    const pageBytes = 10_000;
+    const figure = browserWireBytesPerMediaByte(log, counts, pageBytes)!;
+    assert.ok(Math.abs(figure - (600 * 1000 - pageBytes * TCP_WIRE_BYTES_PER_PAYLOAD_BYTE) / 550_000) < 1e-12, `600 packets over the counted bytes, got ${figure}`);
+    const atRead = wireBytesPerMediaByte(departedBytesUntil(log, originMs + 900) - pageBytes * TCP_WIRE_BYTES_PER_PAYLOAD_BYTE, 550_000)!;
+    assert.ok(atRead - figure > 0.5, 'the read-time window counts the 300 KB that crossed after the counts as overhead');
+    assert.equal(browserWireBytesPerMediaByte(log, [{ bytesReceived: 1, bytesReceivedAtEpochMs: Number.NaN }], 0), null, 'an unstamped count: no figure');
+    assert.ok(Number.isNaN(mediaCountedAtEpochMs([])));
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

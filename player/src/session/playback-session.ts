@@ -50,6 +50,10 @@ export interface SessionReport extends MetricsSnapshot {
   /** Wall-clock time (epoch ms) at which the session's clock starts: the series' tS and the stall intervals count
    *  from here, so a harness can place them on another clock (a link log's). */
   clockStartEpochMs: number;
+  /** Wall clock (epoch ms) at which `bytesReceived` was counted (the worker's last count over WebTransport, this
+   *  report over HTTP): bytes that crossed the network after it are in no count, so a harness counting the link's
+   *  bytes for the same media stops there (bench wire-overhead.ts). */
+  bytesReceivedAtEpochMs: number;
   /** Client-side early requests on (`prefetch=1`) and what they did (prefetching-fetcher.ts). */
   prefetch: boolean;
   prefetchIssued: number;
@@ -392,10 +396,13 @@ export class PlaybackSession {
     const now = performance.now();
     // After a failure or a stop the player was reset (the element rewinds); keep the last position seen.
     if (this.state !== 'error' && this.finishedMs === null) this.metrics.setPosition(this.pane.video.currentTime);
+    // The byte count as of now, not of the last once-a-second sample: it is read against the link's own count.
+    this.metrics.onBytesTotal(this.receivedBytes());
     return {
       ...this.metrics.snapshot(now),
       label: this.params.label,
       clockStartEpochMs: performance.timeOrigin + this.startedMs,
+      bytesReceivedAtEpochMs: this.counters ? this.counters.countedAtEpochMs : performance.timeOrigin + now,
       scheme: this.params.scheme,
       cc: this.params.cc,
       transport: this.params.transport,

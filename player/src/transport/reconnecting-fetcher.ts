@@ -35,13 +35,13 @@ export interface ReconnectEvents {
   onGaveUp?: (message: string) => void;
 }
 
-const ZERO: TransportCounters = { datagramsReceived: 0, datagramsLost: 0, datagramsDeclaredLost: 0, bytesReceived: 0, acksSent: 0 };
+const ZERO: TransportCounters = { datagramsReceived: 0, datagramsLost: 0, datagramsDeclaredLost: 0, bytesReceived: 0, acksSent: 0, countedAtEpochMs: 0 };
 
 function addCounters(a: TransportCounters, b: TransportCounters): TransportCounters {
   return {
     datagramsReceived: a.datagramsReceived + b.datagramsReceived, datagramsLost: a.datagramsLost + b.datagramsLost,
     datagramsDeclaredLost: a.datagramsDeclaredLost + b.datagramsDeclaredLost, bytesReceived: a.bytesReceived + b.bytesReceived,
-    acksSent: a.acksSent + b.acksSent,
+    acksSent: a.acksSent + b.acksSent, countedAtEpochMs: Math.max(a.countedAtEpochMs, b.countedAtEpochMs),
   };
 }
 

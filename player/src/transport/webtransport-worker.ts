@@ -101,6 +101,7 @@ function postCounters(): void {
       datagramsDeclaredLost: packetsLostBySender,
       bytesReceived: receiver.bytesReceived + streamBytesReceived,
       acksSent,
+      countedAtEpochMs: performance.timeOrigin + performance.now(),
     },
   });
 }

@@ -37,6 +37,8 @@ export interface TransportCounters {
   datagramsDeclaredLost: number;
   bytesReceived: number;
   acksSent: number;
+  /** Wall clock (epoch ms) when the worker read these counts: what a harness cuts its own byte count at. */
+  countedAtEpochMs: number;
 }
 
 export type FromWorker =

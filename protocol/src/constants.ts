@@ -30,6 +30,8 @@ export const MAX_ACK_RANGES = 64;
 
 /** Reserved request path: the response is a JSONL stream of this session's controller telemetry per MI. */
 export const TELEMETRY_PATH = '/.pcc/telemetry';
+/** Its query argument: at most one line per this many ms (PROTOCOL.md §2.5). */
+export const TELEMETRY_INTERVAL_QUERY_KEY = 'interval_ms';
 
 export const DELIVERY_DATAGRAMS = 0;
 export const DELIVERY_STREAM = 1;

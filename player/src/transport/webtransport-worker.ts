@@ -3,7 +3,7 @@
 // (protocol/PROTOCOL.md, via @pcc-stream/protocol's DatagramReceiver), so ACK timing does not jitter with the page's
 // rendering and the datagram queue is drained even while the main thread is busy decoding video.
 import {
-  AckScheduler, DELIVERY_DATAGRAMS, DatagramReceiver, RESET_CANCELLED, StreamFrameReader, TELEMETRY_PATH, U48_MAX,
+  AckScheduler, DELIVERY_DATAGRAMS, DatagramReceiver, RESET_CANCELLED, StreamFrameReader, TELEMETRY_INTERVAL_QUERY_KEY, TELEMETRY_PATH, U48_MAX,
   encodeStreamFrame, timerDelayMs, type AckStep, type ResponseFrame,
 } from '@pcc-stream/protocol';
 import { BodyBuffer } from './body-buffer.ts';
@@ -18,6 +18,9 @@ declare const self: DedicatedWorkerGlobalScope;
 // overflow it and the browser would drop datagrams silently (FIELD-NOTES "WebTransport").
 const incomingHighWaterMarkDatagrams = 8192;
 const countersIntervalMs = 250;
+// The charts take a point per second from the telemetry feed: two lines a second are plenty, where a line per
+// monitor interval (~700 B every ~50 ms) costs ~100 kbit/s of the link the media shares (PROTOCOL.md §2.5).
+const TELEMETRY_INTERVAL_MS = 500;
 
 interface ActiveRequest {
   id: number;
@@ -308,7 +311,8 @@ async function readTelemetry(): Promise<void> {
     const stream = await wt.createBidirectionalStream();
     // The writable side stays open: finishing it would cancel the subscription (PROTOCOL.md §2.4).
     const writer = stream.writable.getWriter();
-    await writer.write(encodeStreamFrame({ type: 'request', requestId: 0xffff_fff0, path: TELEMETRY_PATH, windowBytes: 0 }));
+    const path = `${TELEMETRY_PATH}?${TELEMETRY_INTERVAL_QUERY_KEY}=${TELEMETRY_INTERVAL_MS}`;
+    await writer.write(encodeStreamFrame({ type: 'request', requestId: 0xffff_fff0, path, windowBytes: 0 }));
     const reader = stream.readable.getReader();
     const frames = new StreamFrameReader();
     const decoder = new TextDecoder();

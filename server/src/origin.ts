@@ -98,6 +98,8 @@ export class Origin {
   private readonly sessionsPerAddress = new Map<string, number>();
   /** Sessions closed by the origin for a protocol violation (hostile or broken clients), by close code. */
   readonly violationsByCode = new Map<number, number>();
+  /** Ended sessions whose telemetry files are still being written: stop() waits for them. */
+  private readonly filesClosing = new Set<Promise<void>>();
 
   private constructor(
     readonly options: OriginOptions,
@@ -300,6 +302,9 @@ export class Origin {
     void quic.closed().then((info) => {
       session.released();
       this.sessions.delete(quic.id);
+      const filesClosed = session.filesClosed();
+      this.filesClosing.add(filesClosed);
+      void filesClosed.then(() => this.filesClosing.delete(filesClosed));
       // The origin's own close, or the addon's for a client over its datagram limits.
       const byUs = session.closedWith ?? quic.localClose;
       if (byUs && VIOLATION_CODES.has(byUs.code)) this.violationsByCode.set(byUs.code, (this.violationsByCode.get(byUs.code) ?? 0) + 1);
@@ -332,11 +337,13 @@ export class Origin {
     await this.stop();
   }
 
-  /** Closes every session, stops accepting, closes the listeners. */
+  /** Closes every session, stops accepting, closes the listeners; resolves once every session's telemetry file is
+   *  written and closed (the process may exit then without losing lines). */
   async stop(): Promise<void> {
     if (this.stopped) return;
     this.stopped = true;
     for (const s of this.sessions.values()) s.close(CLOSE_SERVER_SHUTDOWN, 'server shutting down');
+    const filesClosed = [...this.filesClosing, ...[...this.sessions.values()].map((s) => s.filesClosed())];
     this.sendLoop.stop();
     // Give the CONNECTION_CLOSE frames a moment to leave before the endpoint goes away.
     if (this.sessions.size > 0) await new Promise((r) => setTimeout(r, 150));
@@ -344,6 +351,7 @@ export class Origin {
     await Promise.all([this.control?.close(), this.https?.close(), this.tcp?.close(), this.acceptLoop]);
     for (const recording of this.recordings) recording.close();
     await Promise.all([...this.recordings].map((r) => r.finished()));
+    await Promise.all(filesClosed);
     log('info', 'origin.stopped', {});
   }
 }

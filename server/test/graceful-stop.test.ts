@@ -2,6 +2,9 @@
 // (new requests wait unanswered), close the sessions with a reason once done or at --drain-ms, and exit 0.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { CLOSE_SERVER_SHUTDOWN } from '@pcc-stream/protocol';
 import { startOriginProcess, type OriginProcess } from '../src/cli/origin-process.ts';
@@ -17,8 +20,8 @@ before(() => {
 
 after(() => media?.cleanup());
 
-async function origin(drainMs: number): Promise<OriginProcess> {
-  return startOriginProcess({ mediaDir: media.dir, extraArgs: ['--drain-ms', String(drainMs)], env: { ...process.env, PCC_LOG_LEVEL: 'info' } });
+async function origin(drainMs: number, extraArgs: string[] = []): Promise<OriginProcess> {
+  return startOriginProcess({ mediaDir: media.dir, extraArgs: ['--drain-ms', String(drainMs), ...extraArgs], env: { ...process.env, PCC_LOG_LEVEL: 'info' } });
 }
 
 /** Starts fetching seg.bin at `rateBps` and resolves once its first bytes arrived (the request is in flight). */
@@ -38,7 +41,8 @@ function logLines(output: string, event: string): Array<Record<string, unknown>>
 }
 
 test('SIGTERM: the segment in flight finishes bit-exact, new requests and sessions are not served, the session closes with a reason, exit 0', { timeout: 60_000 }, async () => {
-  const server = await origin(8000);
+  const logDir = mkdtempSync(join(tmpdir(), 'pcc-graceful-stop-'));
+  const server = await origin(8000, ['--log-dir', logDir]);
   const client = await PccClient.connect(`https://127.0.0.1:${server.webTransportPort}`, { certSha256Hex: server.certHashHex, cc: 'fixed', params: { rate_bps: 8e6 } });
   try {
     const inFlight = await fetchInFlight(client); // 2 MB at 8 Mbit/s: ~2 s
@@ -83,9 +87,17 @@ test('SIGTERM: the segment in flight finishes bit-exact, new requests and sessio
     assert.ok(drained, output.slice(-2000));
     assert.equal(drained.requests_unfinished, 0);
     assert.ok(logLines(output, 'session.refused').some((l) => l.kind === 'shutting-down'), 'the refused session is logged with its kind');
+    // The exit waited for the session's telemetry file: its last line is whole.
+    const files = readdirSync(logDir).filter((f) => f.endsWith('-fixed.jsonl'));
+    assert.equal(files.length, 1, `one telemetry file for the served session: ${readdirSync(logDir).join(', ')}`);
+    const telemetry = readFileSync(join(logDir, files[0]!), 'utf8');
+    assert.ok(telemetry.endsWith('\n'), 'the last telemetry line is whole');
+    const last = JSON.parse(telemetry.trimEnd().split('\n').at(-1)!) as { sent_bytes: number };
+    assert.ok(last.sent_bytes > 0);
   } finally {
     client.close();
     await server.stop();
+    rmSync(logDir, { recursive: true, force: true });
   }
 });
 

@@ -51,6 +51,8 @@ export class OriginSession {
   private draining = false;
   private readonly ended: Promise<void>;
   private markEnded: () => void = () => {};
+  /** The transport's close: settles once the session's files are written (a stopping origin waits for it). */
+  private transportClosed: Promise<void> = Promise.resolve();
 
   constructor(
     readonly quic: Session,
@@ -239,7 +241,7 @@ export class OriginSession {
     this.closedWith = { code, reason };
     clearInterval(this.idleTimer);
     this.markEnded();
-    this.transport.close();
+    this.transportClosed = this.transport.close();
     try {
       this.quic.close(code, reason);
     } catch {
@@ -253,6 +255,11 @@ export class OriginSession {
     this.closed = true;
     clearInterval(this.idleTimer);
     this.markEnded();
-    this.transport.close();
+    this.transportClosed = this.transport.close();
+  }
+
+  /** Resolves once the closed session's files are written and closed. */
+  filesClosed(): Promise<void> {
+    return this.transportClosed;
   }
 }

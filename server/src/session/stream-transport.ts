@@ -20,6 +20,7 @@ export class StreamTransport implements TransportHandler {
   sentBytes = 0;
   private lastUdpTxBytes = -1;
   private closed = false;
+  private filesClosed: Promise<void> = Promise.resolve();
 
   constructor(private readonly quic: Session, readonly algorithm: QuicCongestion, logDir: string | null) {
     this.telemetry = new MiTelemetry(quic.id, `quic-${algorithm}`, logDir, this.startUs);
@@ -99,11 +100,13 @@ export class StreamTransport implements TransportHandler {
     return serveTelemetryFeed(this.telemetry, request, stream);
   }
 
-  close(): void {
-    if (this.closed) return;
-    this.closed = true;
-    clearInterval(this.statsTimer);
-    this.telemetry.close();
+  close(): Promise<void> {
+    if (!this.closed) {
+      this.closed = true;
+      clearInterval(this.statsTimer);
+      this.filesClosed = this.telemetry.close();
+    }
+    return this.filesClosed;
   }
 
   stats(): Record<string, number | string> {

@@ -31,7 +31,7 @@ export interface TransportHandler {
   onPlayerState(state: CmcdState, nowUs: number): void;
   /** Subscribes the stream to this session's telemetry lines until the client cancels. */
   serveTelemetry(request: RequestFrame, stream: RequestStream): Promise<void>;
-  /** Frees everything (session over). */
-  close(): void;
+  /** Frees everything (session over); resolves once its files (telemetry) are written and closed. Repeatable. */
+  close(): Promise<void>;
   stats(): Record<string, number | string>;
 }

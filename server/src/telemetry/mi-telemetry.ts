@@ -92,8 +92,17 @@ export class MiTelemetry {
     return this.subscribers.size;
   }
 
-  close(): void {
+  /** Ends the file; resolves once every line written is on disk and the file is closed (at once when there is none).
+   *  A stopping origin waits for it: a process that exits before would lose the session's last lines. */
+  close(): Promise<void> {
     this.subscribers.clear();
-    this.file?.end();
+    const file = this.file;
+    if (file === null) return Promise.resolve();
+    if (file.closed) return Promise.resolve();
+    return new Promise((resolve) => {
+      // 'close' follows both the last write and a failed one (autoClose): either way nothing more will be written.
+      file.once('close', () => resolve());
+      file.end();
+    });
   }
 }

@@ -102,7 +102,7 @@ function postCounters(): void {
       datagramsReceived: receiver.datagramsReceived,
       datagramsLost: datagramsNeverArrived,
       datagramsDeclaredLost: packetsLostBySender,
-      bytesReceived: receiver.bytesReceived + streamBytesReceived,
+      bytesReceived: datagramBodyBytesReceived + streamBytesReceived,
       acksSent,
       countedAtEpochMs: performance.timeOrigin + performance.now(),
     },
@@ -110,6 +110,9 @@ function postCounters(): void {
 }
 
 let streamBytesReceived = 0;
+/** Body bytes the DATA datagrams brought, each byte once: what an HTTP body counts (receiver.bytesReceived also
+ *  counts our DATA headers and duplicates, which are transport overhead, not media). */
+let datagramBodyBytesReceived = 0;
 let packetsLostBySender = 0;
 let datagramsNeverArrived = 0;
 /** DATA datagrams received per request id, until its DONE frame settles the count. */
@@ -130,6 +133,7 @@ async function readDatagrams(wt: WebTransport): Promise<void> {
     let bodyCompleted = false;
     if (outcome.ok) {
       const { requestId, newBytes } = outcome.value;
+      datagramBodyBytesReceived += newBytes;
       datagramsPerRequest.set(requestId, (datagramsPerRequest.get(requestId) ?? 0) + 1);
       if (newBytes > 0) {
         const active = requests.get(requestId);

@@ -35,6 +35,7 @@ export interface TransportCounters {
   datagramsLost: number;
   /** Packets the sender declared lost (DONE frames); exceeds datagramsLost when ACKs arrive late. */
   datagramsDeclaredLost: number;
+  /** Media body bytes received (each byte once, as an HTTP body counts them; no DATA headers, no duplicates). */
   bytesReceived: number;
   acksSent: number;
   /** Wall clock (epoch ms) when the worker read these counts: what a harness cuts its own byte count at. */

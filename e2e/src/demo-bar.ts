@@ -60,11 +60,20 @@ async function playPage(browser: Browser, url: string, playS: number): Promise<R
   }
 }
 
+const USAGE = `usage: node --import tsx e2e/src/demo-bar.ts --network NAME|FILE [--pages ${PAGE_KEYS.join(',')}] [--play-s 30] [--out FILE]
+  Starts npm start -- --network NAME (needs root; run it under flock /tmp/pcc-heavy.lock beside other heavy work),
+  plays each chosen page it prints for --play-s seconds after every pane's first frame (waiting up to
+  ${STARTUP_WAIT_MS / 1000} s for them), and writes one JSON line per page to stdout and, with --out, appends it to FILE.`;
+
 async function main(): Promise<void> {
   const { values } = parseArgs({
-    options: { network: { type: 'string' }, pages: { type: 'string' }, 'play-s': { type: 'string' }, out: { type: 'string' } },
+    options: { network: { type: 'string' }, pages: { type: 'string' }, 'play-s': { type: 'string' }, out: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
     strict: true,
   });
+  if (values.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return;
+  }
   if (!values.network) throw new Error('--network NAME is required (a preset: npm start -- --network list)');
   const pages = (values.pages?.split(',') ?? PAGE_KEYS) as DemoPage[];
   const unknown = pages.filter((p) => !PAGE_KEYS.includes(p));
@@ -83,7 +92,7 @@ async function main(): Promise<void> {
       if (!url) throw new Error(`npm start printed no ${key} page: ${demo.urls.join(' ')}`);
       const startedAt = new Date().toISOString();
       const load1 = loadavg()[0];
-      log({ event: 'page_start', network: values.network, page: key, progress: `${i + 1}/${pages.length}`, eta_s: Math.round((pages.length - i) * (playS + 6)) });
+      log({ event: 'page_start', network: values.network, page: key, progress: `${i + 1}/${pages.length}`, eta_s: Math.round((pages.length - i) * (playS + 6)), eta_at_most_s: Math.round((pages.length - i) * (playS + 6 + STARTUP_WAIT_MS / 1000)) });
       const figures = await playPage(browser, url, playS);
       const line = JSON.stringify({ network: values.network, page: key, query: new URL(url).search, play_s: playS, started_at: startedAt,
         load1_start: load1, load1_end: loadavg()[0], ...figures });
@@ -97,6 +106,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`demo-bar: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.stderr.write(`demo-bar: ${error instanceof Error ? error.message : String(error)} (see --help)\n`);
   process.exit(1);
 });

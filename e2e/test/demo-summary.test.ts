@@ -17,8 +17,9 @@ const PRESETS = (process.env.PCC_DEMO_PRESETS ?? 'changing-rtt').split(',');
 const PAGES: Array<{ name: string; panes: number; pick: (url: string) => boolean }> = [
   { name: 'cc=vivace', panes: 1, pick: (u) => u.includes('?cc=vivace&') },
   { name: 'transport=tcp&cc=cubic', panes: 1, pick: (u) => u.includes('?transport=tcp&cc=cubic&') },
-  // Side by side: each pane on its own copy of the link. (Competing, changing-rtt's link is 10% above ONE stream's
-  // bitrate, so two 8 Mbit/s streams cannot both play; the first run saw vivace starved by cubic for 30 s.)
+  // Side by side: each pane on its own copy of the link. Not competing: there vivace shares a link sized for two
+  // streams with CUBIC, which fills its 30 s buffer first, and how long vivace waits for its first frame and how
+  // much it stalls varies from run to run (a figure for demo-bar.ts, not a test).
   { name: 'compare=vivace,cubic@tcp side by side', panes: 2, pick: (u) => u.includes('?compare=vivace,cubic@tcp&mode=side-by-side') },
 ];
 

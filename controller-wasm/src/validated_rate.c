@@ -10,6 +10,10 @@ static double window_us(const cc_rtt_view *rtt) {
 void cc_validated_rate_on_ack(cc_validated_rate *v, const cc_ack_event *event) {
     double sample = event->delivery_rate_bytes_per_s;
     if (!(sample > 0) || !isfinite(sample)) return;
+    /* A packet sent before any ack since the flow last started from idle (tcp_rate.c restarts both clocks then;
+     * only an ack moves them apart) gives a sample of part of one flight over at least an RTT: the pace of the
+     * application's first packets (a session's control packets, the head of a segment), not the path's. */
+    if (event->packet->first_sent_time_at_send_us == event->packet->delivered_time_at_send_us) return;
     int i = v->current;
     double slot_us = window_us(event->rtt) / CC_VALIDATION_SLOTS;
     if (!v->used[i] || (double)(event->now_us - v->slot_start_us[i]) >= slot_us) {

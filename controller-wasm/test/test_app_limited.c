@@ -54,6 +54,26 @@ static resume_result run(const char *algorithm) {
     return r;
 }
 
+/* A session's first packets are a few control packets (the WebTransport session, a request), sent app-limited at a
+ * pace far below the initial rate: their delivery rate is the application's, not the path's. Their samples
+ * validate nothing (validated_rate.c), so the MIs they fill do not cap a start-up phase at 2x their rate. Returns
+ * the pacing rate when bulk data begins, and the rate 1 s later, bits/s. */
+#define CONTROL_RATE_BPS 0.1e6
+#define CONTROL_US 1500000
+static void control_only_start(const char *algorithm, double *at_data_bps, double *after_bps) {
+    cc_controller *cc = cc_create(algorithm, 3, 0);
+    CHECK(cc != NULL);
+    bottleneck_link *link = link_create(cc, 20e6, RTT_US, 20e6 / 8 * RTT_US * 1e-6);
+    link->app_rate_bytes_per_s = CONTROL_RATE_BPS / 8;
+    link_run(link, CONTROL_US);
+    *at_data_bps = cc_pacing_rate_bytes_per_s(cc) * 8;
+    link->app_rate_bytes_per_s = 0;
+    link_run(link, CONTROL_US + 1000000);
+    *after_bps = cc_pacing_rate_bytes_per_s(cc) * 8;
+    free(link);
+    cc_destroy(cc);
+}
+
 int main(void) {
     const char *const rate_based[] = {"vivace", "vivace-loss", "allegro", "pcp"};
     for (size_t i = 0; i < sizeof rate_based / sizeof rate_based[0]; i++) {
@@ -64,6 +84,19 @@ int main(void) {
         CHECK(r.before_bps > 30e6);       /* the flow had a rate to lose */
         CHECK(r.first_bps < 2.0 * RESUME_LINK_BPS);
         CHECK(r.first_bps < 0.5 * r.before_bps);
+    }
+    const char *const starting[] = {"vivace", "vivace-video", "allegro"};
+    for (size_t i = 0; i < sizeof starting / sizeof starting[0]; i++) {
+        double initial_bps = 0, at_data_bps, after_bps;
+        cc_controller *probe = cc_create(starting[i], 3, 0);
+        CHECK(probe != NULL && cc_param_get(probe, "initial_rate_bps", &initial_bps) == CC_OK);
+        cc_destroy(probe);
+        control_only_start(starting[i], &at_data_bps, &after_bps);
+        printf("%s: control packets only for %.1f s: %.2f Mbit/s when data begins (initial %.2f), %.2f Mbit/s 1 s later\n",
+               starting[i], CONTROL_US * 1e-6, at_data_bps * 1e-6, initial_bps * 1e-6, after_bps * 1e-6);
+        fflush(stdout);
+        CHECK(at_data_bps >= initial_bps);
+        CHECK(after_bps > 4.0 * initial_bps); /* slow start went on from there */
     }
     return check_summary("test_app_limited");
 }

@@ -103,10 +103,14 @@ static void apply_gradient(vivace_state *s, double gradient, double gradient_var
         s->boundary_steps = 0;
     }
     s->last_direction = direction;
+    if (vivace_start_fade_recovery(s, direction)) return;
     double next_mbps = rate_mbps + vivace_bounded_step_mbps(s, gradient, rate_mbps);
     if (direction < 0) {
         double delivered_mbps = probes_delivered_mbps(s) * (1.0 + s->epsilon);
-        if (delivered_mbps > 0 && delivered_mbps < next_mbps) next_mbps = delivered_mbps;
+        if (delivered_mbps > 0 && delivered_mbps < next_mbps) {
+            next_mbps = delivered_mbps;
+            vivace_note_fade(s);
+        }
     }
     /* epsilon_min_on_reversal: a narrow step measures a noisier gradient (γ = Δu / 2εr), which slows a climb; at
      * the equilibrium, where decisions alternate, it moves the base rate from C/(1+ε) towards C. */
@@ -201,5 +205,6 @@ void vivace_on_probe_result(vivace_state *s, const pcc_mi_outcome *outcome) {
     p->utility_noise_var = outcome->noise_var;
     p->delivered_fraction = r->stats.send_rate_bps > 0 ? r->stats.throughput_bps / r->stats.send_rate_bps : 0.0;
     if (!(p->delivered_fraction <= 1.0)) p->delivered_fraction = p->delivered_fraction > 1.0 ? 1.0 : 0.0;
+    p->congested = vivace_probe_congested(s, r);
     if (pcc_probe_round_record(&s->round, slot)) on_probes_complete(s);
 }

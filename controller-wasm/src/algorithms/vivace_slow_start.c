@@ -77,6 +77,18 @@ static void schedule_drain(vivace_state *s) {
     if (isfinite(duration_us) && duration_us >= 1.0) s->drain_duration_us = (int64_t)duration_us;
 }
 
+/* Back to the starting phase's doubling from the base rate (MI-timeout recovery, vivace_timeout.c; recovery after a
+ * fade, vivace_recovery.c), up to target_rate (0: until the utility falls, as the first slow start). */
+void vivace_reenter_slow_start(vivace_state *s, double target_rate) {
+    s->recovery_target = target_rate;
+    s->delivery_max = 0.0; /* capacity may have changed since: measure again */
+    s->slow_start_last_rate = 0.0;
+    s->phase = STATE_SLOW_START;
+    s->slow_start_have_best = 0;
+    s->slow_start_next_rate = s->base_rate;
+    pcc_loop_new_epoch(&s->loop);
+}
+
 void vivace_on_slow_start_result(vivace_state *s, const pcc_mi_result *r, double utility, double noise_var) {
     double rate = r->stats.target_rate_bps / 8.0;
     double margin = SLOW_START_EXIT_CONFIDENCE * sqrt(noise_var + s->slow_start_best_noise_var);

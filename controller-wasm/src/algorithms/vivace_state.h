@@ -2,7 +2,8 @@
  * PCC Vivace's state and the functions its files share (internal). Vivace is split by concern: vivace_params.h
  * (the parameters), vivace.c (the MI schedule, what a finished MI means, the ops tables), vivace_utility.c (eq. 4.1 and its noise filters),
  * vivace_slow_start.c (slow start, its exit and drain), vivace_probing.c (probe rounds and the gradient step of
- * §4.4.3), vivace_moving.c (the kernel paper's moving state), vivace_timeout.c (MI timeouts, recovery, undo).
+ * §4.4.3), vivace_moving.c (the kernel paper's moving state), vivace_timeout.c (MI timeouts, recovery, undo),
+ * vivace_recovery.c (the starting phase again when the link has room).
  * The PCC loop (pcc_loop.h) owns everything Vivace shares with Allegro.
  */
 #ifndef PCC_VIVACE_STATE_H
@@ -25,6 +26,7 @@ typedef struct probe_result {
     uint32_t packets;
     double utility_noise_var;        /* variance of the utility from measurement noise, 0 if unknown */
     double delivered_fraction;       /* throughput / send rate: what the path got through of it */
+    int congested;                   /* it lost packets or met a queue (vivace_probe_congested) */
 } probe_result;
 
 typedef struct vivace_state {
@@ -62,6 +64,8 @@ typedef struct vivace_state {
     int awaiting_feedback;           /* an MI timeout halved the rate, no MI of the current epoch completed since */
     double rate_after_first_halving; /* bytes/s: what the first halving of the episode left */
     double recovery_target;          /* bytes/s: timeout recovery's slow start stops here; 0: not recovering */
+    int fade_pending;                /* the capacity fell under the rate, no recovery since (vivace_recovery.c) */
+    unsigned clean_increases;        /* since: increase decisions in a row from uncongested probes */
     int64_t min_one_way_us;          /* lowest receive time - send time seen (clock offset included) */
     int64_t last_one_way_us;         /* the latest ack's */
     int have_one_way;
@@ -128,11 +132,21 @@ void vivace_init_with_hooks(vivace_state *s, cc_context *ctx, const pcc_hooks *h
 double vivace_mi_utility(void *state, const pcc_mi_result *r, double *noise_var);
 double vivace_mi_utility_adjusted(void *state, const pcc_mi_result *r, double *noise_var, double latency_scale,
                                   double throughput_cap_mbps);
+int vivace_mi_queue_grew(const vivace_state *s, const pcc_mi_result *r);
 
 /* vivace_slow_start.c */
 double vivace_slow_start_rate(const vivace_state *s, double rate);
 void vivace_slow_start_next(vivace_state *s, pcc_next_mi *next);
 void vivace_on_slow_start_result(vivace_state *s, const pcc_mi_result *r, double utility, double noise_var);
+void vivace_reenter_slow_start(vivace_state *s, double target_rate);
+
+/* vivace_recovery.c */
+void vivace_note_fade(vivace_state *s);
+/* Whether a probe MI lost packets or met a growing or standing queue. */
+int vivace_probe_congested(const vivace_state *s, const pcc_mi_result *r);
+/* A probe round's decision (direction +1 / -1); 1: the starting phase
+ * began, the decision is consumed. */
+int vivace_start_fade_recovery(vivace_state *s, int direction);
 
 /* vivace_probing.c */
 double vivace_probe_rate(const vivace_state *s, int slot);

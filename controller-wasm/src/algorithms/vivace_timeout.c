@@ -35,6 +35,7 @@ void vivace_on_timeout(void *state, const pcc_mi_result *r) {
         s->step_after_acks = 0;
     }
     s->awaiting_feedback = 1;
+    vivace_note_fade(s);
     vivace_reset_direction(s);
     vivace_enter_probing(s, current / 2.0);
 }
@@ -48,13 +49,7 @@ void vivace_on_timeout(void *state, const pcc_mi_result *r) {
 int vivace_start_timeout_recovery(vivace_state *s) {
     s->awaiting_feedback = 0;
     if (!(s->base_rate < s->rate_after_first_halving)) return 0;
-    s->recovery_target = s->rate_after_first_halving;
-    s->delivery_max = 0.0; /* capacity may have changed since: measure again */
-    s->slow_start_last_rate = 0.0;
-    s->phase = STATE_SLOW_START;
-    s->slow_start_have_best = 0;
-    s->slow_start_next_rate = s->base_rate;
-    pcc_loop_new_epoch(&s->loop);
+    vivace_reenter_slow_start(s, s->rate_after_first_halving);
     return 1;
 }
 

@@ -35,6 +35,18 @@ double vivace_utility(const cc_mi_stats *mi, const vivace_utility_coefficients *
     return reward - k->latency_coefficient * x * gradient - k->loss_coefficient * x * loss;
 }
 
+/* The MI's RTT gradient, 0 when it is within its regression's noise. */
+static double significant_rtt_gradient(const pcc_mi_result *r) {
+    if (RTT_GRADIENT_STDERR_FILTER * r->rtt_gradient_stderr > fabs(r->stats.rtt_gradient)) return 0.0;
+    return r->stats.rtt_gradient;
+}
+
+/* Whether the MI met a growing queue, as the utility counts one: a significant RTT gradient beyond the latency filter. */
+int vivace_mi_queue_grew(const vivace_state *s, const pcc_mi_result *r) {
+    double gradient = significant_rtt_gradient(r);
+    return gradient > 0 && gradient >= vivace_param(s, VIVACE_P_LATENCY_FILTER);
+}
+
 double vivace_mi_utility(void *state, const pcc_mi_result *r, double *noise_var) {
     return vivace_mi_utility_adjusted(state, r, noise_var, 1.0, 0.0);
 }
@@ -44,7 +56,7 @@ double vivace_mi_utility_adjusted(void *state, const pcc_mi_result *r, double *n
     const vivace_state *s = state;
     const pcc_loop *loop = &s->loop;
     cc_mi_stats stats = r->stats;
-    if (RTT_GRADIENT_STDERR_FILTER * r->rtt_gradient_stderr > fabs(stats.rtt_gradient)) stats.rtt_gradient = 0.0;
+    stats.rtt_gradient = significant_rtt_gradient(r);
     /* Low-pass filter on loss, the counterpart of the latency filter: a loss rate every rate shares (random loss)
      * keeps its full weight in the expected utility (x·L_avg), the noise of one MI's count shrinks by (1 - w). */
     double smoothing = LOSS_SMOOTHING;

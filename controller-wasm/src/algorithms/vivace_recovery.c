@@ -1,0 +1,64 @@
+/*
+ * The starting phase again when the link has room (ours; issue 18's LTE traces). Vivace moves down fast and up
+ * slowly: a decrease may go straight to what its probes delivered (vivace_probing.c), an increase is bounded by the
+ * dynamic change boundary ω = ω0 + kδ of §4.4.3, and k restarts whenever a noisy decision reverses. When an LTE
+ * link's capacity returns after a fade, the climb back from the fade's rate is a few percent per probe round, and
+ * at rates below a few Mbit/s a round of four 10-packet MIs takes about a second: the link idles for seconds while
+ * a video player starves. MI-timeout recovery (vivace_timeout.c) covers only fades that silence the acks.
+ *
+ * So: FADE_RECOVERY_DECISIONS decisions in a row to increase, each from a round whose four probes all got
+ * through without loss, without a growing queue (the utility's own tests: eq. 4.1's loss term and its filtered
+ * RTT gradient, §4.4.4) and without a standing one, show that even r(1+ε) is below the capacity, by an unknown amount. That is the situation
+ * the starting phase is for (§4.4: double while the utility rises), so Vivace re-enters it, with slow start's own
+ * guards: the doubling stays below slow_start_delivery_gain x the delivery rate the acks measure anew, and the first
+ * utility drop falls back to just below that delivery rate and drains the queue. Near the equilibrium the upper
+ * probe meets the flow's own queue within one ω step, which restarts the count. Only a utility with a latency term
+ * (b > 0) re-enters: the starting phase stops at the first utility drop, which eq. 4.1 with b = 0 (vivace-loss)
+ * only sees once the buffer overflows, so each recovery would end in a burst of losses at twice the capacity. The decisions need not be
+ * confident in vivace_probing.c's sense: after a lossy fade the recent loss average lends every utility the noise
+ * of its loss count (vivace_utility.c) although these probes lost nothing, which is what keeps the ω climb at
+ * its first step there.
+ */
+#include "vivace_state.h"
+
+/* A probe met a standing queue when its mean RTT exceeded the path's min RTT by this share of it: a deep buffer
+ * that stays full shows no RTT gradient (vivace-loss keeps one full by design), and a link after a fade is idle. */
+#define FADE_RECOVERY_MAX_QUEUE_SHARE 0.5
+/* Clean increase decisions in a row before the starting phase: one can be a rate just below where a queue starts
+ * (the base rate settles near C/(1+ε)); two in a row are ω apart, both with r(1+ε) below the capacity. */
+#define FADE_RECOVERY_DECISIONS 2
+
+int vivace_probe_congested(const vivace_state *s, const pcc_mi_result *r) {
+    double min_rtt_us = (double)s->loop.ctx->rtt->min_rtt_us;
+    int standing_queue = min_rtt_us > 0 && r->stats.avg_rtt_us > (1.0 + FADE_RECOVERY_MAX_QUEUE_SHARE) * min_rtt_us;
+    return r->stats.packets_lost > 0 || standing_queue || vivace_mi_queue_grew(s, r);
+}
+
+static int probes_uncongested(const vivace_state *s) {
+    for (int slot = 0; slot < PCC_PROBE_SLOTS; slot++) {
+        if (s->probes[slot].congested || !(s->probes[slot].delivered_fraction > 0)) return 0;
+    }
+    return 1;
+}
+
+void vivace_note_fade(vivace_state *s) {
+    s->fade_pending = 1;
+    s->clean_increases = 0;
+}
+
+int vivace_start_fade_recovery(vivace_state *s, int direction) {
+    if (!s->fade_pending || !(vivace_param(s, VIVACE_P_LATENCY_COEFFICIENT) > 0)) return 0;
+    if (direction <= 0 || s->phase != STATE_PROBING || !probes_uncongested(s)) {
+        s->clean_increases = 0;
+        return 0;
+    }
+    if (++s->clean_increases < FADE_RECOVERY_DECISIONS) return 0;
+    s->clean_increases = 0;
+    s->fade_pending = 0;
+    /* The loss the recent average remembers is the past's: the last rounds' probes lost nothing. Kept, it would
+     * charge every doubling c·x·L_avg (eq. 4.1) and end the starting phase at its first MI. */
+    s->loop.loss_average = 0.0;
+    vivace_reset_direction(s);
+    vivace_reenter_slow_start(s, 0.0);
+    return 1;
+}

@@ -311,9 +311,12 @@ export class Origin {
       const left = (this.sessionsPerAddress.get(address) ?? 1) - 1;
       if (left > 0) this.sessionsPerAddress.set(address, left);
       else this.sessionsPerAddress.delete(address);
+      // A session that was never served (most hostile ones) has no transport figures to tell but its algorithm.
+      const served = session.requestsStarted > 0 || session.playerStateRequests > 0;
       log('info', 'session.closed', {
         session: quic.id, remote: quic.remoteAddress, code: info.code, reason: info.reason, closed_by: byUs ? 'origin' : 'peer',
-        requests: session.requestsServed, requests_refused: session.requestsRefused, ...transport.stats(),
+        requests: session.requestsServed, requests_refused: session.requestsRefused,
+        ...(served ? transport.stats() : { algorithm: transport.algorithm }),
       });
     });
     void session.run();

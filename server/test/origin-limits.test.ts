@@ -51,11 +51,11 @@ test('sessions per address: the third from 127.0.0.1 is refused with the reason,
   }
 });
 
-test('a session that keeps asking for what is not there (traversal, missing files) is closed after N refusals', { timeout: 60_000 }, async () => {
+test('a session that keeps asking for what is not there (missing files, no file named) is closed after N refusals', { timeout: 60_000 }, async () => {
   const origin = await startOrigin(media.dir, ['--max-refused-requests', '4']);
   const c = await PccClient.connect(origin.origin, { certSha256Hex: origin.certHash });
   try {
-    const paths = ['/../../etc/passwd', '/%2e%2e/secret', '/nope.bin', '/missing/too.bin'];
+    const paths = ['/nope.bin', '/', '/missing/too.bin', '/gone.bin'];
     const statuses: number[] = [];
     for (const path of paths.slice(0, 3)) statuses.push((await c.fetch(path)).status);
     assert.ok(statuses.every((s) => s >= 400 && s < 500), `refused: ${statuses.join(', ')}`);

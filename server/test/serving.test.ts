@@ -1,4 +1,5 @@
-// Serving rules over every transport: hostile paths get 404 and nothing outside the root is read; ranges,
+// Serving rules over every transport: hostile paths get 404 (over WebTransport, a path no player asks for closes its
+// session) and nothing outside the root is read; ranges,
 // content types, CORS; the HTTPS/TCP baseline with per-connection congestion control; the control port.
 import assert from 'node:assert/strict';
 import { request } from 'node:https';
@@ -7,7 +8,8 @@ import { dirname, join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { PccClient } from '../src/client/pcc-client.ts';
 import { tcpFetch } from '../src/client/tcp-fetch.ts';
-import { makeMedia, startOrigin, type MediaFixture, type RunningOrigin } from './helpers.ts';
+import { CLOSE_PROTOCOL_VIOLATION } from '@pcc-stream/protocol';
+import { makeMedia, startOrigin, waitFor, type MediaFixture, type RunningOrigin } from './helpers.ts';
 
 let media: MediaFixture;
 let origin: RunningOrigin;
@@ -35,19 +37,36 @@ const hostilePaths = [
   '//etc/passwd', '/abr/\\..\\..\\secret.txt',
 ];
 
-test('hostile paths over WebTransport get 404 and no file outside the root is opened', async () => {
+/** Of hostilePaths, those that are plain paths (a symlink out, a folder, nothing named, a missing file): 404. The rest
+ *  (dot segments, encoded separators or NULs, backslashes, broken encoding) are paths no player asks for. */
+const notFoundPaths = new Set(['/abr/link-out.mpd', '/dir-out/x.m4s', '/abr', '/', '//etc/passwd']);
+
+test('hostile paths over WebTransport: a forbidden one closes its session at once with the reason, the others get 404; no file outside the root is opened', async () => {
   const before = (await origin.status()).files_opened;
   const client = await PccClient.connect(origin.origin, { certSha256Hex: origin.certHash });
   try {
-    for (const path of hostilePaths) {
+    for (const path of hostilePaths.filter((p) => notFoundPaths.has(p))) {
       const r = await client.fetch(path);
       assert.equal(r.status, 404, path);
       assert.equal(r.bytes, 0, path);
     }
+    for (const path of hostilePaths.filter((p) => !notFoundPaths.has(p))) {
+      const hostile = await PccClient.connect(origin.origin, { certSha256Hex: origin.certHash });
+      try {
+        await assert.rejects(hostile.fetch(path), Error, path);
+        await waitFor(() => hostile.closeInfo !== null, 5000, `the session of ${path} to close`);
+        assert.equal(hostile.closeInfo?.code, CLOSE_PROTOCOL_VIOLATION, path);
+        assert.match(hostile.closeInfo?.reason ?? '', /^forbidden request path \((dot segment|encoded separator or NUL|forbidden character|malformed percent-encoding)/, path);
+      } finally {
+        hostile.close();
+      }
+    }
+    // The hostile sessions' closes left this one alone.
+    assert.equal((await client.fetch('/abr/v1/init.mp4')).status, 200);
   } finally {
     client.close();
   }
-  assert.equal((await origin.status()).files_opened, before, 'no file was opened for a hostile path');
+  assert.equal((await origin.status()).files_opened, before + 1, 'no file was opened for a hostile path');
 });
 
 function rawHttps(path: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Record<string, unknown>; body: Buffer }> {

@@ -6,25 +6,33 @@ import { sep } from 'node:path';
 
 export type PathResolution = { ok: true; realPath: string; sizeBytes: number; mtimeMs: number } | { ok: false; reason: string };
 
-export function decodeRequestPath(requestPath: string): { ok: true; segments: string[] } | { ok: false; reason: string } {
+/** Why a request path names no file. `forbidden`: a path no player asks for (traversal, encoded separators, NULs,
+ *  backslashes, broken encoding), which the WebTransport origin answers by closing the session. */
+export type PathRefusal = { ok: false; reason: string; forbidden: boolean };
+
+function forbidden(reason: string): PathRefusal {
+  return { ok: false, reason, forbidden: true };
+}
+
+export function decodeRequestPath(requestPath: string): { ok: true; segments: string[] } | PathRefusal {
   const pathOnly = requestPath.split('?', 1)[0]!.split('#', 1)[0]!;
-  if (!pathOnly.startsWith('/')) return { ok: false, reason: 'path must start with /' };
+  if (!pathOnly.startsWith('/')) return forbidden('path must start with /');
   const segments: string[] = [];
   for (const raw of pathOnly.split('/')) {
     if (raw === '') continue;
     // Encoded separators and NULs are refused outright rather than interpreted.
-    if (/%(2f|5c|00)/i.test(raw)) return { ok: false, reason: 'encoded separator or NUL in path' };
+    if (/%(2f|5c|00)/i.test(raw)) return forbidden('encoded separator or NUL in path');
     let segment: string;
     try {
       segment = decodeURIComponent(raw);
     } catch {
-      return { ok: false, reason: 'malformed percent-encoding' };
+      return forbidden('malformed percent-encoding');
     }
-    if (segment.includes('\0') || segment.includes('/') || segment.includes('\\')) return { ok: false, reason: 'forbidden character in path' };
-    if (segment === '.' || segment === '..') return { ok: false, reason: 'dot segment in path' };
+    if (segment.includes('\0') || segment.includes('/') || segment.includes('\\')) return forbidden('forbidden character in path');
+    if (segment === '.' || segment === '..') return forbidden('dot segment in path');
     segments.push(segment);
   }
-  if (segments.length === 0) return { ok: false, reason: 'no file named' };
+  if (segments.length === 0) return { ok: false, reason: 'no file named', forbidden: false };
   return { ok: true, segments };
 }
 

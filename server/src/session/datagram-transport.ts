@@ -79,6 +79,9 @@ export class DatagramTransport implements TransportHandler, SendLoopMember {
   }
 
   private sampleTelemetry(now: number): void {
+    // Lines start with the first packet sent: the send loop's first turn (at the session's start) would otherwise write
+    // an MI-0 line, and a file, for every session, the hostile ones that never ask for media included.
+    if (this.sender.tracker.packetsSent === 0) return;
     if (now - this.lastTelemetrySampleUs < TELEMETRY_SAMPLE_INTERVAL_US) return;
     this.lastTelemetrySampleUs = now;
     this.telemetry.sample(this.controller.telemetry(), {

@@ -8,6 +8,7 @@ import { nowUs } from '../clock.ts';
 import type { Session } from '@pcc-stream/quic';
 import { errorMessage, log, type LogLevel } from '../log.ts';
 import type { MediaStore } from '../media/media-store.ts';
+import { decodeRequestPath } from '../media/safe-path.ts';
 import { RequestStream } from './request-stream.ts';
 import type { TransportHandler } from './transport-handler.ts';
 
@@ -35,6 +36,8 @@ export class OriginSession {
   private readonly idleTimer: NodeJS.Timeout;
   private closed = false;
   requestsServed = 0;
+  /** Requests whose body (or telemetry feed) was begun, however they ended. */
+  requestsStarted = 0;
   /** Requests answered with a 4xx status. */
   requestsRefused = 0;
   private refusalsLogged = 0;
@@ -176,6 +179,15 @@ export class OriginSession {
       return;
     }
     const id = request.requestId;
+    // A path no player asks for (traversal, encoded separators or NULs, backslashes, broken encoding: PROTOCOL.md §7)
+    // shows a hostile client: its session ends at the first such request, with the reason (in its session.closed
+    // line), instead of being answered refusals up to the limit.
+    const decoded = decodeRequestPath(request.path);
+    if (!decoded.ok && decoded.forbidden) {
+      this.requestsRefused++;
+      this.close(CLOSE_PROTOCOL_VIOLATION, `forbidden request path (${decoded.reason}): ${request.path.slice(0, 200)}`);
+      return;
+    }
     if (this.activeRequestIds.has(id)) return this.respondError(stream, id, 400, `request id ${id} is already in use`);
     if (this.activeRequestIds.size >= this.limits.maxRequestsPerSession) {
       return this.respondError(stream, id, 429, `more than ${this.limits.maxRequestsPerSession} concurrent requests in this session`);
@@ -204,6 +216,7 @@ export class OriginSession {
     const startedMs = Date.now();
     try {
       if (isTelemetry) {
+        this.requestsStarted++;
         await this.transport.serveTelemetry(request, stream);
         return;
       }
@@ -216,6 +229,7 @@ export class OriginSession {
         opened.body.close();
         return;
       }
+      this.requestsStarted++;
       const outcome = await this.transport.serveBody(request, stream, opened, {
         cmsdStatic: encodeCmsdStatic(),
         cmsdDynamic: encodeCmsdDynamic({ ...this.transport.deliveryEstimate(), mbKbps: this.limits.cmsdMaxBitrateKbps ?? undefined }),

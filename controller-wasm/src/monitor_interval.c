@@ -138,11 +138,29 @@ static int just_completed(const pcc_mi *mi) {
     return !mi->open && mi->packets_acked + mi->packets_lost == mi->packets_sent;
 }
 
-int pcc_mi_on_ack(pcc_mi_tracker *tracker, const cc_sent_packet *packet, int64_t rtt_us) {
+/* Order-free: an ACK that arrives late with an earlier time moves the span's start, and the bytes it carries then
+ * count as received before the span. */
+static void record_receiver_time(pcc_mi *mi, uint32_t bytes, int64_t recv_time_us) {
+    if (mi->bytes_recv_timed == 0) {
+        mi->recv_first_us = mi->recv_last_us = recv_time_us;
+        mi->bytes_at_recv_first = bytes;
+    } else if (recv_time_us < mi->recv_first_us) {
+        mi->recv_first_us = recv_time_us;
+        mi->bytes_at_recv_first = bytes;
+    } else if (recv_time_us == mi->recv_first_us) {
+        mi->bytes_at_recv_first += bytes;
+    } else if (recv_time_us > mi->recv_last_us) {
+        mi->recv_last_us = recv_time_us;
+    }
+    mi->bytes_recv_timed += bytes;
+}
+
+int pcc_mi_on_ack(pcc_mi_tracker *tracker, const cc_sent_packet *packet, int64_t rtt_us, int64_t recv_time_us) {
     pcc_mi *mi = owner(tracker, packet->pn);
     if (mi == NULL) return 0;
     mi->packets_acked++;
     mi->bytes_acked += packet->bytes;
+    if (recv_time_us > 0) record_receiver_time(mi, packet->bytes, recv_time_us);
     /* Welford's online update of means and co-moments for the regression of RTT on send time. */
     double x = (double)(packet->sent_time_us - mi->start_time_us);
     double y = (double)rtt_us;
@@ -192,6 +210,15 @@ void pcc_mi_compute_stats(const pcc_mi *mi, double min_rtt_us, cc_mi_stats *out,
         out->throughput_bps = mi->packets_sent > 0
                                   ? out->target_rate_bps * (double)mi->bytes_acked / (double)mi->bytes_sent
                                   : 0.0;
+    }
+    /* What the MI delivered, measured where it was delivered: bytes the receiver got after its first time, over
+     * the span of its own clock (differences only; its clock's origin is not ours). The ACKs' arrival bunches them
+     * (a receiver that acks late, two processes waiting for one core), and an MI sent in a burst into a queue has
+     * a send rate far above the link's; the receiver saw neither, it got them at the bottleneck's pace. An MI with
+     * idle pauses (pcc_mi_on_sent) keeps the figure over its send duration: its receiver span holds the pauses. */
+    double received_us = (double)(mi->recv_last_us - mi->recv_first_us);
+    if (mi->idle_us == 0 && received_us > 0 && mi->bytes_recv_timed > mi->bytes_at_recv_first) {
+        out->throughput_bps = (double)(mi->bytes_recv_timed - mi->bytes_at_recv_first) * 8e6 / received_us;
     }
     out->loss_rate = mi->packets_sent > 0 ? (double)mi->packets_lost / (double)mi->packets_sent : 0.0;
     out->avg_rtt_us = mi->rtt_samples > 0 ? mi->mean_rtt_us : 0.0;

@@ -39,6 +39,10 @@ typedef struct pcc_mi {
     uint64_t last_pn;
     uint32_t packets_sent, packets_acked, packets_lost;
     uint64_t bytes_sent, bytes_acked, bytes_lost;
+    /* The receiver's clock (recv_time_us of its acks): its first and last time, the bytes acknowledged with a
+     * time, and how many of those bytes carry the first time (received by then, so outside the span). */
+    int64_t recv_first_us, recv_last_us;
+    uint64_t bytes_recv_timed, bytes_at_recv_first;
     /* RTT vs send time, kept as running means and co-moments (Welford) for a stable regression. */
     uint32_t rtt_samples;
     /* Packets acknowledged together share one RTT sample (and its timing noise): the regression's
@@ -90,9 +94,11 @@ pcc_mi *pcc_mi_start(pcc_mi_tracker *tracker, double target_rate_bytes_per_s, in
                      int64_t now_us);
 
 /* Packet events; packets outside every tracked MI are ignored. on_ack/on_loss return 1 when the event
- * completed a closed MI, i.e. when pcc_mi_pop_result may have something new (saves polling per ack). */
+ * completed a closed MI, i.e. when pcc_mi_pop_result may have something new (saves polling per ack).
+ * recv_time_us: when the receiver got the packet (or the largest packet its ACK acknowledged), on the receiver's
+ * clock; 0 when unknown. */
 void pcc_mi_on_sent(pcc_mi_tracker *tracker, const cc_sent_packet *packet);
-int pcc_mi_on_ack(pcc_mi_tracker *tracker, const cc_sent_packet *packet, int64_t rtt_us);
+int pcc_mi_on_ack(pcc_mi_tracker *tracker, const cc_sent_packet *packet, int64_t rtt_us, int64_t recv_time_us);
 int pcc_mi_on_loss(pcc_mi_tracker *tracker, const cc_sent_packet *packet);
 
 /* Finishes closed MIs whose feedback is overdue: more than timeout_us past the MI's end plus its

@@ -132,7 +132,7 @@ void pcc_loop_on_ack(void *state, const cc_ack_event *event) {
     loop->now_us = event->now_us;
     cc_validated_rate_on_ack(&loop->validated, event);
     if (loop->hooks->on_ack != NULL) loop->hooks->on_ack(loop, event);
-    if (pcc_mi_on_ack(&loop->tracker, event->packet, event->rtt_us)) drain_results(loop);
+    if (pcc_mi_on_ack(&loop->tracker, event->packet, event->rtt_us, event->recv_time_us)) drain_results(loop);
 }
 
 void pcc_loop_on_loss(void *state, const cc_loss_event *event) {

@@ -1,5 +1,5 @@
 /* Monitor-interval bookkeeping: association under reordering and loss, in-order completion,
- * timeouts, the RTT-gradient regression and zero-length intervals. */
+ * timeouts, the RTT-gradient regression, zero-length intervals and delivery on the receiver's clock. */
 #include <string.h>
 
 #include "check.h"
@@ -35,14 +35,14 @@ static void test_association_and_order(void) {
     for (uint64_t i = 0; i < 10; i++) {
         cc_sent_packet p = packet(10 + 2 * i, 10000 + (int64_t)i * 500);
         if (i == 3) pcc_mi_on_loss(&t, &p);
-        else pcc_mi_on_ack(&t, &p, 20000);
+        else pcc_mi_on_ack(&t, &p, 20000, 0);
     }
     CHECK(pcc_mi_pop_result(&t, 20000, &r) == 0);
     /* MI 0, acked in reverse order, with two losses. */
     for (uint64_t pn = 10; pn-- > 0;) {
         cc_sent_packet p = packet(pn, (int64_t)pn * 1000);
         if (pn == 2 || pn == 5) pcc_mi_on_loss(&t, &p);
-        else pcc_mi_on_ack(&t, &p, 20000 + (int64_t)pn * 100);
+        else pcc_mi_on_ack(&t, &p, 20000 + (int64_t)pn * 100, 0);
         if (pn > 0) CHECK(pcc_mi_pop_result(&t, 20000, &r) == 0);
     }
     CHECK(pcc_mi_pop_result(&t, 20000, &r) == 1);
@@ -68,7 +68,7 @@ static void test_association_and_order(void) {
     CHECK(pcc_mi_count(&t) == 0);
     /* Late, duplicate and gap packet numbers are ignored. */
     cc_sent_packet late = packet(11, 0);
-    pcc_mi_on_ack(&t, &late, 1000);
+    pcc_mi_on_ack(&t, &late, 1000, 0);
     pcc_mi_on_loss(&t, &late);
     CHECK(pcc_mi_count(&t) == 0);
 }
@@ -86,7 +86,7 @@ static pcc_mi_result regression_of(const double *rtt_ms, uint64_t n, uint64_t pe
     pcc_mi_close(&t, (int64_t)n * 1000);
     for (uint64_t i = 0; i < n; i++) {
         cc_sent_packet p = packet(i, (int64_t)i * 1000);
-        pcc_mi_on_ack(&t, &p, (int64_t)(rtt_ms[i / per_ack] * 1000));
+        pcc_mi_on_ack(&t, &p, (int64_t)(rtt_ms[i / per_ack] * 1000), 0);
     }
     pcc_mi_result r;
     CHECK(pcc_mi_pop_result(&t, 10000, &r) == 1);
@@ -130,7 +130,7 @@ static void test_timeout_and_edge_cases(void) {
     cc_sent_packet p = packet(1, 100);
     pcc_mi_on_sent(&t, &p);
     pcc_mi_close(&t, 100);
-    pcc_mi_on_ack(&t, &p, 5000);
+    pcc_mi_on_ack(&t, &p, 5000, 0);
     CHECK(pcc_mi_pop_result(&t, 5000, &r) == 1);
     CHECK(r.stats.duration_us == 0 && r.stats.send_rate_bps == 8e6 && r.stats.throughput_bps == 8e6);
     CHECK(r.stats.rtt_gradient == 0 && r.stats.rtt_samples == 1);
@@ -140,7 +140,7 @@ static void test_timeout_and_edge_cases(void) {
     pcc_mi_on_sent(&t, &a);
     pcc_mi_on_sent(&t, &b);
     pcc_mi_close(&t, 3000);
-    pcc_mi_on_ack(&t, &a, 4000);
+    pcc_mi_on_ack(&t, &a, 4000, 0);
     pcc_mi_expire(&t, 3000 + 50000, 50000);
     CHECK(pcc_mi_pop_result(&t, 4000, &r) == 0);
     pcc_mi_expire(&t, 3000 + 50001, 50000);
@@ -190,7 +190,7 @@ static void test_idle_sender(void) {
     pcc_mi_start(&t, 1e6, 0, 0, 500000);
     for (uint64_t i = 0; i < 10; i++) {
         cc_sent_packet p = packet(i, (int64_t)i * 1000);
-        pcc_mi_on_ack(&t, &p, 20000);
+        pcc_mi_on_ack(&t, &p, 20000, 0);
     }
     pcc_mi_result r;
     CHECK(pcc_mi_pop_result(&t, 20000, &r) == 1);
@@ -213,11 +213,59 @@ static double stalled_mi_duration_us(int out_of_data) {
     pcc_mi_start(&t, 1e6, 0, 0, 30000);
     for (uint64_t i = 0; i < 10; i++) {
         cc_sent_packet p = packet(i, (int64_t)i * 1000 + (i >= 5 ? 20000 : 0));
-        pcc_mi_on_ack(&t, &p, 60000);
+        pcc_mi_on_ack(&t, &p, 60000, 0);
     }
     pcc_mi_result r;
     CHECK(pcc_mi_pop_result(&t, 20000, &r) == 1);
     return r.stats.duration_us;
+}
+
+/* An MI of 10 packets sent 1 ms apart (8 Mbit/s) that the receiver got 2 ms apart (a queue built), packet 4 lost,
+ * its ACKs in the given order. */
+static double receiver_clock_throughput_bps(int reverse) {
+    pcc_mi_tracker t;
+    pcc_mi_tracker_init(&t);
+    pcc_mi_start(&t, 1e6, 0, 0, 0);
+    for (uint64_t i = 0; i < 10; i++) {
+        cc_sent_packet p = packet(i, (int64_t)i * 1000);
+        pcc_mi_on_sent(&t, &p);
+    }
+    pcc_mi_start(&t, 1e6, 0, 0, 10000);
+    for (uint64_t k = 0; k < 10; k++) {
+        uint64_t i = reverse ? 9 - k : k;
+        cc_sent_packet p = packet(i, (int64_t)i * 1000);
+        if (i == 4) pcc_mi_on_loss(&t, &p);
+        else pcc_mi_on_ack(&t, &p, 20000, 7000 + (int64_t)i * 2000);
+    }
+    pcc_mi_result r;
+    CHECK(pcc_mi_pop_result(&t, 20000, &r) == 1);
+    CHECK_NEAR(r.stats.send_rate_bps, 8e6, 1e-6);
+    return r.stats.throughput_bps;
+}
+
+static void test_receiver_clock(void) {
+    /* The 8 packets after the receiver's first time, over its 18 ms span; the ACKs' order does not matter (a late
+     * ACK with an earlier time moves the span's start). */
+    CHECK_NEAR(receiver_clock_throughput_bps(0), 8 * 8000 / 18e-3, 1e-6);
+    CHECK_NEAR(receiver_clock_throughput_bps(1), 8 * 8000 / 18e-3, 1e-6);
+    /* An MI with an idle pause keeps bytes over its send duration: the receiver's span holds the pause. */
+    pcc_mi_tracker t;
+    pcc_mi_tracker_init(&t);
+    pcc_mi_start(&t, 1e6, 0, 0, 0);
+    for (uint64_t i = 0; i < 10; i++) {
+        if (i == 5) pcc_mi_mark_app_limited(&t);
+        cc_sent_packet p = packet(i, (int64_t)i * 1000 + (i >= 5 ? 20000 : 0));
+        pcc_mi_on_sent(&t, &p);
+    }
+    pcc_mi_start(&t, 1e6, 0, 0, 30000);
+    for (uint64_t i = 0; i < 10; i++) {
+        cc_sent_packet p = packet(i, (int64_t)i * 1000 + (i >= 5 ? 20000 : 0));
+        pcc_mi_on_ack(&t, &p, 20000, p.sent_time_us + 30000);
+    }
+    pcc_mi_result r;
+    CHECK(pcc_mi_pop_result(&t, 20000, &r) == 1);
+    CHECK_NEAR(r.stats.throughput_bps, r.stats.send_rate_bps, 1e-6);
+    CHECK_NEAR(r.stats.duration_us, 10000, 1e-9);
 }
 
 static void test_stalled_sender(void) {
@@ -230,6 +278,7 @@ static void test_stalled_sender(void) {
 int main(void) {
     test_idle_sender();
     test_stalled_sender();
+    test_receiver_clock();
     test_association_and_order();
     test_regression_by_hand();
     test_clustered_samples();

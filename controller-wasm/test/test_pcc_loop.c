@@ -236,7 +236,51 @@ static void test_probe_round(void) {
     cc_destroy(cc);
 }
 
+static cc_mi_report observed_mi;
+
+static void observe_mi_1(const cc_mi_report *mi, void *user) {
+    (void)user;
+    if (mi->id == 1) observed_mi = *mi;
+}
+
+/* Issue 17: a burst of 100 packets sent in 2 ms (the sender was held, then caught up; a decision cut the MI short)
+ * that the receiver got evenly over 20 ms, 40 Mbit/s, the bottleneck's pace, and whose ACKs (one per 4 packets,
+ * each with the receive time of its largest, as the origin passes them) all arrive at once. What the MI delivered
+ * is what the receiver saw; with no receiver times it stays the bytes acknowledged over the send duration. */
+static double burst_mi_throughput_bps(int with_receiver_times) {
+    cc_controller *cc = create(0, 40e6);
+    stepper *s = last_created;
+    memset(&observed_mi, 0, sizeof observed_mi);
+    CHECK(cc_set_mi_observer(cc, observe_mi_1, NULL) == CC_OK);
+    const int64_t recv_origin_us = 5000000; /* the receiver's clock has its own origin */
+    cc_on_packet_sent(cc, 0, 1000, 0);
+    cc_on_ack(cc, 0, 20000, with_receiver_times ? recv_origin_us : 0, 20000);
+    for (uint64_t pn = 1; pn < 10; pn++) cc_on_packet_sent(cc, pn, 1000, 20000 + (int64_t)pn); /* fills MI 0 */
+    for (uint64_t i = 0; i < 100; i++) cc_on_packet_sent(cc, 10 + i, 1000, 20010 + (int64_t)i * 20); /* MI 1 */
+    pcc_loop_new_epoch(&s->loop);
+    cc_on_packet_sent(cc, 110, 1000, 22000); /* closes MI 1: sent over 1,990 us */
+    for (uint64_t pn = 1; pn < 10; pn++) cc_on_ack(cc, pn, 20000, with_receiver_times ? recv_origin_us + 10 : 0, 42000);
+    for (uint64_t i = 0; i < 100; i++) {
+        int64_t frame_recv_us = recv_origin_us + 1000 + (int64_t)(i / 4 * 4 + 4) * 200; /* the frame's largest */
+        cc_on_ack(cc, 10 + i, 0, with_receiver_times ? frame_recv_us : 0, 45000);
+    }
+    CHECK(observed_mi.id == 1 && observed_mi.stats.packets_acked == 100 && !observed_mi.timed_out);
+    CHECK_NEAR(observed_mi.stats.send_rate_bps, 100 * 8000 / 1990e-6, 1.0);
+    cc_telemetry t;
+    cc_get_telemetry(cc, &t);
+    CHECK(t.last_mi_throughput_bps == observed_mi.stats.throughput_bps);
+    cc_destroy(cc);
+    return observed_mi.stats.throughput_bps;
+}
+
+static void test_delivery_on_receiver_clock(void) {
+    /* 96 packets after the first frame's time, over the 19.2 ms from it to the last frame's */
+    CHECK_NEAR(burst_mi_throughput_bps(1), 40e6, 1.0);
+    CHECK_NEAR(burst_mi_throughput_bps(0), 100 * 8000 / 1990e-6, 1.0);
+}
+
 int main(void) {
+    test_delivery_on_receiver_clock();
     test_results_in_order_from_the_current_epoch();
     test_mi_floors();
     test_timeout();

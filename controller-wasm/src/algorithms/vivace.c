@@ -9,7 +9,8 @@
  *    Δr = m(τ)·θ0·γ within the dynamic boundary ω (vivace_probing.c);
  *  - moving (parameter moving; kernel paper "PCC State Machine"): after confident increases the rate steps on
  *    once per confirming MI result instead of once per probe round (vivace_moving.c);
- *  - MI timeouts halve the rate; recovery and the undo of spurious timeouts (vivace_timeout.c).
+ *  - MI timeouts halve the rate; recovery and the undo of spurious timeouts (vivace_timeout.c);
+ *  - after a fade, increases from uncongested probes re-enter slow start (vivace_recovery.c).
  * The utility (eq. 4.1) and its noise filters (§4.4.4) are in vivace_utility.c, the parameters in
  * vivace_params.h. This file holds the next MI per phase, what a finished MI means and the ops tables; the PCC
  * loop (pcc_loop.h) does the rest.

@@ -33,6 +33,7 @@ double vivace_epsilon_min(const vivace_state *s) {
 
 void vivace_enter_probing(vivace_state *s, double base_rate) {
     s->phase = STATE_PROBING;
+    s->fade_recovering = 0;
     s->drain_duration_us = 0;
     s->base_rate = vivace_clamp_to_ceiling(s, base_rate);
     pcc_probe_round_start(&s->round, s->loop.ctx);
@@ -90,6 +91,11 @@ void vivace_on_result(void *state, const pcc_mi_outcome *outcome) {
         /* An MI the sender could not fill (it ran out of data: the end of a video segment) holds few packets,
          * and its last ones wait for the receiver's delayed ACK: its utility measures the application and the
          * receiver, not the rate (§4.4.4, unreliable statistics). Slow start goes on; a probe round is re-run. */
+        if (s->phase == STATE_SLOW_START && s->fade_recovering) {
+            /* The application, not the path, limits the rate again: nothing left to recover (vivace_recovery.c). */
+            vivace_enter_probing(s, s->slow_start_have_best ? s->slow_start_best_rate : s->base_rate);
+            return;
+        }
         if (s->phase != STATE_SLOW_START && r->tag >= VIVACE_TAG_PROBE_FIRST) vivace_enter_probing(s, s->base_rate);
         if (s->phase == STATE_MOVING && r->tag == VIVACE_TAG_MOVING) vivace_enter_probing(s, s->moving_ref_rate_mbps / 8e-6);
         return;

@@ -11,7 +11,9 @@
  * RTT gradient, §4.4.4) and without a standing one, show that even r(1+ε) is below the capacity, by an unknown amount. That is the situation
  * the starting phase is for (§4.4: double while the utility rises), so Vivace re-enters it, with slow start's own
  * guards: the doubling stays below slow_start_delivery_gain x the delivery rate the acks measure anew, and the first
- * utility drop falls back to just below that delivery rate and drains the queue. Near the equilibrium the upper
+ * utility drop falls back to just below that delivery rate and drains the queue; an MI the sender could not fill
+ * ends it at the best rate it filled (the first slow start doubles on through such MIs, which here, with a video
+ * segment's end, would only raise a rate nothing tests). Near the equilibrium the upper
  * probe meets the flow's own queue within one ω step, which restarts the count. Only a utility with a latency term
  * (b > 0) re-enters: the starting phase stops at the first utility drop, which eq. 4.1 with b = 0 (vivace-loss)
  * only sees once the buffer overflows, so each recovery would end in a burst of losses at twice the capacity. The decisions need not be
@@ -60,5 +62,6 @@ int vivace_start_fade_recovery(vivace_state *s, int direction) {
     s->loop.loss_average = 0.0;
     vivace_reset_direction(s);
     vivace_reenter_slow_start(s, 0.0);
+    s->fade_recovering = 1;
     return 1;
 }

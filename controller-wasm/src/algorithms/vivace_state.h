@@ -66,6 +66,7 @@ typedef struct vivace_state {
     double recovery_target;          /* bytes/s: timeout recovery's slow start stops here; 0: not recovering */
     int fade_pending;                /* the capacity fell under the rate, no recovery since (vivace_recovery.c) */
     unsigned clean_increases;        /* since: increase decisions in a row from uncongested probes */
+    int fade_recovering;             /* the slow start is that recovery's; an app-limited MI ends it */
     int64_t min_one_way_us;          /* lowest receive time - send time seen (clock offset included) */
     int64_t last_one_way_us;         /* the latest ack's */
     int have_one_way;

@@ -3,7 +3,7 @@
 // with tsx), which makes the media, starts the origin (or, with --network, emulated links with an origin behind each),
 // prints the URLs and stops everything on Ctrl-C. http://127.0.0.1 is a secure context, so the page may use WebTransport.
 //   npm start -- [--network loopback|lte|lte-driving|changing-rtt|shared|FILE|list] [--http-port 8080] [--wt-port 4433]
-//                [--tcp-port 8081] [--https-port 8443] [--cc vivace] [--host 127.0.0.1] [--links 3]
+//                [--tcp-port 8081] [--https-port 8443] [--cc vivace] [--host 127.0.0.1] [--links 3] [--competing 2]
 import { spawn } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -10,6 +10,7 @@ import type { Browser, Page } from 'playwright-core';
 import { NETWORK_STATUS_PATH, parseNetworkStatus, type NetworkStatus } from '@pcc-stream/protocol';
 import type { SessionReport } from '@pcc-stream/player';
 import { launchChromium } from '../src/chromium.ts';
+import { chartPoints, stopForCards, summaryCard } from '../src/demo-pane.ts';
 import { freeTcpPort } from '../src/free-port.ts';
 import { interrupt, npmStart, type NpmStart } from '../src/npm-start.ts';
 
@@ -120,7 +121,7 @@ async function startDemo(networkName: string): Promise<{ demo: NpmStart; base: s
   return { demo, base, port, status: await demoStatus(base) };
 }
 
-test('npm start -- --network lte: datagrams and a QUIC stream play through the link; /network has its capacity and queue; competing panes share link 0; Ctrl-C removes everything', async (t) => {
+test('npm start -- --network lte: datagrams and a QUIC stream play through the link; /network has its capacity and queue; competing panes share link 0, their charts carry its capacity and their cards agree with metrics(); Ctrl-C removes everything', async (t) => {
   const { demo, base, port, status } = await startDemo('lte');
   try {
     assert.equal(status.links.length, 3, 'three copies of the link by default');
@@ -162,6 +163,15 @@ test('npm start -- --network lte: datagrams and a QUIC stream play through the l
     const t1 = (await network(base)).nowS;
     const compare = await openPage(`${base}/?compare=vivace,bbr@quic-stream&mode=competing&content=${new URL(vivaceUrl).searchParams.get('content')}`);
     const both = await play(compare.page, 2);
+    // Both panes' charts carry the shared link's capacity, and after Stop each card's buffering ratio is metrics()'s.
+    await stopForCards(compare.page, 2);
+    for (const i of [0, 1]) {
+      const points = await chartPoints(compare.page, i);
+      assert.ok((points[0]?.['link capacity'] ?? 0) >= playS - 2, `competing pane ${i}: capacity points ${JSON.stringify(points[0])}`);
+      const card = await summaryCard(compare.page, i);
+      const m = await compare.page.evaluate((n) => window.pccPlayer.metrics(n), i);
+      assert.equal(card.bufferingRatio, m?.bufferingRatio, `competing pane ${i}: card buffering ratio = metrics().bufferingRatio`);
+    }
     await compare.close();
     await new Promise((r) => setTimeout(r, 1500));
     const after2 = await network(base, '?mode=competing&panes=vivace@datagram,bbr@quic-stream');

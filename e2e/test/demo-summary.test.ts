@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium } from '../src/chromium.ts';
+import { chartPoints, stopForCards, summaryCard } from '../src/demo-pane.ts';
 import { freeTcpPort } from '../src/free-port.ts';
 import { interrupt, npmStart } from '../src/npm-start.ts';
 
@@ -39,10 +40,7 @@ async function playAndStop(page: Page, url: string, panes: number): Promise<void
   }, panes, { timeout: 60_000 });
   assert.deepEqual(await page.evaluate(() => window.pccPlayer.errors()), [], `${url}: errors before playback`);
   await page.waitForTimeout(PLAY_S * 1000);
-  await page.getByRole('button', { name: 'Stop' }).click();
-  await page.waitForFunction((n) => document.querySelectorAll('.summary-card').length === n, panes, { timeout: 5000 });
-  // The link's last bins come a moment after the stop; the cards catch up with them.
-  await page.waitForTimeout(3000);
+  await stopForCards(page, panes);
 }
 
 for (const preset of PRESETS) {
@@ -62,16 +60,12 @@ for (const preset of PRESETS) {
             const line = await page.locator('.network-line').textContent();
             assert.match(line ?? '', new RegExp(`network: ${preset} `), 'the page names the network');
             for (let i = 0; i < spec.panes; i += 1) {
-              const pane = page.locator(`section.pane[data-session="${i}"]`);
-              const points = await pane.locator('.chart').evaluateAll((charts) => charts.map((c) => JSON.parse((c as HTMLElement).dataset.points ?? '{}') as Record<string, number>));
+              const points = await chartPoints(page, i);
               assert.ok((points[0]?.['link capacity'] ?? 0) >= PLAY_S - 2, `pane ${i}: capacity points ${JSON.stringify(points[0])}`);
               assert.ok((points[1]?.['link queueing delay p95 (ms)'] ?? 0) >= 1, `pane ${i}: queue points ${JSON.stringify(points[1])}`);
               const m = await page.evaluate((n) => window.pccPlayer.metrics(n), i);
               assert.ok(m && m.playingS >= PLAY_S * 0.5, `pane ${i} (${m?.label}) played ${m?.playingS.toFixed(1)} s of ${PLAY_S}`);
-              const card = await pane.locator('.summary-card dd[data-qoe]').evaluateAll((dds) => Object.fromEntries(dds.map((d) => {
-                const el = d as HTMLElement;
-                return [el.dataset.qoe!, el.dataset.value === undefined ? null : Number(el.dataset.value)];
-              })) as Record<string, number | null>);
+              const card = await summaryCard(page, i);
               assert.equal(card.bufferingRatio, m.bufferingRatio, `pane ${i}: card buffering ratio = metrics().bufferingRatio`);
               assert.equal(card.stallCount, m.stallCount);
               assert.equal(card.startupDelayS, m.startupDelayS);

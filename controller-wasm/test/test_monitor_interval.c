@@ -176,16 +176,21 @@ static void test_timeout_and_edge_cases(void) {
     CHECK(pcc_mi_open(&t)->packets_sent == 6);
 }
 
+/* A fresh tracker with one MI of 10 packets of 1000 bytes sent 1 ms apart (8 Mbit/s), still open. */
+static void send_ten_packets(pcc_mi_tracker *t) {
+    pcc_mi_tracker_init(t);
+    pcc_mi_start(t, 1e6, 0, 0, 0);
+    for (uint64_t i = 0; i < 10; i++) {
+        cc_sent_packet p = packet(i, (int64_t)i * 1000);
+        pcc_mi_on_sent(t, &p);
+    }
+}
+
 static void test_idle_sender(void) {
     /* 10 packets 1 ms apart, then the application has nothing to send for half a second (it says so): the
      * MI's duration is its sending time (10 ms), not 500 ms, so its rate is 8 Mbit/s, not 0.16. */
     pcc_mi_tracker t;
-    pcc_mi_tracker_init(&t);
-    pcc_mi_start(&t, 1e6, 0, 0, 0);
-    for (uint64_t i = 0; i < 10; i++) {
-        cc_sent_packet p = packet(i, (int64_t)i * 1000);
-        pcc_mi_on_sent(&t, &p);
-    }
+    send_ten_packets(&t);
     pcc_mi_mark_app_limited(&t);
     pcc_mi_start(&t, 1e6, 0, 0, 500000);
     for (uint64_t i = 0; i < 10; i++) {
@@ -224,12 +229,7 @@ static double stalled_mi_duration_us(int out_of_data) {
  * its ACKs in the given order. */
 static double receiver_clock_throughput_bps(int reverse) {
     pcc_mi_tracker t;
-    pcc_mi_tracker_init(&t);
-    pcc_mi_start(&t, 1e6, 0, 0, 0);
-    for (uint64_t i = 0; i < 10; i++) {
-        cc_sent_packet p = packet(i, (int64_t)i * 1000);
-        pcc_mi_on_sent(&t, &p);
-    }
+    send_ten_packets(&t);
     pcc_mi_start(&t, 1e6, 0, 0, 10000);
     for (uint64_t k = 0; k < 10; k++) {
         uint64_t i = reverse ? 9 - k : k;

@@ -1,6 +1,7 @@
 // Which origin each pane's media come from when npm start runs with --network: the page asks its own server's
-// GET /network (protocol/src/network-status.ts) and points each pane at the origin behind its link — all panes at
-// link 0's when competing, pane i at copy i's when side by side. A plain origin (no /network, or no links) leaves
+// GET /network (protocol/src/network-status.ts) and points each pane at the origin behind its link — the shared
+// link's when competing (copy 1, or a link of its own sized for the competing players where the preset's rate is per
+// player: scripts/demo/network-presets.ts), pane i at copy i's when side by side. A plain origin (no /network, or no links) leaves
 // the panes on the page's own server, as before.
 import { linkForPane, networkStatusQuery, NETWORK_STATUS_PATH, paneKey, parseNetworkStatus, type NetworkMode } from '@pcc-stream/protocol';
 import type { ServerAddress, SessionParams } from '../config/session-params.ts';

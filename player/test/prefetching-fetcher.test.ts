@@ -163,6 +163,44 @@ test('off: no early request, and the request gap is measured (the baseline of th
   assert.equal(fetcher.counters.prefetchIssued, 0);
 });
 
+function initPath(rep: string): string {
+  return `/abr/init-${rep}.m4s?CMCD=${encodeURIComponent('bl=4000,ot=i')}`;
+}
+
+test('a rendition switch: the new init segment asked at once is part of the request gap, a wait after it is not', async () => {
+  const server = new ManualServer({
+    '/abr/seg-lo-1.m4s': file(2000, 1), '/abr/init-hi.m4s': file(300, 2), '/abr/seg-hi-2.m4s': file(2000, 3), '/abr/seg-hi-3.m4s': file(2000, 4),
+    '/abr/init-lo.m4s': file(300, 5), '/abr/seg-lo-4.m4s': file(2000, 6),
+  });
+  const fetcher = new PrefetchingFetcher(server, { enabled: false, nowMs: () => server.clockMs });
+  const first = fetcher.fetch(segmentPath('lo', 1, false), null, () => {}, new AbortController().signal);
+  await server.deliver(server.requests[0]!, 2000, 30);
+  await first;
+  // dash.js switches up at once: the new rendition's init segment (one round trip), then its media segment.
+  const init = fetcher.fetch(initPath('hi'), null, () => {}, new AbortController().signal);
+  await server.deliver(server.requests[1]!, 300, 60);
+  await init;
+  const second = fetcher.fetch(segmentPath('hi', 2, false), null, () => {}, new AbortController().signal);
+  await server.deliver(server.requests[2]!, 1000, 70);
+  await server.deliver(server.requests[2]!, 1000, 10);
+  await second;
+  assert.deepEqual(fetcher.counters.segmentGapsMs, [60 + 70], 'from the last byte of seg-lo-1 to the first of seg-hi-2');
+  // The next segment of the same rendition, back to back: counted as before.
+  const third = fetcher.fetch(segmentPath('hi', 3, false), null, () => {}, new AbortController().signal);
+  await server.deliver(server.requests[3]!, 2000, 55);
+  await third;
+  assert.deepEqual(fetcher.counters.segmentGapsMs, [130, 55]);
+  // A switch whose media request comes only after dash.js waited (a full buffer): no gap counted.
+  const init2 = fetcher.fetch(initPath('lo'), null, () => {}, new AbortController().signal);
+  await server.deliver(server.requests[4]!, 300, 40);
+  await init2;
+  server.clockMs += 400;
+  const fourth = fetcher.fetch(segmentPath('lo', 4, false), null, () => {}, new AbortController().signal);
+  await server.deliver(server.requests[5]!, 2000, 50);
+  await fourth;
+  assert.deepEqual(fetcher.counters.segmentGapsMs, [130, 55]);
+});
+
 test('through the dash.js loader: a segment served from arrived bytes hands dash.js their real durations as progress `time`', async () => {
   const server = new ManualServer({ '/abr/seg-a-1.m4s': file(2000, 1), '/abr/seg-a-2.m4s': file(6000, 2) });
   const fetcher = new PrefetchingFetcher(server, { enabled: true, nowMs: () => server.clockMs });

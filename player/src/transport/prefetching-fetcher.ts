@@ -17,7 +17,12 @@ import type { ByteRange, MediaFetcher, MediaResponse, ProgressCallback } from '.
 export const PREFETCH_MAX_BYTES = 8 * 1024 * 1024;
 /** Start the early request when the current transfer's remaining time is at most this many of its times to first byte. */
 export const PREFETCH_LEAD = 1.5;
-/** A request dash.js makes within this long after the previous video segment completed is back to back: its gap counts. */
+/**
+ * A request dash.js makes within this long after the previous video segment completed is back to back: its gap counts.
+ * Later, dash.js was waiting by choice (a full buffer). A rendition switch asks for the new rendition's init segment
+ * first: when that was asked back to back, the media request that follows it within this long is back to back too,
+ * and its gap (from the previous segment's last byte) includes the init segment's round trip, the link's idle time.
+ */
 const BACK_TO_BACK_MS = 50;
 
 /** The session's prefetch and request-gap counters (window.pccPlayer.metrics()). */
@@ -89,6 +94,8 @@ export class PrefetchingFetcher implements MediaFetcher {
     prefetchIssued: 0, prefetchHits: 0, prefetchCancelled: 0, prefetchBytes: 0, prefetchWasteBytes: 0, segmentGapsMs: [],
   };
   private lastVideoEndMs: number | null = null;
+  /** End of an init segment asked back to back after lastVideoEndMs (a rendition switch); null otherwise. */
+  private switchInitEndMs: number | null = null;
   private activeVideo = 0;
 
   constructor(private readonly inner: MediaFetcher, private readonly options: PrefetchOptions) {
@@ -109,7 +116,7 @@ export class PrefetchingFetcher implements MediaFetcher {
     const isVideo = objectType === 'v' || objectType === 'av';
     const key = objectKey(path);
     const requestedMs = this.nowMs();
-    const backToBack = isVideo && this.activeVideo === 0 && this.lastVideoEndMs !== null && requestedMs - this.lastVideoEndMs <= BACK_TO_BACK_MS;
+    const backToBack = isVideo && this.asksBackToBack(requestedMs);
     const slot = this.slot;
     let served: Promise<MediaResponse> | null = null;
     let transfer: Transfer | null = null;
@@ -129,9 +136,23 @@ export class PrefetchingFetcher implements MediaFetcher {
       served = transfer.response;
     }
     if (isVideo) this.trackGap(transfer!, backToBack);
+    else if (objectType === 'i' && this.asksBackToBack(requestedMs)) this.trackSwitchInit(transfer!);
     const next = this.options.enabled && isVideo && range === null ? state?.nextObjectPath : undefined;
     if (next !== undefined && transfer !== null && transfer !== this.slot?.transfer) this.armPrefetch(transfer, next, path, objectType);
     return served;
+  }
+
+  /** Whether a request at `requestedMs` follows the last video segment (or a switch's init segment) at once. */
+  private asksBackToBack(requestedMs: number): boolean {
+    const since = this.switchInitEndMs ?? this.lastVideoEndMs;
+    return this.activeVideo === 0 && since !== null && requestedMs - since <= BACK_TO_BACK_MS;
+  }
+
+  /** A switch's init segment asked back to back: the media request that follows it at once is back to back too. */
+  private trackSwitchInit(transfer: Transfer): void {
+    transfer.response.then((r) => {
+      if (r.status >= 200 && r.status < 300) this.switchInitEndMs = transfer.endMs ?? this.nowMs();
+    }, () => {});
   }
 
   /** Counts the receiver's idle time before this video transfer's first byte, when dash.js asked back to back. */
@@ -148,6 +169,7 @@ export class PrefetchingFetcher implements MediaFetcher {
       if (r.status >= 200 && r.status < 300) {
         record();
         this.lastVideoEndMs = Math.max(this.lastVideoEndMs ?? 0, transfer.endMs ?? this.nowMs());
+        this.switchInitEndMs = null;
       }
     }, () => { this.activeVideo--; });
   }

@@ -211,14 +211,17 @@ void pcc_mi_compute_stats(const pcc_mi *mi, double min_rtt_us, cc_mi_stats *out,
                                   ? out->target_rate_bps * (double)mi->bytes_acked / (double)mi->bytes_sent
                                   : 0.0;
     }
-    /* What the MI delivered, measured where it was delivered: bytes the receiver got after its first time, over
-     * the span of its own clock (differences only; its clock's origin is not ours). The ACKs' arrival bunches them
-     * (a receiver that acks late, two processes waiting for one core), and an MI sent in a burst into a queue has
-     * a send rate far above the link's; the receiver saw neither, it got them at the bottleneck's pace. An MI with
-     * idle pauses (pcc_mi_on_sent) keeps the figure over its send duration: its receiver span holds the pauses. */
+    /* What the MI delivered, no faster than it was sent nor than it was received: the bytes the receiver got
+     * after its first time, over the span of its own clock (differences only; its clock's origin is not ours),
+     * when that is lower. An MI sent in a burst into a queue has a send rate far above the link's, which the
+     * receiver's clock does not see: it got them at the bottleneck's pace, however bunched the ACKs came back. A
+     * receiver that was not scheduled stamps a late batch at once, which its clock does see (the longer of the
+     * two intervals, as tcp_rate.c takes for send and ack). An MI with idle pauses (pcc_mi_on_sent) keeps the
+     * figure over its send duration: its receiver span holds the pauses. */
     double received_us = (double)(mi->recv_last_us - mi->recv_first_us);
     if (mi->idle_us == 0 && received_us > 0 && mi->bytes_recv_timed > mi->bytes_at_recv_first) {
-        out->throughput_bps = (double)(mi->bytes_recv_timed - mi->bytes_at_recv_first) * 8e6 / received_us;
+        double received_bps = (double)(mi->bytes_recv_timed - mi->bytes_at_recv_first) * 8e6 / received_us;
+        if (received_bps < out->throughput_bps) out->throughput_bps = received_bps;
     }
     out->loss_rate = mi->packets_sent > 0 ? (double)mi->packets_lost / (double)mi->packets_sent : 0.0;
     out->avg_rtt_us = mi->rtt_samples > 0 ? mi->mean_rtt_us : 0.0;

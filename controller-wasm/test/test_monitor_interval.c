@@ -225,9 +225,9 @@ static double stalled_mi_duration_us(int out_of_data) {
     return r.stats.duration_us;
 }
 
-/* An MI of 10 packets sent 1 ms apart (8 Mbit/s) that the receiver got 2 ms apart (a queue built), packet 4 lost,
+/* An MI of 10 packets sent 1 ms apart (8 Mbit/s) that the receiver stamped recv_spacing_us apart, packet 4 lost,
  * its ACKs in the given order. */
-static double receiver_clock_throughput_bps(int reverse) {
+static double receiver_clock_throughput_bps(int reverse, int64_t recv_spacing_us) {
     pcc_mi_tracker t;
     send_ten_packets(&t);
     pcc_mi_start(&t, 1e6, 0, 0, 10000);
@@ -235,7 +235,7 @@ static double receiver_clock_throughput_bps(int reverse) {
         uint64_t i = reverse ? 9 - k : k;
         cc_sent_packet p = packet(i, (int64_t)i * 1000);
         if (i == 4) pcc_mi_on_loss(&t, &p);
-        else pcc_mi_on_ack(&t, &p, 20000, 7000 + (int64_t)i * 2000);
+        else pcc_mi_on_ack(&t, &p, 20000, 7000 + (int64_t)i * recv_spacing_us);
     }
     pcc_mi_result r;
     CHECK(pcc_mi_pop_result(&t, 20000, &r) == 1);
@@ -244,10 +244,12 @@ static double receiver_clock_throughput_bps(int reverse) {
 }
 
 static void test_receiver_clock(void) {
-    /* The 8 packets after the receiver's first time, over its 18 ms span; the ACKs' order does not matter (a late
-     * ACK with an earlier time moves the span's start). */
-    CHECK_NEAR(receiver_clock_throughput_bps(0), 8 * 8000 / 18e-3, 1e-6);
-    CHECK_NEAR(receiver_clock_throughput_bps(1), 8 * 8000 / 18e-3, 1e-6);
+    /* Got 2 ms apart (a queue built): the 8 packets after the receiver's first time, over its 18 ms span; the
+     * ACKs' order does not matter (a late ACK with an earlier time moves the span's start). */
+    CHECK_NEAR(receiver_clock_throughput_bps(0, 2000), 8 * 8000 / 18e-3, 1e-6);
+    CHECK_NEAR(receiver_clock_throughput_bps(1, 2000), 8 * 8000 / 18e-3, 1e-6);
+    /* Stamped 100 us apart (a receiver that read a late batch at once): no faster than sent, 9 acked over 10 ms. */
+    CHECK_NEAR(receiver_clock_throughput_bps(0, 100), 9 * 8000 / 10e-3, 1e-6);
     /* An MI with an idle pause keeps bytes over its send duration: the receiver's span holds the pause. */
     pcc_mi_tracker t;
     pcc_mi_tracker_init(&t);

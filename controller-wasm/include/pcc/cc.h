@@ -51,9 +51,9 @@ typedef struct cc_param_desc {
 typedef struct cc_mi_stats {
     double target_rate_bps;     /* rate the MI was meant to send at */
     double send_rate_bps;       /* bits actually sent / MI send duration */
-    double throughput_bps;      /* bits delivered per second: over the receiver's clock when acks carry
-                                 * recv_time_us (bits received after its first time / its span), else
-                                 * bits acknowledged / MI send duration */
+    double throughput_bps;      /* bits acknowledged / MI send duration, or when acks carry recv_time_us
+                                 * the bits received after its first time / the span of the receiver's
+                                 * clock if that is lower */
     double loss_rate;           /* lost packets / packets sent, in [0, 1] */
     double rtt_gradient;        /* d(RTT)/dt from linear regression, dimensionless (us per us) */
     double avg_rtt_us;

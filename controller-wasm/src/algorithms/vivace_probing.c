@@ -109,7 +109,7 @@ static void apply_gradient(vivace_state *s, double gradient, double gradient_var
         double delivered_mbps = probes_delivered_mbps(s) * (1.0 + s->epsilon);
         if (delivered_mbps > 0 && delivered_mbps < next_mbps) {
             next_mbps = delivered_mbps;
-            vivace_note_fade(s);
+            vivace_note_fade(s, s->base_rate);
         }
     }
     /* epsilon_min_on_reversal: a narrow step measures a noisier gradient (γ = Δu / 2εr), which slows a climb; at

@@ -9,9 +9,12 @@
  * So: FADE_RECOVERY_DECISIONS decisions in a row to increase, each from a round whose four probes all got
  * through without loss, without a growing queue (the utility's own tests: eq. 4.1's loss term and its filtered
  * RTT gradient, §4.4.4) and without a standing one, show that even r(1+ε) is below the capacity, by an unknown amount. That is the situation
- * the starting phase is for (§4.4: double while the utility rises), so Vivace re-enters it, with slow start's own
- * guards: the doubling stays below slow_start_delivery_gain x the delivery rate the acks measure anew, and the first
- * utility drop falls back to just below that delivery rate and drains the queue; an MI the sender could not fill
+ * the starting phase is for (§4.4: double while the utility rises), so Vivace re-enters it, up to the rate the fade's
+ * first decrease started from (the capacity last seen, as MI-timeout recovery stops at the rate before its halvings,
+ * TCP's slow start at ssthresh), and not at all once the climb is back there: unbounded, the doubling runs on to
+ * the utility drop, past a capacity that returned only in part (an LTE trace's dips, Fig. 4.9), into a deep queue.
+ * With slow start's own guards: the doubling stays below slow_start_delivery_gain x the delivery rate the acks
+ * measure anew, and the first utility drop falls back to the best rate and drains the queue; an MI the sender could not fill
  * ends it at the best rate it filled (the first slow start doubles on through such MIs, which here, with a video
  * segment's end, would only raise a rate nothing tests). Near the equilibrium the upper
  * probe meets the flow's own queue within one ω step, which restarts the count. Only a utility with a latency term
@@ -43,7 +46,8 @@ static int probes_uncongested(const vivace_state *s) {
     return 1;
 }
 
-void vivace_note_fade(vivace_state *s) {
+void vivace_note_fade(vivace_state *s, double rate_before) {
+    if (!s->fade_pending || rate_before > s->rate_before_fade) s->rate_before_fade = rate_before;
     s->fade_pending = 1;
     s->clean_increases = 0;
 }
@@ -54,6 +58,10 @@ int vivace_start_fade_recovery(vivace_state *s, int direction) {
         s->clean_increases = 0;
         return 0;
     }
+    if (!(s->base_rate < s->rate_before_fade)) {
+        s->fade_pending = 0; /* the climb got back to where the fade began: nothing to recover */
+        return 0;
+    }
     if (++s->clean_increases < FADE_RECOVERY_DECISIONS) return 0;
     s->clean_increases = 0;
     s->fade_pending = 0;
@@ -61,7 +69,7 @@ int vivace_start_fade_recovery(vivace_state *s, int direction) {
      * charge every doubling c·x·L_avg (eq. 4.1) and end the starting phase at its first MI. */
     s->loop.loss_average = 0.0;
     vivace_reset_direction(s);
-    vivace_reenter_slow_start(s, 0.0);
+    vivace_reenter_slow_start(s, s->rate_before_fade);
     s->fade_recovering = 1;
     return 1;
 }

@@ -3,7 +3,8 @@
  * at the first significant drop it falls back and probing begins. Ours adds, each for a measured reason given
  * where it is applied: the doubling stays below a multiple of the acknowledged delivery rate
  * (slow_start_delivery_gain), the exit may use what the exiting MI delivered, and one MI drains the queue slow
- * start left (slow_start_drain). MI-timeout recovery re-enters slow start up to the rate before the halvings.
+ * start left (slow_start_drain). MI-timeout recovery re-enters slow start up to the rate before the halvings, fade
+ * recovery up to the rate before the fade.
  */
 #include "vivace_state.h"
 
@@ -78,7 +79,8 @@ static void schedule_drain(vivace_state *s) {
 }
 
 /* Back to the starting phase's doubling from the base rate (MI-timeout recovery, vivace_timeout.c; recovery after a
- * fade, vivace_recovery.c), up to target_rate (0: until the utility falls, as the first slow start). */
+ * fade, vivace_recovery.c), up to target_rate (0: until the utility falls, as the first slow start). A recovery's
+ * utility drop falls back to the best rate, not to the delivery rate its few MIs measured. */
 void vivace_reenter_slow_start(vivace_state *s, double target_rate) {
     s->recovery_target = target_rate;
     s->delivery_max = 0.0; /* capacity may have changed since: measure again */

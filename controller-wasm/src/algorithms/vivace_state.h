@@ -66,6 +66,7 @@ typedef struct vivace_state {
     double recovery_target;          /* bytes/s: timeout recovery's slow start stops here; 0: not recovering */
     int fade_pending;                /* the capacity fell under the rate, no recovery since (vivace_recovery.c) */
     unsigned clean_increases;        /* since: increase decisions in a row from uncongested probes */
+    double rate_before_fade;         /* bytes/s: the highest rate the fade's decreases started from */
     int fade_recovering;             /* the slow start is that recovery's; an app-limited MI ends it */
     int64_t min_one_way_us;          /* lowest receive time - send time seen (clock offset included) */
     int64_t last_one_way_us;         /* the latest ack's */
@@ -142,7 +143,8 @@ void vivace_on_slow_start_result(vivace_state *s, const pcc_mi_result *r, double
 void vivace_reenter_slow_start(vivace_state *s, double target_rate);
 
 /* vivace_recovery.c */
-void vivace_note_fade(vivace_state *s);
+/* The capacity fell under the rate; rate_before: bytes/s, the rate the decrease or halving started from. */
+void vivace_note_fade(vivace_state *s, double rate_before);
 /* Whether a probe MI lost packets or met a growing or standing queue. */
 int vivace_probe_congested(const vivace_state *s, const pcc_mi_result *r);
 /* A probe round's decision (direction +1 / -1); 1: the starting phase

@@ -35,7 +35,7 @@ void vivace_on_timeout(void *state, const pcc_mi_result *r) {
         s->step_after_acks = 0;
     }
     s->awaiting_feedback = 1;
-    vivace_note_fade(s);
+    vivace_note_fade(s, current);
     vivace_reset_direction(s);
     vivace_enter_probing(s, current / 2.0);
 }

@@ -21,7 +21,8 @@ test('close() resolves once every line is in the file: a process that exits then
     const written = text.trimEnd().split('\n');
     assert.equal(written.length, lines);
     assert.equal(JSON.parse(written.at(-1)!).mi, lines - 1);
-    await telemetry.close(); // closing again resolves too
+    assert.equal(telemetry.close(), telemetry.close(), 'closing again returns the same end');
+    await telemetry.close();
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -30,7 +31,10 @@ test('close() resolves once every line is in the file: a process that exits then
 test('a session that wrote no line has no file, and its close resolves at once', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'pcc-mi-telemetry-'));
   try {
-    await new MiTelemetry(8, 'vivace', dir, 0).close();
+    const closed = new MiTelemetry(8, 'vivace', dir, 0);
+    await closed.close();
+    closed.emit({ t_us: 1, mi: 1 }, 1);
+    assert.deepEqual(readdirSync(dir), [], 'a line after the close opens no file');
     await new MiTelemetry(9, 'vivace', null, 0).close();
     assert.deepEqual(readdirSync(dir), []);
   } finally {

@@ -26,7 +26,6 @@ export class DatagramTransport implements TransportHandler, SendLoopMember {
   private readonly completions = new Map<number, () => void>();
   private lastTelemetrySampleUs = -Infinity;
   private closed = false;
-  private filesClosed: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly quic: Session,
@@ -152,7 +151,7 @@ export class DatagramTransport implements TransportHandler, SendLoopMember {
   }
 
   close(): Promise<void> {
-    if (this.closed) return this.filesClosed;
+    if (this.closed) return this.telemetry.close();
     this.closed = true;
     this.sendLoop.remove(this);
     // A session that never sent (a hostile one closed at once) has no stalls to tell.
@@ -160,9 +159,9 @@ export class DatagramTransport implements TransportHandler, SendLoopMember {
     this.sender.close();
     for (const resolve of this.completions.values()) resolve();
     this.completions.clear();
-    this.filesClosed = this.telemetry.close();
+    const filesClosed = this.telemetry.close();
     this.controller.destroy();
-    return this.filesClosed;
+    return filesClosed;
   }
 
   stats(): Record<string, number | string> {

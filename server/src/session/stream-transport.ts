@@ -20,7 +20,6 @@ export class StreamTransport implements TransportHandler {
   sentBytes = 0;
   private lastUdpTxBytes = -1;
   private closed = false;
-  private filesClosed: Promise<void> = Promise.resolve();
 
   constructor(private readonly quic: Session, readonly algorithm: QuicCongestion, logDir: string | null) {
     this.telemetry = new MiTelemetry(quic.id, `quic-${algorithm}`, logDir, this.startUs);
@@ -104,9 +103,8 @@ export class StreamTransport implements TransportHandler {
     if (!this.closed) {
       this.closed = true;
       clearInterval(this.statsTimer);
-      this.filesClosed = this.telemetry.close();
     }
-    return this.filesClosed;
+    return this.telemetry.close();
   }
 
   stats(): Record<string, number | string> {

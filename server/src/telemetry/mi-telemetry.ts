@@ -24,6 +24,8 @@ export class MiTelemetry {
   /** The JSONL file, opened with the first line: a session that never sends (a hostile one) costs no file. */
   private file: WriteStream | null = null;
   private readonly path: string | null;
+  /** Set by close(): the file's end, which every later close() returns; no file is opened after it. */
+  private closing: Promise<void> | null = null;
   private readonly subscribers = new Set<(line: string) => void>();
   linesWritten = 0;
   /** The player's latest CMCD; every line carries it as `cmcd_*` fields (PROTOCOL.md §2.5, §2.6). */
@@ -36,7 +38,7 @@ export class MiTelemetry {
   }
 
   private openFile(): WriteStream | null {
-    if (this.file === null && this.path !== null) {
+    if (this.file === null && this.path !== null && this.closing === null) {
       this.file = createWriteStream(this.path, { flags: 'a' });
       this.file.on('error', () => {
         /* a full disk must not take the session down; lines are best effort */
@@ -93,16 +95,17 @@ export class MiTelemetry {
   }
 
   /** Ends the file; resolves once every line written is on disk and the file is closed (at once when there is none).
-   *  A stopping origin waits for it: a process that exits before would lose the session's last lines. */
+   *  A stopping origin waits for it: a process that exits before would lose the session's last lines. Repeatable:
+   *  every call returns the same promise. */
   close(): Promise<void> {
+    if (this.closing !== null) return this.closing;
     this.subscribers.clear();
     const file = this.file;
-    if (file === null) return Promise.resolve();
-    if (file.closed) return Promise.resolve();
-    return new Promise((resolve) => {
+    this.closing = file === null || file.closed ? Promise.resolve() : new Promise((resolve) => {
       // 'close' follows both the last write and a failed one (autoClose): either way nothing more will be written.
       file.once('close', () => resolve());
       file.end();
     });
+    return this.closing;
   }
 }

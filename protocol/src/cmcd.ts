@@ -3,6 +3,7 @@
 // tests and anything else; pure and browser-safe. The payload is a Structured Field dictionary (RFC 8941) of
 // integer, decimal, string, token and boolean members; we accept that subset and nothing else.
 import { fail, ok, type Result } from './errors.ts';
+import { requestQueryValues } from './request-query.ts';
 
 /** The query argument's name (CTA-5004 §2.2). */
 export const CMCD_QUERY_KEY = 'CMCD';
@@ -253,13 +254,10 @@ export function parseCmcd(payload: string, requestPath: string): Result<CmcdStat
  * error when it is malformed or the argument is repeated.
  */
 export function cmcdFromRequestPath(requestPath: string): Result<CmcdState | null> {
-  const q = requestPath.indexOf('?');
-  if (q < 0) return ok(null);
-  const query = requestPath.slice(q + 1).split('#', 1)[0]!;
-  const values = new URLSearchParams(query).getAll(CMCD_QUERY_KEY);
+  const values = requestQueryValues(requestPath, CMCD_QUERY_KEY);
   if (values.length === 0) return ok(null);
   if (values.length > 1) return bad('query argument appears more than once');
-  return parseCmcd(values[0]!, requestPath.slice(0, q));
+  return parseCmcd(values[0]!, requestPath.slice(0, requestPath.indexOf('?')));
 }
 
 /**

@@ -36,6 +36,7 @@ export {
   CMSD_DYNAMIC_HEADER, CMSD_SERVER_ID, CMSD_STATIC_HEADER, decodeCmsdDynamic, encodeCmsdDynamic, encodeCmsdStatic, type CmsdDynamic,
 } from './cmsd.ts';
 export { PREFETCH_QUERY_KEY, isPrefetchRequest, withPrefetchMark } from './prefetch-mark.ts';
+export { requestQueryValues } from './request-query.ts';
 export {
   PLAYER_STATE_PREFIX, PLAYER_STATE_STATUS, playerStateRequestPath, requestPlayerState, type RequestPlayerState,
 } from './player-state-request.ts';

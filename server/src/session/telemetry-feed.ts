@@ -2,7 +2,7 @@
 // does not keep up loses the oldest unwritten lines instead of growing memory. A subscriber that draws charts asks
 // for at most one line per `interval_ms`: a line per monitor interval is ~700 B every ~50 ms, ~100 kbit/s on the
 // same link as the media it describes.
-import { DELIVERY_STREAM, TELEMETRY_INTERVAL_QUERY_KEY, U48_MAX, type RequestFrame } from '@pcc-stream/protocol';
+import { DELIVERY_STREAM, TELEMETRY_INTERVAL_QUERY_KEY, U48_MAX, requestQueryValues, type RequestFrame } from '@pcc-stream/protocol';
 import type { MiTelemetry } from '../telemetry/mi-telemetry.ts';
 import type { RequestStream } from './request-stream.ts';
 
@@ -13,8 +13,7 @@ export const MAX_TELEMETRY_INTERVAL_MS = 60_000;
 
 /** The line interval a telemetry request path asks for (0: every line), or why it is refused. */
 export function telemetryIntervalMs(path: string): { ok: true; intervalMs: number } | { ok: false; reason: string } {
-  const q = path.indexOf('?');
-  const values = q < 0 ? [] : new URLSearchParams(path.slice(q + 1).split('#', 1)[0]!).getAll(TELEMETRY_INTERVAL_QUERY_KEY);
+  const values = requestQueryValues(path, TELEMETRY_INTERVAL_QUERY_KEY);
   if (values.length === 0) return { ok: true, intervalMs: 0 };
   const raw = values[0]!;
   const intervalMs = Number(raw);

@@ -184,7 +184,7 @@ const warmupSha = createHash('sha256').update(warmup).digest('hex');
 writeFileSync(join(mediaDir, 'warmup.bin'), warmup);
 let origin: Origin | null = null;
 try {
-  origin = await startOrigin(mediaDir, ['--max-sessions', '600', '--max-sessions-per-address', '600', '--cache-mb', String(Math.ceil(OBJECT_BYTES / 1048576) + 48)]);
+  origin = await startOrigin(mediaDir, ['--max-sessions', '600', '--max-sessions-per-address', '600', '--max-handshakes-per-address-per-s', '0', '--cache-mb', String(Math.ceil(OBJECT_BYTES / 1048576) + 48)]);
   const results: Record<string, unknown> = { machine: { cpus: (await import('node:os')).cpus().length, loadavg: (await import('node:os')).loadavg() } };
   progress('bench.warmup');
   for (const cc of ['fixed', 'vivace']) await goodput(origin, cc, cc === 'fixed' ? { rate_bps: 20e9 } : {}, '/warmup.bin');

@@ -31,6 +31,20 @@ export interface ServerOptions extends EndpointOptions {
   port: number;
   certPem: string;
   keyPem: string;
+  /** New handshakes per second one source address (an IPv6 address by its /64) may start; absent or 0 = no limit.
+   *  Beyond it a connection attempt is refused before any TLS work, with a QUIC CONNECTION_REFUSED close. */
+  handshakesPerAddressPerS?: number;
+  /** Handshakes one address may start at once before the rate applies (1..1,000,000; default one second's worth). */
+  handshakeBurstPerAddress?: number;
+}
+
+/** Handshakes refused from one address since its previous report; at most one report per address per second. */
+export interface HandshakeRefusal {
+  /** The source address, or an IPv6 /64 as "prefix::/64". */
+  address: string;
+  refused: number;
+  limitPerS: number;
+  burst: number;
 }
 
 export interface ClientOptions extends EndpointOptions {
@@ -83,6 +97,10 @@ export class QuicServer {
   accept(): Promise<Session | null>;
   /** Stops accepting and closes every connection of the endpoint. */
   close(): void;
+  /** Handshakes refused for handshakesPerAddressPerS since bind. */
+  readonly handshakesRefused: number;
+  /** The next report of refused handshakes; null after close() or when no limit is set. */
+  nextHandshakeRefusal(): Promise<HandshakeRefusal | null>;
 }
 
 export class QuicClient {

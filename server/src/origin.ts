@@ -46,6 +46,11 @@ export interface OriginOptions {
   maxSessions: number;
   /** Concurrent sessions from one IP address (a misbehaving or flooding client cannot take every slot). */
   maxSessionsPerAddress: number;
+  /** New QUIC handshakes per second from one IP address (IPv6: one /64), refused before their TLS work beyond it
+   *  (the addon's handshake_limit.rs); 0 = no limit. */
+  maxHandshakesPerAddressPerS: number;
+  /** Handshakes one address may start at once before that rate applies. */
+  handshakeBurstPerAddress: number;
   /** Bound on what one session can make the origin hold (session-memory.ts). */
   sessionMemoryBytes: number;
   /** What a client may send as datagrams before the addon closes its session (client-datagram-limits.ts). */
@@ -57,6 +62,14 @@ export interface OriginOptions {
   staticDir: string | null;
   datagramSendBufferBytes: number;
 }
+
+/** A player opens one session and, after an origin restart or a graceful stop, one more per reconnect attempt: ten a
+ *  second from one address is far above that, and bounds what one client can spend of the origin's CPU on TLS
+ *  handshakes (a few ms each). */
+export const DEFAULT_HANDSHAKES_PER_ADDRESS_PER_S = 10;
+/** As many at once as the sessions one address may hold by default (maxSessionsPerAddress): clients behind one NAT
+ *  starting together are not turned away. */
+export const DEFAULT_HANDSHAKE_BURST_PER_ADDRESS = 32;
 
 /** How often a drain looks whether the sessions' requests have finished. */
 const DRAIN_POLL_MS = 20;
@@ -73,6 +86,8 @@ export const DEFAULT_ORIGIN_OPTIONS: Omit<OriginOptions, 'mediaDir'> = {
   logDir: null,
   maxSessions: 64,
   maxSessionsPerAddress: 32,
+  maxHandshakesPerAddressPerS: DEFAULT_HANDSHAKES_PER_ADDRESS_PER_S,
+  handshakeBurstPerAddress: DEFAULT_HANDSHAKE_BURST_PER_ADDRESS,
   sessionMemoryBytes: DEFAULT_SESSION_MEMORY_BYTES,
   clientDatagrams: DEFAULT_CLIENT_DATAGRAM_BUDGET,
   limits: { maxRequestsPerSession: 64, idleTimeoutMs: 60_000, requestTimeoutMs: 10_000, maxRefusedRequests: 32 },
@@ -135,6 +150,7 @@ export class Origin {
       host: options.host, port: options.port, certPem, keyPem, congestion: 'none',
       datagramSendBufferBytes: options.datagramSendBufferBytes, idleTimeoutMs: 30_000,
       receiveWindowBytes: memory.receiveWindowBytes, datagramRecvBufferBytes: memory.datagramReceiveBufferBytes,
+      handshakesPerAddressPerS: options.maxHandshakesPerAddressPerS, handshakeBurstPerAddress: options.handshakeBurstPerAddress,
     });
     let control: ControlServer | null = null;
     let https: HttpsOrigin | null = null;
@@ -163,6 +179,7 @@ export class Origin {
     }
     const origin: Origin = new Origin(options, quicServer, media, controllers, certSha256Hex, control, https, tcp, memory);
     origin.acceptLoop = origin.accept();
+    void origin.logHandshakeRefusals();
     log('info', 'origin.started', {
       quic_port: quicServer.port, http_port: control?.port ?? null, https_port: https?.port ?? null, tcp_port: tcp?.port ?? null,
       media: media.root.realRoot, cc: options.cc, cert_sha256: certSha256Hex, algorithms: controllers.algorithms(),
@@ -180,8 +197,11 @@ export class Origin {
       sessions_refused_by_reason: Object.fromEntries(this.refusedByReason),
       sessions_closed_for_violation_by_code: Object.fromEntries(this.violationsByCode),
       addresses: this.sessionsPerAddress.size,
+      handshakes_refused: this.quicServer.handshakesRefused,
       limits: {
         max_sessions: this.options.maxSessions, max_sessions_per_address: this.options.maxSessionsPerAddress,
+        max_handshakes_per_address_per_s: this.options.maxHandshakesPerAddressPerS,
+        handshake_burst_per_address: this.options.handshakeBurstPerAddress,
         session_memory_bytes: this.memory.sessionMemoryBytes, receive_window_bytes: this.memory.receiveWindowBytes,
         datagram_receive_buffer_bytes: this.memory.datagramReceiveBufferBytes, max_packets_in_flight: this.memory.maxTrackedPackets,
         max_requests_per_session: this.options.limits.maxRequestsPerSession, max_refused_requests: this.options.limits.maxRefusedRequests,
@@ -222,6 +242,20 @@ export class Origin {
         log('error', 'session.setup_failed', { error: errorMessage(err) });
         safeClose(session, CLOSE_PROTOCOL_VIOLATION, `setup failed: ${errorMessage(err)}`);
       }
+    }
+  }
+
+  /** One line per address and second whose handshakes the addon refused (it counts the rest into the next line). */
+  private async logHandshakeRefusals(): Promise<void> {
+    try {
+      for (let r = await this.quicServer.nextHandshakeRefusal(); r !== null; r = await this.quicServer.nextHandshakeRefusal()) {
+        log('warn', 'handshake.refused', {
+          remote: r.address, refused: r.refused, kind: 'handshake-rate',
+          reason: `more than ${r.limitPerS} new handshakes/s (burst ${r.burst}) from one address`,
+        });
+      }
+    } catch (err) {
+      log('error', 'origin.handshake_refusals_failed', { error: errorMessage(err) });
     }
   }
 

@@ -29,6 +29,16 @@ test('origin CLI: --help and clear errors for bad options', () => {
   const badPort = cli('origin-main.ts', ['--port', 'abc']);
   assert.equal(badPort.code, 2);
   assert.match(badPort.stderr, /--port must be a number/);
+  for (const [value, message] of [['-1', /--max-handshakes-per-address-per-s must be a number from 0 \(no limit\) to 1000000, got -1/],
+    ['many', /--max-handshakes-per-address-per-s must be a number, got "many"/]] as const) {
+    const bad = cli('origin-main.ts', ['--max-handshakes-per-address-per-s', value]);
+    assert.equal(bad.code, 2, value);
+    assert.match(bad.stderr, message);
+  }
+  const badBurst = cli('origin-main.ts', ['--handshake-burst-per-address', '0.5']);
+  assert.equal(badBurst.code, 2);
+  assert.match(badBurst.stderr, /--handshake-burst-per-address must be an integer ≥ 1/);
+  assert.ok(help.stdout.includes('--max-handshakes-per-address-per-s'));
   const unknown = cli('origin-main.ts', ['--frobnicate']);
   assert.equal(unknown.code, 2);
   assert.match(unknown.stderr, /unknown option --frobnicate/);

@@ -42,9 +42,37 @@ test('sessions per address: the third from 127.0.0.1 is refused with the reason,
     const status = (await origin.status()) as unknown as { sessions_refused_by_reason: Record<string, number>; limits: Record<string, number> };
     assert.equal(status.sessions_refused_by_reason['address-limit'], 1);
     assert.equal(status.limits.max_sessions_per_address, 2);
+    assert.equal(status.limits.max_handshakes_per_address_per_s, 10, 'the default handshake rate limit is on');
     assert.equal(status.limits.session_memory_bytes, 2 * 1048576);
     assert.equal(status.limits.receive_window_bytes, 2 * 1048576 / 8);
     await waitFor(() => /"event":"session\.refused".*"kind":"address-limit"/.test(origin.output()), 5000, 'the refusal\'s log line');
+  } finally {
+    for (const c of clients) c.close();
+    await origin.stop();
+  }
+});
+
+test('new handshakes per address: beyond the burst they are refused before TLS and logged; another address still gets in', { timeout: 60_000 }, async () => {
+  // A refill of one per 1,000 s: exactly the burst of 2 opens however slowly the machine runs the attempts.
+  const origin = await startOrigin(media.dir, ['--max-handshakes-per-address-per-s', '0.001', '--handshake-burst-per-address', '2']);
+  const clients: PccClient[] = [];
+  try {
+    const connect = async (localAddress: string): Promise<PccClient> => {
+      const c = await PccClient.connect(origin.origin, { certSha256Hex: origin.certHash, localAddress });
+      clients.push(c);
+      return c;
+    };
+    await connect('127.0.0.3');
+    await connect('127.0.0.3');
+    await assert.rejects(connect('127.0.0.3'), /the server refused to accept a new connection/);
+    const r = await (await connect('127.0.0.4')).fetch('/a.bin');
+    assert.equal(r.status, 200, 'another address is served');
+    const status = (await origin.status()) as unknown as { handshakes_refused: number; limits: Record<string, number> };
+    assert.equal(status.handshakes_refused, 1);
+    assert.equal(status.limits.max_handshakes_per_address_per_s, 0.001);
+    assert.equal(status.limits.handshake_burst_per_address, 2);
+    await waitFor(() => /"event":"handshake\.refused".*"remote":"127\.0\.0\.3","refused":1,"kind":"handshake-rate"/.test(origin.output()), 5000,
+      'the refusal\'s log line');
   } finally {
     for (const c of clients) c.close();
     await origin.stop();

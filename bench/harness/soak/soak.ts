@@ -206,7 +206,7 @@ export async function runSoak(options: Omit<SoakArgs, 'reportOnly'>): Promise<So
   try {
     const ports = { host: shell.baseAddress, ...PORTS };
     const origin = await startOriginProcess({
-      ...ports, mediaDir: options.mediaDir, extraArgs: ['--max-sessions-per-address', String(plan.length + 8), '--max-sessions', String(plan.length + 16), '--log-level', 'warn'],
+      ...ports, mediaDir: options.mediaDir, extraArgs: ['--max-sessions-per-address', String(plan.length + 8), '--max-handshakes-per-address-per-s', '0', '--max-sessions', String(plan.length + 16), '--log-level', 'warn'],
     });
     cleanups.unshift(async () => origin.stop());
     log('started', { sessions: plan.length, minutes, origin: `${ports.host}:${origin.webTransportPort}` });

@@ -12,6 +12,7 @@ mod close_info;
 mod congestion;
 mod endpoint_options;
 mod errors;
+mod handshake_limit;
 mod inbound_limits;
 mod poll_once;
 mod recv_queue;

@@ -2,10 +2,13 @@
 //!
 //! A background task drives QUIC handshakes and HTTP/3 CONNECTs and answers each with 200, so
 //! one slow client never delays the others; finished sessions wait in a bounded queue for
-//! `accept()` (when it is full, new handshakes wait, which pushes back on clients).
+//! `accept()` (when it is full, new handshakes wait, which pushes back on clients). New handshakes from one source
+//! address beyond `handshakesPerAddressPerS` are refused before any TLS work (handshake_limit.rs).
 
 use std::net::{SocketAddr, ToSocketAddrs};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
+use std::time::Instant;
 
 use napi_derive::napi;
 use tokio::sync::{mpsc, watch, Mutex};
@@ -13,10 +16,13 @@ use tokio::sync::{mpsc, watch, Mutex};
 use crate::certificate::{parse_cert_chain, parse_private_key};
 use crate::endpoint_options::with_endpoint_options;
 use crate::errors::{invalid_arg, with_context};
+use crate::handshake_limit::{Admission, HandshakeBuckets, HandshakeLimit};
 use crate::session::Session;
 use crate::udp_socket::endpoint_on;
 
 const ACCEPT_QUEUE_SESSIONS: usize = 64;
+/// Refusal reports waiting for `nextHandshakeRefusal()`; beyond it they are dropped (the total still counts them).
+const REFUSAL_REPORT_QUEUE: usize = 256;
 
 with_endpoint_options! {
     #[napi(object)]
@@ -25,7 +31,21 @@ with_endpoint_options! {
         pub port: u32,
         pub cert_pem: String,
         pub key_pem: String,
+        /// New handshakes per second one source address (an IPv6 /64) may start; 0 or absent = no limit.
+        pub handshakes_per_address_per_s: Option<f64>,
+        /// Handshakes one address may start at once before the rate applies (default: one second's worth).
+        pub handshake_burst_per_address: Option<u32>,
     }
+}
+
+/// Handshakes refused from one address since its previous report (at most one report per address per second).
+#[napi(object)]
+pub struct HandshakeRefusal {
+    /// The source address, or an IPv6 /64 as "prefix::/64".
+    pub address: String,
+    pub refused: u32,
+    pub limit_per_s: f64,
+    pub burst: u32,
 }
 
 /// "/path?query" of a CONNECT URL.
@@ -65,14 +85,49 @@ fn server_config(options: &ServerOptions) -> napi::Result<(quinn::ServerConfig, 
     Ok((config, endpoint_options.recv_buffer_bytes))
 }
 
-async fn run_accept_loop(endpoint: quinn::Endpoint, ready: mpsc::Sender<Session>, recv_buffer_bytes: usize) {
-    let mut server = web_transport_quinn::Server::new(endpoint);
+struct HandshakeGate {
+    limit: HandshakeLimit,
+    buckets: HandshakeBuckets,
+    refused: Arc<AtomicU64>,
+    reports: mpsc::Sender<HandshakeRefusal>,
+}
+
+impl HandshakeGate {
+    /// Whether `incoming` may start its handshake; refused ones are closed here, before any TLS work.
+    fn admit(&mut self, incoming: quinn::Incoming) -> Option<quinn::Incoming> {
+        let Admission::Refused { report } = self.buckets.admit(incoming.remote_address().ip(), Instant::now()) else {
+            return Some(incoming);
+        };
+        incoming.refuse();
+        self.refused.fetch_add(1, Ordering::Relaxed);
+        if let Some(report) = report {
+            let _ = self.reports.try_send(HandshakeRefusal {
+                address: report.address,
+                refused: u32::try_from(report.refused).unwrap_or(u32::MAX),
+                limit_per_s: self.limit.per_s,
+                burst: self.limit.burst as u32,
+            });
+        }
+        None
+    }
+}
+
+async fn run_accept_loop(endpoint: quinn::Endpoint, ready: mpsc::Sender<Session>, recv_buffer_bytes: usize, mut gate: Option<HandshakeGate>) {
     // Returns None once the endpoint is closed.
-    while let Some(request) = server.accept().await {
+    while let Some(incoming) = endpoint.accept().await {
+        let incoming = match gate.as_mut() {
+            Some(gate) => match gate.admit(incoming) {
+                Some(incoming) => incoming,
+                None => continue,
+            },
+            None => incoming,
+        };
         let ready = ready.clone();
+        // Each handshake in its own task: a client that stalls mid-handshake or mid-CONNECT only costs its own task.
         napi::bindgen_prelude::spawn(async move {
+            let Ok(connection) = incoming.await else { return };
+            let Ok(request) = web_transport_quinn::Request::accept(connection).await else { return };
             let url = path_and_query(&request.url);
-            // A client that vanishes mid-CONNECT only costs its own task.
             if let Ok(session) = request.ok().await {
                 if let Err(mpsc::error::SendError(unaccepted)) = ready.send(Session::new(session, url, recv_buffer_bytes)).await {
                     let _ = unaccepted.close(0, "server closed".into());
@@ -88,6 +143,8 @@ pub struct QuicServer {
     port: u32,
     ready: Arc<Mutex<mpsc::Receiver<Session>>>,
     closed: watch::Sender<bool>,
+    handshakes_refused: Arc<AtomicU64>,
+    refusal_reports: Arc<Mutex<mpsc::Receiver<HandshakeRefusal>>>,
 }
 
 #[napi]
@@ -97,16 +154,48 @@ impl QuicServer {
     pub async fn bind(options: ServerOptions) -> napi::Result<QuicServer> {
         let addr = resolve(&options.host, options.port)?;
         let (config, recv_buffer_bytes) = server_config(&options)?;
+        let limit = HandshakeLimit::parse(options.handshakes_per_address_per_s, options.handshake_burst_per_address)?;
         let endpoint = endpoint_on(addr, Some(config))?;
         let port = endpoint.local_addr().map_err(with_context("reading the bound address failed"))?.port();
         let (ready_tx, ready_rx) = mpsc::channel(ACCEPT_QUEUE_SESSIONS);
-        napi::bindgen_prelude::spawn(run_accept_loop(endpoint.clone(), ready_tx, recv_buffer_bytes));
+        let (reports_tx, reports_rx) = mpsc::channel(REFUSAL_REPORT_QUEUE);
+        let handshakes_refused = Arc::new(AtomicU64::new(0));
+        let gate = limit.map(|limit| HandshakeGate {
+            limit,
+            buckets: HandshakeBuckets::new(limit),
+            refused: handshakes_refused.clone(),
+            reports: reports_tx,
+        });
+        napi::bindgen_prelude::spawn(run_accept_loop(endpoint.clone(), ready_tx, recv_buffer_bytes, gate));
         Ok(QuicServer {
             endpoint,
             port: port.into(),
             ready: Arc::new(Mutex::new(ready_rx)),
             closed: watch::Sender::new(false),
+            handshakes_refused,
+            refusal_reports: Arc::new(Mutex::new(reports_rx)),
         })
+    }
+
+    /// Handshakes refused for the per-address limit since bind (each refused before its TLS work).
+    #[napi(getter)]
+    pub fn handshakes_refused(&self) -> f64 {
+        self.handshakes_refused.load(Ordering::Relaxed) as f64
+    }
+
+    /// The next report of refused handshakes (at most one per address per second, with the count since the
+    /// address's previous report); null after close() or when no limit is set.
+    #[napi]
+    pub async fn next_handshake_refusal(&self) -> napi::Result<Option<HandshakeRefusal>> {
+        let mut closed = self.closed.subscribe();
+        if *closed.borrow() {
+            return Ok(None);
+        }
+        let mut reports = self.refusal_reports.lock().await;
+        tokio::select! {
+            report = reports.recv() => Ok(report.filter(|_| !*self.closed.borrow())),
+            _ = closed.wait_for(|closed| *closed) => Ok(None),
+        }
     }
 
     #[napi(getter)]

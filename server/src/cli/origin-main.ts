@@ -26,6 +26,11 @@ const specs: Record<string, FlagSpec> = {
   'cert-dir': { type: 'string', help: 'keep the self-signed certificate in this directory and reuse it after a restart (same SHA-256 for pinned players)' },
   'max-sessions': { type: 'number', help: 'concurrent WebTransport sessions', default: d.maxSessions },
   'max-sessions-per-address': { type: 'number', help: 'concurrent WebTransport sessions from one IP address', default: d.maxSessionsPerAddress },
+  'max-handshakes-per-address-per-s': {
+    type: 'number', help: 'new QUIC handshakes per second from one IP address (IPv6: one /64), more refused before TLS; 0 = no limit',
+    default: d.maxHandshakesPerAddressPerS,
+  },
+  'handshake-burst-per-address': { type: 'number', help: 'new handshakes one IP address may start at once before that rate applies', default: d.handshakeBurstPerAddress },
   'session-memory-mb': {
     type: 'number', help: 'what one session may make the origin hold (unread stream data, ACK buffer, packets in flight), MiB',
     default: d.sessionMemoryBytes / 1048576,
@@ -54,6 +59,12 @@ const SHUTDOWN_MARGIN_MS = 5000;
 
 function positiveInt(name: string, v: number, min = 1): number {
   if (!Number.isInteger(v) || v < min) throw new UsageError(`--${name} must be an integer ≥ ${min}`);
+  return v;
+}
+
+/** A rate in (0, 1e6] per second, or 0 = off. */
+function rateOrOff(name: string, v: number): number {
+  if (!(v >= 0 && v <= 1e6)) throw new UsageError(`--${name} must be a number from 0 (no limit) to 1000000, got ${v}`);
   return v;
 }
 
@@ -100,6 +111,8 @@ async function main(): Promise<void> {
       ...(v['cert-dir'] ? { certDir: userPath(v['cert-dir'] as string) } : {}),
       maxSessions: positiveInt('max-sessions', v['max-sessions'] as number),
       maxSessionsPerAddress: positiveInt('max-sessions-per-address', v['max-sessions-per-address'] as number),
+      maxHandshakesPerAddressPerS: rateOrOff('max-handshakes-per-address-per-s', v['max-handshakes-per-address-per-s'] as number),
+      handshakeBurstPerAddress: positiveInt('handshake-burst-per-address', v['handshake-burst-per-address'] as number),
       sessionMemoryBytes: positiveInt('session-memory-mb', v['session-memory-mb'] as number, MIN_SESSION_MEMORY_BYTES / 1048576) * 1048576,
       clientDatagrams: {
         burst: positiveInt('client-datagram-burst', v['client-datagram-burst'] as number),

@@ -48,6 +48,8 @@ async function run(ctx: FaultContext): Promise<FaultOutcome> {
     hostile_session_datagrams: hostile.session_datagrams_sent, hostile_requests: hostile.requests_sent,
     hostile_sessions: hostile.sessions_opened, hostile_closed_by_origin: closedTotal, hostile_not_closed: notClosedTotal,
     hostile_connect_failures: hostile.connect_failures,
+    // Connection attempts the origin refused before TLS for its per-address handshake rate (--max-handshakes-per-address-per-s).
+    handshakes_refused: typeof status.handshakes_refused === 'number' ? status.handshakes_refused : null,
     hostile_undelivered: Object.values(hostile.undelivered).reduce((s, n) => s + n, 0),
     not_closed_by_attack: JSON.stringify(hostile.not_closed),
     clean_buffering_ratio: paired.cleanBufferingRatio, loaded_buffering_ratio: paired.loadedBufferingRatio, buffering_rise_points: rise * 100,

@@ -155,12 +155,90 @@ static void record_receiver_time(pcc_mi *mi, uint32_t bytes, int64_t recv_time_u
     mi->bytes_recv_timed += bytes;
 }
 
+/* An ack with a receiver time: another time than the frame's starts a new frame. After a late frame (an earlier time
+ * than the one before it) where earlier receipts ended is unknown. */
+static int note_frame(pcc_mi_tracker *tracker, const cc_sent_packet *packet, int64_t recv_time_us) {
+    int released = 0;
+    if (recv_time_us != tracker->frame_recv_us) {
+        released = pcc_mi_end_frame(tracker);
+        tracker->previous_frame_recv_us = recv_time_us > tracker->frame_recv_us ? tracker->frame_recv_us : 0;
+        tracker->frame_recv_us = recv_time_us;
+        tracker->frame_bytes = 0;
+    }
+    tracker->frame_open = 1;
+    int64_t offset_us = recv_time_us - packet->sent_time_us;
+    if (!tracker->have_recv_offset || offset_us < tracker->min_recv_offset_us) tracker->min_recv_offset_us = offset_us;
+    tracker->have_recv_offset = 1;
+    return released;
+}
+
+/* Every receiver time the MI has is the frame being read's. */
+static int within_frame(const pcc_mi_tracker *tracker, const pcc_mi *mi) {
+    return mi->bytes_recv_timed > 0 && mi->recv_first_us == mi->recv_last_us && mi->recv_last_us == tracker->frame_recv_us;
+}
+
+/* 1 when this event completed a closed MI whose result can be taken now; one completed inside the frame being read
+ * waits for the frame's end, when its delivery can count the whole frame (pcc_mi_end_frame). */
+static int completed(pcc_mi_tracker *tracker, pcc_mi *mi) {
+    if (!just_completed(mi)) return 0;
+    if (tracker->frame_open && mi->idle_us == 0 && tracker->previous_frame_recv_us != 0 && within_frame(tracker, mi)) {
+        mi->frame_pending = 1;
+        tracker->frame_pending_mis++;
+        return 0;
+    }
+    return 1;
+}
+
+/* The receiver's span of an MI all of whose packets one ACK frame acknowledged: it has no span of its own, so it
+ * starts where the previous frame's receipts ended, and counts every byte this frame acknowledged (its own and its
+ * neighbours', which arrived in the same span). That holds while the bottleneck stayed busy from there. After an idle
+ * link (the sender app-limited, or slower than the path) the previous frame can be long past and its span would
+ * hold the idle time: the span then starts no earlier than the MI's first packet could arrive (its send time on the
+ * receiver's clock by the lowest one-way offset seen, which only overstates that offset), and counts the bytes from
+ * the MI on less that first packet, which arrived at the span's start. With nothing left, no span: the send figure. */
+static void set_frame_span(const pcc_mi_tracker *tracker, pcc_mi *mi) {
+    int64_t start_us = tracker->previous_frame_recv_us;
+    uint64_t bytes = tracker->frame_bytes;
+    int64_t earliest_us = mi->start_time_us + tracker->min_recv_offset_us;
+    if (earliest_us > start_us) {
+        uint64_t first_packet_bytes = mi->bytes_sent / mi->packets_sent;
+        uint64_t from_mi = tracker->frame_bytes - mi->frame_bytes_before;
+        start_us = earliest_us;
+        bytes = from_mi > first_packet_bytes ? from_mi - first_packet_bytes : 0;
+    }
+    if (tracker->frame_recv_us > start_us && bytes > 0) {
+        mi->frame_span_start_us = start_us;
+        mi->frame_span_bytes = bytes;
+    }
+}
+
+int pcc_mi_end_frame(pcc_mi_tracker *tracker) {
+    if (!tracker->frame_open) return 0;
+    tracker->frame_open = 0;
+    if (tracker->previous_frame_recv_us != 0) {
+        for (size_t age = 0; age < tracker->count; age++) {
+            pcc_mi *mi = at(tracker, age);
+            if (mi->idle_us == 0 && within_frame(tracker, mi)) set_frame_span(tracker, mi);
+            mi->frame_pending = 0;
+        }
+    }
+    int released = tracker->frame_pending_mis > 0;
+    tracker->frame_pending_mis = 0;
+    return released;
+}
+
 int pcc_mi_on_ack(pcc_mi_tracker *tracker, const cc_sent_packet *packet, int64_t rtt_us, int64_t recv_time_us) {
+    int released = recv_time_us > 0 ? note_frame(tracker, packet, recv_time_us) : 0;
     pcc_mi *mi = owner(tracker, packet->pn);
-    if (mi == NULL) return 0;
+    if (mi != NULL && recv_time_us > 0) {
+        if (mi->bytes_recv_timed == 0) mi->frame_bytes_before = tracker->frame_bytes;
+        record_receiver_time(mi, packet->bytes, recv_time_us);
+    }
+    /* packets no MI listens for any more were received in the frame all the same */
+    if (recv_time_us > 0) tracker->frame_bytes += packet->bytes;
+    if (mi == NULL) return released;
     mi->packets_acked++;
     mi->bytes_acked += packet->bytes;
-    if (recv_time_us > 0) record_receiver_time(mi, packet->bytes, recv_time_us);
     /* Welford's online update of means and co-moments for the regression of RTT on send time. */
     double x = (double)(packet->sent_time_us - mi->start_time_us);
     double y = (double)rtt_us;
@@ -175,7 +253,7 @@ int pcc_mi_on_ack(pcc_mi_tracker *tracker, const cc_sent_packet *packet, int64_t
     mi->m2_send_time += dx * (x - mi->mean_send_time_us);
     mi->m2_rtt += dy * (y - mi->mean_rtt_us);
     mi->co_moment += dx * (y - mi->mean_rtt_us);
-    return just_completed(mi);
+    return completed(tracker, mi) || released;
 }
 
 int pcc_mi_on_loss(pcc_mi_tracker *tracker, const cc_sent_packet *packet) {
@@ -183,7 +261,7 @@ int pcc_mi_on_loss(pcc_mi_tracker *tracker, const cc_sent_packet *packet) {
     if (mi == NULL) return 0;
     mi->packets_lost++;
     mi->bytes_lost += packet->bytes;
-    return just_completed(mi);
+    return completed(tracker, mi);
 }
 
 void pcc_mi_expire(pcc_mi_tracker *tracker, int64_t now_us, int64_t timeout_us) {
@@ -219,8 +297,13 @@ void pcc_mi_compute_stats(const pcc_mi *mi, double min_rtt_us, cc_mi_stats *out,
      * two intervals, as tcp_rate.c takes for send and ack). An MI with idle pauses (pcc_mi_on_sent) keeps the
      * figure over its send duration: its receiver span holds the pauses. */
     double received_us = (double)(mi->recv_last_us - mi->recv_first_us);
-    if (mi->idle_us == 0 && received_us > 0 && mi->bytes_recv_timed > mi->bytes_at_recv_first) {
-        double received_bps = (double)(mi->bytes_recv_timed - mi->bytes_at_recv_first) * 8e6 / received_us;
+    uint64_t received_bytes = mi->bytes_recv_timed - mi->bytes_at_recv_first;
+    if (received_us == 0 && mi->frame_span_bytes > 0) { /* acknowledged in one ACK frame (set_frame_span) */
+        received_us = (double)(mi->recv_last_us - mi->frame_span_start_us);
+        received_bytes = mi->frame_span_bytes;
+    }
+    if (mi->idle_us == 0 && received_us > 0 && received_bytes > 0) {
+        double received_bps = (double)received_bytes * 8e6 / received_us;
         if (received_bps < out->throughput_bps) out->throughput_bps = received_bps;
     }
     out->loss_rate = mi->packets_sent > 0 ? (double)mi->packets_lost / (double)mi->packets_sent : 0.0;
@@ -251,7 +334,7 @@ void pcc_mi_compute_stats(const pcc_mi *mi, double min_rtt_us, cc_mi_stats *out,
 int pcc_mi_pop_result(pcc_mi_tracker *tracker, double min_rtt_us, pcc_mi_result *out) {
     if (tracker->count == 0) return 0;
     pcc_mi *mi = at(tracker, 0);
-    if (mi->open) return 0;
+    if (mi->open || mi->frame_pending) return 0;
     int complete = mi->packets_acked + mi->packets_lost >= mi->packets_sent;
     if (!complete && !mi->timed_out) return 0;
     pcc_mi_compute_stats(mi, min_rtt_us, &out->stats, &out->rtt_gradient_stderr);

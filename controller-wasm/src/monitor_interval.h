@@ -43,6 +43,12 @@ typedef struct pcc_mi {
      * time, and how many of those bytes carry the first time (received by then, so outside the span). */
     int64_t recv_first_us, recv_last_us;
     uint64_t bytes_recv_timed, bytes_at_recv_first;
+    /* An MI whose every receiver time is one ACK frame's (pcc_mi_end_frame): the bytes that frame acknowledged before
+     * the MI's first, whether its result waits for the frame's end, and then the span's start and bytes (0: none). */
+    uint64_t frame_bytes_before;
+    int frame_pending;
+    int64_t frame_span_start_us;
+    uint64_t frame_span_bytes;
     /* RTT vs send time, kept as running means and co-moments (Welford) for a stable regression. */
     uint32_t rtt_samples;
     /* Packets acknowledged together share one RTT sample (and its timing noise): the regression's
@@ -67,6 +73,16 @@ typedef struct pcc_mi_tracker {
     double recent_send_rate_bytes_per_s[PCC_MI_RECENT_RATES];
     size_t recent_rates_written;
     int out_of_data;              /* the sender said it ran out of data since its last packet (cc_on_app_state) */
+    /* ACK frames, told apart by their receiver time (the origin passes each frame's largest; the simulator each
+     * packet's arrival): the one being read, the one before it (0: unknown), the bytes the one being read
+     * acknowledged so far, MIs waiting for its end, and the lowest receiver time less send time seen (the
+     * one-way delay plus the clocks' offset). */
+    int64_t frame_recv_us, previous_frame_recv_us;
+    uint64_t frame_bytes;
+    int frame_pending_mis;
+    int frame_open;               /* an ack of the frame being read came since its end was last noted */
+    int have_recv_offset;
+    int64_t min_recv_offset_us;
 } pcc_mi_tracker;
 
 /* What a finished MI reports. */
@@ -100,6 +116,10 @@ pcc_mi *pcc_mi_start(pcc_mi_tracker *tracker, double target_rate_bytes_per_s, in
 void pcc_mi_on_sent(pcc_mi_tracker *tracker, const cc_sent_packet *packet);
 int pcc_mi_on_ack(pcc_mi_tracker *tracker, const cc_sent_packet *packet, int64_t rtt_us, int64_t recv_time_us);
 int pcc_mi_on_loss(pcc_mi_tracker *tracker, const cc_sent_packet *packet);
+/* The ACK frame being read has ended (any event other than its own acks; an ack with another receiver time ends it
+ * too). An MI completed inside one frame waits for this: its delivery counts the whole frame. Returns 1 when that
+ * released a result for pcc_mi_pop_result. */
+int pcc_mi_end_frame(pcc_mi_tracker *tracker);
 
 /* Finishes closed MIs whose feedback is overdue: more than timeout_us past the MI's end plus its
  * expected_delay_us. */

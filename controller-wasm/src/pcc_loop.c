@@ -110,6 +110,8 @@ void pcc_loop_on_packet_sent(void *state, const cc_sent_packet *packet) {
     pcc_loop *loop = state;
     int64_t now_us = packet->sent_time_us;
     loop->now_us = now_us;
+    /* a send follows the ACK frame it answers: that frame has ended */
+    if (pcc_mi_end_frame(&loop->tracker)) drain_results(loop);
     if (loop->restart_mi || mi_due(loop, now_us)) {
         pcc_mi_close(&loop->tracker, now_us); /* first, so its achieved rate counts for the send ceiling */
         pcc_mi_expire(&loop->tracker, now_us, pcc_loop_mi_timeout_us(loop));
@@ -145,6 +147,7 @@ void pcc_loop_on_loss(void *state, const cc_loss_event *event) {
 void pcc_loop_on_tick(void *state, int64_t now_us) {
     pcc_loop *loop = state;
     loop->now_us = now_us;
+    pcc_mi_end_frame(&loop->tracker);
     pcc_mi_expire(&loop->tracker, now_us, pcc_loop_mi_timeout_us(loop));
     drain_results(loop);
 }

@@ -279,7 +279,43 @@ static void test_delivery_on_receiver_clock(void) {
     CHECK_NEAR(burst_mi_throughput_bps(0), 100 * 8000 / 1990e-6, 1.0);
 }
 
+/* Issue 17: MI 1, ten packets sent in 1 ms (80 Mbit/s) idle_us after MI 0, that one ACK frame acknowledges together
+ * with the first two of MI 2 (receiver time 35 ms + idle_us); the frame before it acknowledged MI 0 at 30 ms. Both
+ * clocks start at the first packet's (one-way offset 0 there, the lowest seen). */
+static double one_frame_mi_throughput_bps(int64_t idle_us) {
+    cc_controller *cc = create(0, 8e6);
+    stepper *s = last_created;
+    memset(&observed_mi, 0, sizeof observed_mi);
+    CHECK(cc_set_mi_observer(cc, observe_mi_1, NULL) == CC_OK);
+    const int64_t recv_origin_us = 5000000;
+    cc_on_packet_sent(cc, 0, 1000, 0);
+    cc_on_ack(cc, 0, 20000, recv_origin_us, 20000);
+    for (uint64_t pn = 1; pn < 10; pn++) cc_on_packet_sent(cc, pn, 1000, 20000 + (int64_t)pn);
+    for (uint64_t pn = 1; pn < 10; pn++) cc_on_ack(cc, pn, 20000, recv_origin_us + 30000, 20100);
+    pcc_loop_new_epoch(&s->loop);
+    for (uint64_t i = 0; i < 10; i++) cc_on_packet_sent(cc, 10 + i, 1000, 21000 + idle_us + (int64_t)i * 100);
+    pcc_loop_new_epoch(&s->loop);
+    cc_on_packet_sent(cc, 20, 1000, 22000 + idle_us); /* closes MI 1: sent over 1 ms */
+    cc_on_packet_sent(cc, 21, 1000, 22100 + idle_us);
+    for (uint64_t pn = 10; pn < 22; pn++) cc_on_ack(cc, pn, 0, recv_origin_us + 35000 + idle_us, 47000 + idle_us);
+    cc_on_packet_sent(cc, 22, 1000, 47100 + idle_us); /* the next send: that frame has ended */
+    CHECK(observed_mi.id == 1 && observed_mi.stats.packets_acked == 10 && !observed_mi.timed_out);
+    CHECK_NEAR(observed_mi.stats.send_rate_bps, 80e6, 1.0);
+    cc_destroy(cc);
+    return observed_mi.stats.throughput_bps;
+}
+
+static void test_delivery_of_an_mi_acked_in_one_frame(void) {
+    /* The receiver got the frame's 12 packets over the 5 ms since the previous frame's receipts: 19.2 Mbit/s, not the
+     * 80 Mbit/s it was sent at (an MI with no receiver span of its own read its send figure) */
+    CHECK_NEAR(one_frame_mi_throughput_bps(0), 12 * 8000 / 5000e-6, 1.0);
+    /* After half a second idle the previous frame is long past: the span starts when MI 1's first packet could
+     * arrive (21 ms + idle on the receiver's clock) and counts the 11 packets after it, not 12 over 505 ms. */
+    CHECK_NEAR(one_frame_mi_throughput_bps(500000), 11 * 8000 / 14000e-6, 1.0);
+}
+
 int main(void) {
+    test_delivery_of_an_mi_acked_in_one_frame();
     test_delivery_on_receiver_clock();
     test_results_in_order_from_the_current_epoch();
     test_mi_floors();

@@ -62,7 +62,7 @@ test('a close whose capsule the peer does not answer closes the QUIC connection 
   // web-transport-quinn alone waits for the peer to answer the capsule and after max(3 RTT, 100 ms) closes the QUIC
   // connection with an empty reason: a peer too busy to read the capsule first saw the code without the reason
   // (issue 20's flood refusals). The addon closes it with the reason after half that wait. Here the client hears
-  // nothing for 300 ms, then everything at once.
+  // nothing and says nothing for 300 ms, then hears everything at once.
   const cert = testCert();
   const server = await QuicServer.bind({ host: '127.0.0.1', port: 0, certPem: cert.certPem, keyPem: cert.keyPem });
   const relay = await startUdpRelay(server.port);

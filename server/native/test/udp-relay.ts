@@ -1,16 +1,19 @@
-// Test fixture: a UDP relay on 127.0.0.1 between a QUIC client and server that can hold the server's datagrams for a
-// while (a client too busy to read them) and count what the server sent meanwhile.
+// Test fixture: a UDP relay on 127.0.0.1 between a QUIC client and server that can silence the client for a while: the
+// server's datagrams wait (a client too busy to read them) and the client's are dropped (one too busy to send), and it
+// counts what the server sent meanwhile. The client must stay silent too: its probes reaching a server that has closed
+// and forgotten the connection draw stateless resets, which wait behind the server's CONNECTION_CLOSE, and quinn's
+// client then reports the reset ("reset by peer") rather than the close it read first (seen 1 in 15 on a loaded machine).
 import { createSocket, type RemoteInfo, type Socket } from 'node:dgram';
 import { once } from 'node:events';
 
 export interface UdpRelay {
   /** The port the client connects to. */
   port: number;
-  /** From now on the server's datagrams wait. */
+  /** From now on the server's datagrams wait and the client's are dropped. */
   hold(): void;
   /** Server datagrams waiting now. */
   heldCount(): number;
-  /** Hands the waiting datagrams to the client in order and lets later ones through. */
+  /** Hands the waiting datagrams to the client in order and lets later ones through both ways. */
   release(): void;
   close(): void;
 }
@@ -25,7 +28,7 @@ export async function startUdpRelay(serverPort: number): Promise<UdpRelay> {
   let held: Buffer[] | null = null;
   toClient.on('message', (msg, from) => {
     client = from;
-    toServer.send(msg, serverPort, '127.0.0.1');
+    if (!held) toServer.send(msg, serverPort, '127.0.0.1');
   });
   toServer.on('message', (msg) => {
     if (held) held.push(msg);

@@ -48,6 +48,10 @@ typedef struct bottleneck_link {
     /* > 0: each group of 4 acks reaches the sender up to this much late (deterministic, order kept): a
      * receiver that acknowledges in batches, a busy event loop. Timing noise only, never a queue. */
     int64_t ack_lateness_us;
+    /* > 0: the receiver reads what arrived only every recv_batch_us of its clock (an event loop that wakes in
+     * turns, a Node client or a browser tab that was not scheduled) and stamps and acknowledges each read batch at
+     * the read's time: receiver-clock delivery spans then start and end on the batches, not on the arrivals. */
+    int64_t recv_batch_us;
     int64_t last_ack_time_us;
     /* Acks that would reach the sender in [ack_outage_from_us, ack_outage_until_us) arrive at its end instead: the
      * return path is down (an LTE uplink gap) while data still flows. */
@@ -133,7 +137,8 @@ static inline void link_send_one(bottleneck_link *link)
         link->sum_queue_delay_us += queue_delay_us;
         link->queue_samples++;
         int64_t recv_us = (int64_t)depart_us + link->rtt_us / 2;
-        int64_t ack_time_us = (int64_t)depart_us + link->rtt_us + link_ack_lateness_us(link, pn);
+        if (link->recv_batch_us > 0) recv_us = (recv_us / link->recv_batch_us + 1) * link->recv_batch_us;
+        int64_t ack_time_us = recv_us + (link->rtt_us - link->rtt_us / 2) + link_ack_lateness_us(link, pn);
         int64_t sample_rtt_us = 0;
         if (ack_time_us >= link->ack_outage_from_us && ack_time_us < link->ack_outage_until_us) {
             if (link->ack_outage_reported) sample_rtt_us = ack_time_us - link->now_us;

@@ -54,6 +54,15 @@ static double probes_delivered_mbps(const vivace_state *s) {
     return best;
 }
 
+/* The highest rate the round's probes were sent at, Mbit/s. */
+static double probes_offered_mbps(const vivace_state *s) {
+    double best = 0.0;
+    for (int slot = 0; slot < PCC_PROBE_SLOTS; slot++) {
+        if (s->probes[slot].rate_mbps > best) best = s->probes[slot].rate_mbps;
+    }
+    return best;
+}
+
 double vivace_bounded_step_mbps(vivace_state *s, double gradient, double rate_mbps) {
     double change_mbps = (double)confidence_amplifier(s->consecutive) * vivace_param(s, VIVACE_P_THETA0) * gradient;
     double omega0 = vivace_param(s, VIVACE_P_OMEGA0), delta = vivace_param(s, VIVACE_P_OMEGA_DELTA);
@@ -83,9 +92,11 @@ double vivace_probes_mean_utility(const vivace_state *s, double *noise_var) {
 /* Moves the base rate by the gradient (§4.4.3) and starts probing around the new rate (or moving). A decrease
  * goes at least down to (1+ε) x what the probes got through, even past ω: ω guards against noisy increases, but
  * after a capacity drop a rate far above the delivered one only loses packets while ω grows round by round.
- * Random loss leaves the delivered rate at r(1 - L)(1 + ε) ≥ r, so it changes nothing there.
+ * Random loss leaves the delivered rate at r(1 - L)(1 + ε) ≥ r, so it changes nothing there. The bound marks a
+ * fade only when the link delivered clearly less than before (vivace_round_delivery_fell): a probe that
+ * overshot into the flow's own queue also reads a delivered fraction below 1.
  * gradient_var: variance of the estimate from measurement noise (0 when unknown). */
-static void apply_gradient(vivace_state *s, double gradient, double gradient_var) {
+static void apply_gradient(vivace_state *s, double gradient, double gradient_var, int delivery_fell) {
     s->loop.gradient = gradient;
     double rate_mbps = vivace_to_mbps(s->base_rate);
     if (gradient == 0.0 || !(rate_mbps > 0) || !isfinite(gradient)) {
@@ -109,7 +120,7 @@ static void apply_gradient(vivace_state *s, double gradient, double gradient_var
         double delivered_mbps = probes_delivered_mbps(s) * (1.0 + s->epsilon);
         if (delivered_mbps > 0 && delivered_mbps < next_mbps) {
             next_mbps = delivered_mbps;
-            vivace_note_fade(s, s->base_rate);
+            if (delivery_fell) vivace_note_fade(s, s->base_rate);
         }
     }
     /* epsilon_min_on_reversal: a narrow step measures a noisier gradient (γ = Δu / 2εr), which slows a climb; at
@@ -156,6 +167,7 @@ static int is_abnormal(const vivace_state *s, double gradient) {
 static int same_sign(double a, double b) { return (a > 0) == (b > 0) && (a < 0) == (b < 0); }
 
 static void on_probes_complete(vivace_state *s) {
+    int delivery_fell = vivace_round_delivery_fell(s, probes_delivered_mbps(s), probes_offered_mbps(s));
     double variance;
     double gradient = pair_gradient(&s->probes[0], &variance);
     for (int pair = 1; pair < PCC_PROBE_PAIRS; pair++) {
@@ -190,7 +202,7 @@ static void on_probes_complete(vivace_state *s) {
             variance = (variance + s->first_gradient_var) / 4.0;
         }
     }
-    apply_gradient(s, gradient, variance);
+    apply_gradient(s, gradient, variance, delivery_fell);
 }
 
 void vivace_on_probe_result(vivace_state *s, const pcc_mi_outcome *outcome) {

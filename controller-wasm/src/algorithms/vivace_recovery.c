@@ -29,6 +29,12 @@
 /* A probe met a standing queue when its mean RTT exceeded the path's min RTT by this share of it: a deep buffer
  * that stays full shows no RTT gradient (vivace-loss keeps one full by design), and a link after a fade is idle. */
 #define FADE_RECOVERY_MAX_QUEUE_SHARE 0.5
+/* A fade: the round's best probe got through less than this share of what the link delivered in the rounds before
+ * and of what the round offered it. A probe above the capacity C of an unchanged link meets its own queue, which in
+ * eq. 4.1's model (§4.3.1, eq. 4.4) grows at (S - C)/C while the link still delivers C: its delivered fraction is
+ * below 1 (C / r(1+ε), lower still when the receiver stamps its packets in late batches), its delivered rate is
+ * not. That overshoot is the gradient step's to correct (§4.4.3), not a reason for the starting phase (§4.4). */
+#define FADE_DELIVERY_SHARE 0.7
 /* Clean increase decisions in a row before the starting phase: one can be a rate just below where a queue starts
  * (the base rate settles near C/(1+ε)); two in a row are ω apart, both with r(1+ε) below the capacity. */
 #define FADE_RECOVERY_DECISIONS 2
@@ -44,6 +50,18 @@ static int probes_uncongested(const vivace_state *s) {
         if (s->probes[slot].congested || !(s->probes[slot].delivered_fraction > 0)) return 0;
     }
     return 1;
+}
+
+int vivace_round_delivery_fell(vivace_state *s, double delivered_mbps, double offered_mbps) {
+    double before_mbps = 0.0;
+    unsigned known = s->rounds_delivered < VIVACE_FADE_REFERENCE_ROUNDS ? s->rounds_delivered : VIVACE_FADE_REFERENCE_ROUNDS;
+    for (unsigned i = 0; i < known; i++) {
+        if (s->round_delivered_mbps[i] > before_mbps) before_mbps = s->round_delivered_mbps[i];
+    }
+    s->round_delivered_mbps[s->rounds_delivered % VIVACE_FADE_REFERENCE_ROUNDS] = delivered_mbps;
+    s->rounds_delivered++;
+    double reference_mbps = offered_mbps < before_mbps ? offered_mbps : before_mbps;
+    return reference_mbps > 0 && delivered_mbps < FADE_DELIVERY_SHARE * reference_mbps;
 }
 
 void vivace_note_fade(vivace_state *s, double rate_before) {

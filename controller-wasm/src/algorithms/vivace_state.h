@@ -17,6 +17,10 @@
 /* MI tags; a probe's tag is VIVACE_TAG_PROBE_FIRST + its slot (pcc_probe_round: 2·pair + 1 for the lower rate) */
 enum { VIVACE_TAG_SLOW_START, VIVACE_TAG_HOLD, VIVACE_TAG_DRAIN, VIVACE_TAG_MOVING, VIVACE_TAG_PROBE_FIRST };
 
+/* Probe rounds whose delivery a fade is judged against (vivace_recovery.c): a capacity that steps down over a few
+ * rounds is still compared with what the link delivered before the first step. */
+#define VIVACE_FADE_REFERENCE_ROUNDS 3
+
 typedef enum { STATE_SLOW_START, STATE_PROBING, STATE_DOUBLE_CHECK, STATE_MOVING } vivace_phase;
 
 typedef struct probe_result {
@@ -68,6 +72,8 @@ typedef struct vivace_state {
     unsigned clean_increases;        /* since: increase decisions in a row from uncongested probes */
     double rate_before_fade;         /* bytes/s: the highest rate the fade's decreases started from */
     int fade_recovering;             /* the slow start is that recovery's; an app-limited MI ends it */
+    double round_delivered_mbps[VIVACE_FADE_REFERENCE_ROUNDS]; /* the most each of the last rounds' probes got through */
+    unsigned rounds_delivered;       /* rounds recorded there (the newest at (rounds_delivered - 1) % the size) */
     int64_t min_one_way_us;          /* lowest receive time - send time seen (clock offset included) */
     int64_t last_one_way_us;         /* the latest ack's */
     int have_one_way;
@@ -145,6 +151,10 @@ void vivace_reenter_slow_start(vivace_state *s, double target_rate);
 /* vivace_recovery.c */
 /* The capacity fell under the rate; rate_before: bytes/s, the rate the decrease or halving started from. */
 void vivace_note_fade(vivace_state *s, double rate_before);
+/* A probe round is complete: delivered_mbps, the most one of its probes got through (rate x delivered fraction),
+ * offered_mbps, its highest probe rate. 1 when the link delivered clearly less than in the rounds before and
+ * than it was offered (a fade); the round is remembered either way. */
+int vivace_round_delivery_fell(vivace_state *s, double delivered_mbps, double offered_mbps);
 /* Whether a probe MI lost packets or met a growing or standing queue. */
 int vivace_probe_congested(const vivace_state *s, const pcc_mi_result *r);
 /* A probe round's decision (direction +1 / -1); 1: the starting phase

@@ -99,6 +99,9 @@ export class QuicServer {
   close(): void;
   /** Handshakes refused for handshakesPerAddressPerS since bind. */
   readonly handshakesRefused: number;
+  /** Of those, the ones dropped unanswered: beyond 10 refusals of one address in a second only the first 10 get a
+   *  CONNECTION_REFUSED close. */
+  readonly handshakesRefusedSilently: number;
   /** The next report of refused handshakes; null after close() or when no limit is set. */
   nextHandshakeRefusal(): Promise<HandshakeRefusal | null>;
 }

@@ -197,7 +197,7 @@ export class Origin {
       sessions_refused_by_reason: Object.fromEntries(this.refusedByReason),
       sessions_closed_for_violation_by_code: Object.fromEntries(this.violationsByCode),
       addresses: this.sessionsPerAddress.size,
-      handshakes_refused: this.quicServer.handshakesRefused,
+      handshakes_refused: this.quicServer.handshakesRefused, handshakes_refused_silently: this.quicServer.handshakesRefusedSilently,
       limits: {
         max_sessions: this.options.maxSessions, max_sessions_per_address: this.options.maxSessionsPerAddress,
         max_handshakes_per_address_per_s: this.options.maxHandshakesPerAddressPerS,

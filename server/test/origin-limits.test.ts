@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { CLOSE_LIMIT_EXCEEDED, CLOSE_PROTOCOL_VIOLATION } from '@pcc-stream/protocol';
 import { PccClient } from '../src/client/pcc-client.ts';
-import { makeMedia, startOrigin, waitFor, type MediaFixture } from './helpers.ts';
+import { makeMedia, startOrigin, waitFor, type MediaFixture, type RunningOrigin } from './helpers.ts';
 
 let media: MediaFixture;
 
@@ -15,6 +15,13 @@ before(() => {
 
 after(() => media?.cleanup());
 
+/** Connects from `localAddress`, keeping the client in `clients` for the test's cleanup. */
+async function connectFrom(origin: RunningOrigin, clients: PccClient[], localAddress: string): Promise<PccClient> {
+  const c = await PccClient.connect(origin.origin, { certSha256Hex: origin.certHash, localAddress });
+  clients.push(c);
+  return c;
+}
+
 function closedWithin(c: PccClient, ms: number): Promise<{ code: number; reason: string } | null> {
   return Promise.race([c.quic.closed(), new Promise<null>((r) => setTimeout(() => r(null), ms))]);
 }
@@ -23,11 +30,7 @@ test('sessions per address: the third from 127.0.0.1 is refused with the reason,
   const origin = await startOrigin(media.dir, ['--max-sessions-per-address', '2', '--session-memory-mb', '2']);
   const clients: PccClient[] = [];
   try {
-    const connect = async (localAddress: string): Promise<PccClient> => {
-      const c = await PccClient.connect(origin.origin, { certSha256Hex: origin.certHash, localAddress });
-      clients.push(c);
-      return c;
-    };
+    const connect = (localAddress: string): Promise<PccClient> => connectFrom(origin, clients, localAddress);
     await connect('127.0.0.1');
     await connect('127.0.0.1');
     await waitFor(async () => (await origin.status()).sessions === 2, 5000, 'two sessions');
@@ -57,11 +60,7 @@ test('new handshakes per address: beyond the burst they are refused before TLS a
   const origin = await startOrigin(media.dir, ['--max-handshakes-per-address-per-s', '0.001', '--handshake-burst-per-address', '2']);
   const clients: PccClient[] = [];
   try {
-    const connect = async (localAddress: string): Promise<PccClient> => {
-      const c = await PccClient.connect(origin.origin, { certSha256Hex: origin.certHash, localAddress });
-      clients.push(c);
-      return c;
-    };
+    const connect = (localAddress: string): Promise<PccClient> => connectFrom(origin, clients, localAddress);
     await connect('127.0.0.3');
     await connect('127.0.0.3');
     await assert.rejects(connect('127.0.0.3'), /the server refused to accept a new connection/);

@@ -9,6 +9,10 @@
 //! no TLS): an honest client learns at once that it was turned away instead of retrying its Initial until its
 //! connect deadline, which `ignore()` would make it do (each retransmission being another `Incoming` to look at).
 //! quinn sends that close with an empty reason phrase; the origin logs the address, the count and the limit.
+//! Beyond ANSWERED_REFUSALS_PER_S refusals of one address in a second the rest are dropped unanswered (`ignore()`):
+//! nothing that waits for answers makes that many attempts, and a flood of Initials (the `garbage` case's fake ones
+//! each become an `Incoming`, since quinn decrypts an Initial only on accept) would otherwise be answered packet for
+//! packet, to whatever source address it carries.
 //!
 //! The map is bounded: when it is full, addresses whose bucket has refilled (the same as not being tracked) are
 //! dropped, then the least recently seen half. An address evicted that way starts again with a full bucket; it takes
@@ -25,6 +29,8 @@ use crate::errors::invalid_arg;
 pub const MAX_TRACKED_ADDRESSES: usize = 65_536;
 /// At most one refusal report per address per this long (the log's rate limit); the report carries the count.
 pub const REPORT_INTERVAL: Duration = Duration::from_secs(1);
+/// Refusals of one address answered with CONNECTION_REFUSED per REPORT_INTERVAL; more are dropped silently.
+pub const ANSWERED_REFUSALS_PER_S: u32 = 10;
 const MAX_PER_S: f64 = 1e6;
 const MAX_BURST: u32 = 1_000_000;
 
@@ -67,8 +73,9 @@ pub struct RefusalReport {
 #[derive(Debug, PartialEq)]
 pub enum Admission {
     Admitted,
-    /// Refused; `report` is Some for the first refusal of the address in a REPORT_INTERVAL.
-    Refused { report: Option<RefusalReport> },
+    /// Refused; `answer`: whether to tell the client (CONNECTION_REFUSED) or drop it silently (over
+    /// ANSWERED_REFUSALS_PER_S); `report` is Some for the first refusal of the address in a REPORT_INTERVAL.
+    Refused { answer: bool, report: Option<RefusalReport> },
 }
 
 #[derive(Debug)]
@@ -77,6 +84,9 @@ struct Bucket {
     updated: Instant,
     unreported: u64,
     last_report: Option<Instant>,
+    /// Refusals answered since `answered_since` (a window of REPORT_INTERVAL).
+    answered: u32,
+    answered_since: Instant,
 }
 
 impl Bucket {
@@ -133,20 +143,35 @@ impl HandshakeBuckets {
             self.evict(now);
         }
         let limit = self.limit;
-        let bucket = self.buckets.entry(key).or_insert(Bucket { tokens: limit.burst, updated: now, unreported: 0, last_report: None });
+        let bucket = self.buckets.entry(key).or_insert(Bucket {
+            tokens: limit.burst,
+            updated: now,
+            unreported: 0,
+            last_report: None,
+            answered: 0,
+            answered_since: now,
+        });
         bucket.refill(&limit, now);
         if bucket.tokens >= 1.0 {
             bucket.tokens -= 1.0;
             return Admission::Admitted;
         }
+        if now.saturating_duration_since(bucket.answered_since) >= REPORT_INTERVAL {
+            bucket.answered_since = now;
+            bucket.answered = 0;
+        }
+        let answer = bucket.answered < ANSWERED_REFUSALS_PER_S;
+        if answer {
+            bucket.answered += 1;
+        }
         bucket.unreported += 1;
         let due = bucket.last_report.is_none_or(|last| now.saturating_duration_since(last) >= REPORT_INTERVAL);
         if !due {
-            return Admission::Refused { report: None };
+            return Admission::Refused { answer, report: None };
         }
         bucket.last_report = Some(now);
         let refused = std::mem::take(&mut bucket.unreported);
-        Admission::Refused { report: Some(RefusalReport { address: key_text(key), refused }) }
+        Admission::Refused { answer, report: Some(RefusalReport { address: key_text(key), refused }) }
     }
 
     /// Drops refilled buckets (no different from untracked ones), then, if that freed too little, the least recently
@@ -184,17 +209,30 @@ mod tests {
         for _ in 0..3 {
             assert_eq!(b.admit(v4(1), t0), Admission::Admitted);
         }
-        assert_eq!(b.admit(v4(1), t0), Admission::Refused { report: Some(RefusalReport { address: "127.0.0.1".into(), refused: 1 }) });
-        assert_eq!(b.admit(v4(1), t0), Admission::Refused { report: None });
+        assert_eq!(b.admit(v4(1), t0), Admission::Refused { answer: true, report: Some(RefusalReport { address: "127.0.0.1".into(), refused: 1 }) });
+        assert_eq!(b.admit(v4(1), t0), Admission::Refused { answer: true, report: None });
         // Another address has its own bucket.
         assert_eq!(b.admit(v4(2), t0), Admission::Admitted);
         // Half a second refills one handshake.
         assert_eq!(b.admit(v4(1), t0 + Duration::from_millis(500)), Admission::Admitted);
-        assert_eq!(b.admit(v4(1), t0 + Duration::from_millis(500)), Admission::Refused { report: None });
+        assert_eq!(b.admit(v4(1), t0 + Duration::from_millis(500)), Admission::Refused { answer: true, report: None });
         // A second after the first report, the next refusal reports the three since then.
         let later = t0 + Duration::from_millis(1000);
         assert_eq!(b.admit(v4(1), later), Admission::Admitted);
-        assert_eq!(b.admit(v4(1), later), Admission::Refused { report: Some(RefusalReport { address: "127.0.0.1".into(), refused: 3 }) });
+        assert_eq!(b.admit(v4(1), later), Admission::Refused { answer: true, report: Some(RefusalReport { address: "127.0.0.1".into(), refused: 3 }) });
+    }
+
+    #[test]
+    fn refusals_beyond_the_answered_rate_are_silent() {
+        let mut b = HandshakeBuckets::new(HandshakeLimit { per_s: 0.001, burst: 1.0 });
+        let t0 = Instant::now();
+        assert_eq!(b.admit(v4(1), t0), Admission::Admitted);
+        for i in 0..ANSWERED_REFUSALS_PER_S {
+            assert!(matches!(b.admit(v4(1), t0), Admission::Refused { answer: true, .. }), "refusal {i} is answered");
+        }
+        assert_eq!(b.admit(v4(1), t0 + Duration::from_millis(999)), Admission::Refused { answer: false, report: None });
+        // The next second answers again.
+        assert!(matches!(b.admit(v4(1), t0 + Duration::from_millis(1000)), Admission::Refused { answer: true, .. }));
     }
 
     #[test]
@@ -203,7 +241,7 @@ mod tests {
         let t0 = Instant::now();
         assert_eq!(b.admit("2001:db8::1".parse().unwrap(), t0), Admission::Admitted);
         let refused = b.admit("2001:db8::ffff:2".parse().unwrap(), t0);
-        assert_eq!(refused, Admission::Refused { report: Some(RefusalReport { address: "2001:db8::/64".into(), refused: 1 }) });
+        assert_eq!(refused, Admission::Refused { answer: true, report: Some(RefusalReport { address: "2001:db8::/64".into(), refused: 1 }) });
         assert_eq!(b.admit("2001:db8:0:1::1".parse().unwrap(), t0), Admission::Admitted);
         // IPv4 mapped into IPv6 is the IPv4 address.
         assert_eq!(b.admit("::ffff:127.0.0.9".parse().unwrap(), t0), Admission::Admitted);

@@ -89,16 +89,22 @@ struct HandshakeGate {
     limit: HandshakeLimit,
     buckets: HandshakeBuckets,
     refused: Arc<AtomicU64>,
+    refused_silently: Arc<AtomicU64>,
     reports: mpsc::Sender<HandshakeRefusal>,
 }
 
 impl HandshakeGate {
     /// Whether `incoming` may start its handshake; refused ones are closed here, before any TLS work.
     fn admit(&mut self, incoming: quinn::Incoming) -> Option<quinn::Incoming> {
-        let Admission::Refused { report } = self.buckets.admit(incoming.remote_address().ip(), Instant::now()) else {
+        let Admission::Refused { answer, report } = self.buckets.admit(incoming.remote_address().ip(), Instant::now()) else {
             return Some(incoming);
         };
-        incoming.refuse();
+        if answer {
+            incoming.refuse();
+        } else {
+            incoming.ignore();
+            self.refused_silently.fetch_add(1, Ordering::Relaxed);
+        }
         self.refused.fetch_add(1, Ordering::Relaxed);
         if let Some(report) = report {
             let _ = self.reports.try_send(HandshakeRefusal {
@@ -144,6 +150,7 @@ pub struct QuicServer {
     ready: Arc<Mutex<mpsc::Receiver<Session>>>,
     closed: watch::Sender<bool>,
     handshakes_refused: Arc<AtomicU64>,
+    handshakes_refused_silently: Arc<AtomicU64>,
     refusal_reports: Arc<Mutex<mpsc::Receiver<HandshakeRefusal>>>,
 }
 
@@ -160,10 +167,12 @@ impl QuicServer {
         let (ready_tx, ready_rx) = mpsc::channel(ACCEPT_QUEUE_SESSIONS);
         let (reports_tx, reports_rx) = mpsc::channel(REFUSAL_REPORT_QUEUE);
         let handshakes_refused = Arc::new(AtomicU64::new(0));
+        let handshakes_refused_silently = Arc::new(AtomicU64::new(0));
         let gate = limit.map(|limit| HandshakeGate {
             limit,
             buckets: HandshakeBuckets::new(limit),
             refused: handshakes_refused.clone(),
+            refused_silently: handshakes_refused_silently.clone(),
             reports: reports_tx,
         });
         napi::bindgen_prelude::spawn(run_accept_loop(endpoint.clone(), ready_tx, recv_buffer_bytes, gate));
@@ -173,6 +182,7 @@ impl QuicServer {
             ready: Arc::new(Mutex::new(ready_rx)),
             closed: watch::Sender::new(false),
             handshakes_refused,
+            handshakes_refused_silently,
             refusal_reports: Arc::new(Mutex::new(reports_rx)),
         })
     }
@@ -183,19 +193,17 @@ impl QuicServer {
         self.handshakes_refused.load(Ordering::Relaxed) as f64
     }
 
+    /// Of those, the ones dropped without an answer (beyond ANSWERED_REFUSALS_PER_S of one address).
+    #[napi(getter)]
+    pub fn handshakes_refused_silently(&self) -> f64 {
+        self.handshakes_refused_silently.load(Ordering::Relaxed) as f64
+    }
+
     /// The next report of refused handshakes (at most one per address per second, with the count since the
     /// address's previous report); null after close() or when no limit is set.
     #[napi]
     pub async fn next_handshake_refusal(&self) -> napi::Result<Option<HandshakeRefusal>> {
-        let mut closed = self.closed.subscribe();
-        if *closed.borrow() {
-            return Ok(None);
-        }
-        let mut reports = self.refusal_reports.lock().await;
-        tokio::select! {
-            report = reports.recv() => Ok(report.filter(|_| !*self.closed.borrow())),
-            _ = closed.wait_for(|closed| *closed) => Ok(None),
-        }
+        Ok(self.next_until_closed(&self.refusal_reports).await)
     }
 
     #[napi(getter)]
@@ -206,15 +214,7 @@ impl QuicServer {
     /// The next established session (its CONNECT already answered 200); null after close().
     #[napi]
     pub async fn accept(&self) -> napi::Result<Option<Session>> {
-        let mut closed = self.closed.subscribe();
-        if *closed.borrow() {
-            return Ok(None);
-        }
-        let mut ready = self.ready.lock().await;
-        tokio::select! {
-            session = ready.recv() => Ok(session.filter(|_| !*self.closed.borrow())),
-            _ = closed.wait_for(|closed| *closed) => Ok(None),
-        }
+        Ok(self.next_until_closed(&self.ready).await)
     }
 
     /// Stop accepting and close every connection of this endpoint.
@@ -222,6 +222,21 @@ impl QuicServer {
     pub fn close(&self) {
         self.closed.send_replace(true);
         self.endpoint.close(0u32.into(), b"server closed");
+    }
+}
+
+impl QuicServer {
+    /// The next item of one of the server's queues; None once close() was called (or the queue's sender is gone).
+    async fn next_until_closed<T>(&self, queue: &Mutex<mpsc::Receiver<T>>) -> Option<T> {
+        let mut closed = self.closed.subscribe();
+        if *closed.borrow() {
+            return None;
+        }
+        let mut queue = queue.lock().await;
+        tokio::select! {
+            item = queue.recv() => item.filter(|_| !*self.closed.borrow()),
+            _ = closed.wait_for(|closed| *closed) => None,
+        }
     }
 }
 

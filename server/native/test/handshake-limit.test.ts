@@ -39,6 +39,7 @@ test('handshakes from one address beyond its burst are refused before TLS, with 
     assert.equal(first.errors.length, 7);
     for (const message of first.errors) assert.match(message, /refused/i);
     assert.equal(server.handshakesRefused, 7);
+    assert.equal(server.handshakesRefusedSilently, 0, 'up to 10 refusals a second are answered');
     // The first refusal is reported at once; later ones of the same second wait for the next report.
     assert.deepEqual(await server.nextHandshakeRefusal(), { address: '127.0.0.1', refused: 1, limitPerS: 0.001, burst: 3 });
 

@@ -155,13 +155,14 @@ static void record_receiver_time(pcc_mi *mi, uint32_t bytes, int64_t recv_time_u
     mi->bytes_recv_timed += bytes;
 }
 
-/* An ack with a receiver time: another time than the frame's starts a new frame. After a late frame (an earlier time
- * than the one before it) where earlier receipts ended is unknown. */
+/* An ack with a receiver time: another time than the frame's starts a new frame. Earlier receipts ended at the latest
+ * time seen before it; a late frame (no later than that) was received among them, where is unknown (0). */
 static int note_frame(pcc_mi_tracker *tracker, const cc_sent_packet *packet, int64_t recv_time_us) {
     int released = 0;
     if (recv_time_us != tracker->frame_recv_us) {
         released = pcc_mi_end_frame(tracker);
-        tracker->previous_frame_recv_us = recv_time_us > tracker->frame_recv_us ? tracker->frame_recv_us : 0;
+        tracker->previous_frame_recv_us = recv_time_us > tracker->latest_recv_us ? tracker->latest_recv_us : 0;
+        if (recv_time_us > tracker->latest_recv_us) tracker->latest_recv_us = recv_time_us;
         tracker->frame_recv_us = recv_time_us;
         tracker->frame_bytes = 0;
     }

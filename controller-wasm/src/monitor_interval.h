@@ -74,10 +74,10 @@ typedef struct pcc_mi_tracker {
     size_t recent_rates_written;
     int out_of_data;              /* the sender said it ran out of data since its last packet (cc_on_app_state) */
     /* ACK frames, told apart by their receiver time (the origin passes each frame's largest; the simulator each
-     * packet's arrival): the one being read, the one before it (0: unknown), the bytes the one being read
-     * acknowledged so far, MIs waiting for its end, and the lowest receiver time less send time seen (the
-     * one-way delay plus the clocks' offset). */
-    int64_t frame_recv_us, previous_frame_recv_us;
+     * packet's arrival): the one being read, where the receipts before it ended (0: unknown), the latest time seen,
+     * the bytes the one being read acknowledged so far, MIs waiting for its end, and the lowest receiver time less
+     * send time seen (the one-way delay plus the clocks' offset). */
+    int64_t frame_recv_us, previous_frame_recv_us, latest_recv_us;
     uint64_t frame_bytes;
     int frame_pending_mis;
     int frame_open;               /* an ack of the frame being read came since its end was last noted */

@@ -270,6 +270,48 @@ static void test_receiver_clock(void) {
     CHECK_NEAR(r.stats.duration_us, 10000, 1e-9);
 }
 
+/* MI 0 (send_ten_packets) acknowledged in two ACK frames, receiver times 15 and 20 ms (one-way offset 11 ms), then MI 1:
+ * its packets from first_pn sent 100 us apart from sent_us, closed 1 ms after its first send. */
+static void ten_acked_then_mi(pcc_mi_tracker *t, uint64_t first_pn, uint64_t packets, int64_t sent_us) {
+    send_ten_packets(t);
+    for (uint64_t i = 0; i < 10; i++) {
+        cc_sent_packet p = packet(i, (int64_t)i * 1000);
+        pcc_mi_on_ack(t, &p, 20000, i < 5 ? 15000 : 20000);
+    }
+    pcc_mi_start(t, 1e6, 0, 0, sent_us);
+    for (uint64_t i = 0; i < packets; i++) {
+        cc_sent_packet p = packet(first_pn + i, sent_us + (int64_t)i * 100);
+        pcc_mi_on_sent(t, &p);
+    }
+    pcc_mi_start(t, 1e6, 0, 0, sent_us + 1000);
+}
+
+static void test_one_frame_edges(void) {
+    /* One packet sent after half a second idle, alone in its frame: from its earliest arrival on nothing else came, so
+     * no span of its own; it keeps the send figure (1000 B over 1 ms), not 1000 B over the 491.5 ms since 20 ms. It
+     * waits for its frame's end (a neighbour acknowledged later in that frame would count). */
+    pcc_mi_tracker t;
+    ten_acked_then_mi(&t, 10, 1, 500000);
+    cc_sent_packet p = packet(10, 500000);
+    CHECK(pcc_mi_on_ack(&t, &p, 20000, 511500) == 0); /* MI 1 complete, waiting */
+    pcc_mi_result r;
+    CHECK(pcc_mi_pop_result(&t, 20000, &r) == 1 && r.id == 0);
+    CHECK(pcc_mi_pop_result(&t, 20000, &r) == 0);
+    CHECK(pcc_mi_end_frame(&t) == 1);
+    CHECK(pcc_mi_pop_result(&t, 20000, &r) == 1 && r.id == 1);
+    CHECK_NEAR(r.stats.throughput_bps, 8e6, 1e-6);
+    /* A late frame (its time before the latest seen) tells nothing of where earlier receipts ended: the three packets
+     * it acknowledged keep the send figure, 3000 B over 1 ms, at once. */
+    ten_acked_then_mi(&t, 10, 3, 10000);
+    for (uint64_t i = 0; i < 3; i++) {
+        p = packet(10 + i, 10000 + (int64_t)i * 100);
+        CHECK(pcc_mi_on_ack(&t, &p, 20000, 18000) == (i == 2));
+    }
+    CHECK(pcc_mi_pop_result(&t, 20000, &r) == 1 && r.id == 0);
+    CHECK(pcc_mi_pop_result(&t, 20000, &r) == 1 && r.id == 1);
+    CHECK_NEAR(r.stats.throughput_bps, 24e6, 1e-6);
+}
+
 static void test_stalled_sender(void) {
     /* Issue 17: a sender that paused with data waiting (not scheduled, held by a window) sent at the rate
      * over the whole MI (thesis §4.4), so the pause is part of the duration; an idle sender's pause is not. */
@@ -281,6 +323,7 @@ int main(void) {
     test_idle_sender();
     test_stalled_sender();
     test_receiver_clock();
+    test_one_frame_edges();
     test_association_and_order();
     test_regression_by_hand();
     test_clustered_samples();

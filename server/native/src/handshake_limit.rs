@@ -4,6 +4,9 @@
 //! milliseconds of CPU each, where refusing an `Incoming` costs one small Initial packet. One client opening sessions
 //! as fast as it can would otherwise buy that CPU from every other session's sender. Each address (an IPv6 address by
 //! its /64, what one host is usually given) has a token bucket: `burst` handshakes at once, refilled at `per_s`.
+//! An admitted Initial that starts no handshake (quinn finds it does not decrypt, or it went stale, when accepting it:
+//! before any TLS work) gives its token back, so forged Initials from an address do not spend what its real
+//! connections need.
 //!
 //! Over the limit the `Incoming` is refused (`Incoming::refuse()`: a CONNECTION_REFUSED close in an Initial packet,
 //! no TLS): an honest client learns at once that it was turned away instead of retrying its Initial until its
@@ -174,6 +177,13 @@ impl HandshakeBuckets {
         Admission::Refused { answer, report: Some(RefusalReport { address: key_text(key), refused }) }
     }
 
+    /// Gives back the token of an admitted handshake that never started (its Initial did not decrypt).
+    pub fn refund(&mut self, ip: IpAddr) {
+        if let Some(bucket) = self.buckets.get_mut(&address_key(ip)) {
+            bucket.tokens = (bucket.tokens + 1.0).min(self.limit.burst);
+        }
+    }
+
     /// Drops refilled buckets (no different from untracked ones), then, if that freed too little, the least recently
     /// seen half: amortised O(1) per new address.
     fn evict(&mut self, now: Instant) {
@@ -233,6 +243,18 @@ mod tests {
         assert_eq!(b.admit(v4(1), t0 + Duration::from_millis(999)), Admission::Refused { answer: false, report: None });
         // The next second answers again.
         assert!(matches!(b.admit(v4(1), t0 + Duration::from_millis(1000)), Admission::Refused { answer: true, .. }));
+    }
+
+    #[test]
+    fn a_refund_gives_the_token_back_up_to_the_burst() {
+        let mut b = HandshakeBuckets::new(HandshakeLimit { per_s: 0.001, burst: 2.0 });
+        let t0 = Instant::now();
+        assert_eq!(b.admit(v4(1), t0), Admission::Admitted);
+        b.refund(v4(1));
+        b.refund(v4(1));
+        assert_eq!(b.admit(v4(1), t0), Admission::Admitted);
+        assert_eq!(b.admit(v4(1), t0), Admission::Admitted);
+        assert!(matches!(b.admit(v4(1), t0), Admission::Refused { .. }), "two refunds of one token are one token");
     }
 
     #[test]

@@ -121,6 +121,7 @@ impl HandshakeGate {
 async fn run_accept_loop(endpoint: quinn::Endpoint, ready: mpsc::Sender<Session>, recv_buffer_bytes: usize, mut gate: Option<HandshakeGate>) {
     // Returns None once the endpoint is closed.
     while let Some(incoming) = endpoint.accept().await {
+        let ip = incoming.remote_address().ip();
         let incoming = match gate.as_mut() {
             Some(gate) => match gate.admit(incoming) {
                 Some(incoming) => incoming,
@@ -128,10 +129,21 @@ async fn run_accept_loop(endpoint: quinn::Endpoint, ready: mpsc::Sender<Session>
             },
             None => incoming,
         };
+        // accept() opens the Initial first: one that does not decrypt (forged) fails here, before any TLS work, and
+        // gives its token back.
+        let connecting = match incoming.accept() {
+            Ok(connecting) => connecting,
+            Err(_) => {
+                if let Some(gate) = gate.as_mut() {
+                    gate.buckets.refund(ip);
+                }
+                continue;
+            }
+        };
         let ready = ready.clone();
         // Each handshake in its own task: a client that stalls mid-handshake or mid-CONNECT only costs its own task.
         napi::bindgen_prelude::spawn(async move {
-            let Ok(connection) = incoming.await else { return };
+            let Ok(connection) = connecting.await else { return };
             let Ok(request) = web_transport_quinn::Request::accept(connection).await else { return };
             let url = path_and_query(&request.url);
             if let Ok(session) = request.ok().await {

@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { createSocket } from 'node:dgram';
 import { test } from 'node:test';
 
 import { QuicClient, QuicServer, type Session } from '../index.js';
@@ -48,6 +50,48 @@ test('handshakes from one address beyond its burst are refused before TLS, with 
     assert.equal(other.opened.length, 3, `another address has its own bucket: ${JSON.stringify(other.errors)}`);
     assert.equal(server.handshakesRefused, 7);
   } finally {
+    for (const s of sessions) s.close(0, 'test done');
+    server.close();
+    await accepting;
+  }
+});
+
+/** QUIC v1 Initials (RFC 9000 §17.2.2: long header, 8-byte connection IDs, no token, padded to 1200 B) whose payload
+ *  is random, so no key opens it: what a forger sends. */
+function forgedInitials(count: number): Buffer[] {
+  return Array.from({ length: count }, () => {
+    const packet = randomBytes(1200);
+    packet[0] = 0xc0 | (packet[0]! & 0x0f);
+    packet.writeUInt32BE(1, 1);
+    packet[5] = 8;
+    packet[14] = 8;
+    packet[23] = 0;
+    packet.writeUInt16BE(0x4000 | (packet.length - 26), 24);
+    return packet;
+  });
+}
+
+test('forged Initials that never start a handshake do not spend their address\'s handshakes', async () => {
+  const cert = testCert();
+  const server = await QuicServer.bind({
+    host: '127.0.0.1', port: 0, certPem: cert.certPem, keyPem: cert.keyPem, handshakesPerAddressPerS: 0.001, handshakeBurstPerAddress: 2,
+  });
+  const sessions: Session[] = [];
+  const accepting = (async () => {
+    for (let s = await server.accept(); s !== null; s = await server.accept()) sessions.push(s);
+  })();
+  const udp = createSocket('udp4');
+  try {
+    await new Promise<void>((resolve) => udp.bind(0, '127.0.0.1', resolve));
+    // Sent, one by one, before the real attempts: the server reads them first from its socket.
+    for (const packet of forgedInitials(20)) await new Promise<void>((resolve, reject) => udp.send(packet, server.port, '127.0.0.1', (e) => (e ? reject(e) : resolve())));
+    const real = await attempts(server, '127.0.0.1', 3);
+    sessions.push(...real.opened);
+    assert.equal(real.opened.length, 2, `the burst of 2 is still there for real handshakes: ${JSON.stringify(real.errors)}`);
+    assert.equal(real.errors.length, 1);
+    assert.equal(server.handshakesRefused, 1);
+  } finally {
+    udp.close();
     for (const s of sessions) s.close(0, 'test done');
     server.close();
     await accepting;

@@ -22,18 +22,29 @@ async function attempts(server: QuicServer, localAddress: string, count: number)
   return { opened, errors };
 }
 
-test('handshakes from one address beyond its burst are refused before TLS, with CONNECTION_REFUSED; other addresses keep theirs', async () => {
+/** A server whose addresses get `burst` handshakes and a refill of one per 1,000 s: however slowly this machine runs
+ *  the attempts, no token comes back, so exactly the burst opens and no count can depend on timing. Sessions are
+ *  taken as they arrive (the accept queue never pushes back on the handshakes); `close()` ends them all. */
+async function limitedServer(burst: number): Promise<{ server: QuicServer; sessions: Session[]; close(): Promise<void> }> {
   const cert = testCert();
-  // A refill of one handshake per 1,000 s: however slowly this machine runs the attempts, no token comes back, so
-  // exactly the burst opens and the count cannot depend on timing.
   const server = await QuicServer.bind({
-    host: '127.0.0.1', port: 0, certPem: cert.certPem, keyPem: cert.keyPem, handshakesPerAddressPerS: 0.001, handshakeBurstPerAddress: 3,
+    host: '127.0.0.1', port: 0, certPem: cert.certPem, keyPem: cert.keyPem, handshakesPerAddressPerS: 0.001, handshakeBurstPerAddress: burst,
   });
   const sessions: Session[] = [];
-  // Sessions are taken as they arrive, so the accept queue never pushes back on the handshakes.
   const accepting = (async () => {
     for (let s = await server.accept(); s !== null; s = await server.accept()) sessions.push(s);
   })();
+  return {
+    server, sessions, async close() {
+      for (const s of sessions) s.close(0, 'test done');
+      server.close();
+      await accepting;
+    },
+  };
+}
+
+test('handshakes from one address beyond its burst are refused before TLS, with CONNECTION_REFUSED; other addresses keep theirs', async () => {
+  const { server, sessions, close } = await limitedServer(3);
   try {
     const first = await attempts(server, '127.0.0.1', 10);
     sessions.push(...first.opened);
@@ -50,9 +61,7 @@ test('handshakes from one address beyond its burst are refused before TLS, with 
     assert.equal(other.opened.length, 3, `another address has its own bucket: ${JSON.stringify(other.errors)}`);
     assert.equal(server.handshakesRefused, 7);
   } finally {
-    for (const s of sessions) s.close(0, 'test done');
-    server.close();
-    await accepting;
+    await close();
   }
 });
 
@@ -72,14 +81,7 @@ function forgedInitials(count: number): Buffer[] {
 }
 
 test('forged Initials that never start a handshake do not spend their address\'s handshakes', async () => {
-  const cert = testCert();
-  const server = await QuicServer.bind({
-    host: '127.0.0.1', port: 0, certPem: cert.certPem, keyPem: cert.keyPem, handshakesPerAddressPerS: 0.001, handshakeBurstPerAddress: 2,
-  });
-  const sessions: Session[] = [];
-  const accepting = (async () => {
-    for (let s = await server.accept(); s !== null; s = await server.accept()) sessions.push(s);
-  })();
+  const { server, sessions, close } = await limitedServer(2);
   const udp = createSocket('udp4');
   try {
     await new Promise<void>((resolve) => udp.bind(0, '127.0.0.1', resolve));
@@ -92,9 +94,7 @@ test('forged Initials that never start a handshake do not spend their address\'s
     assert.equal(server.handshakesRefused, 1);
   } finally {
     udp.close();
-    for (const s of sessions) s.close(0, 'test done');
-    server.close();
-    await accepting;
+    await close();
   }
 });
 

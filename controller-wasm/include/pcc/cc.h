@@ -53,7 +53,8 @@ typedef struct cc_mi_stats {
     double send_rate_bps;       /* bits actually sent / MI send duration */
     double throughput_bps;      /* bits acknowledged / MI send duration, or when acks carry recv_time_us
                                  * the bits received after its first time / the span of the receiver's
-                                 * clock if that is lower */
+                                 * clock if that is lower (an MI one ACK frame acknowledged: that frame's
+                                 * bits since the previous frame's time, or since its earliest arrival) */
     double loss_rate;           /* lost packets / packets sent, in [0, 1] */
     double rtt_gradient;        /* d(RTT)/dt from linear regression, dimensionless (us per us) */
     double avg_rtt_us;

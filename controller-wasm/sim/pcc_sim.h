@@ -23,6 +23,8 @@ extern "C" {
 #define PCC_SIM_MAX_FLOWS 64
 #define PCC_SIM_NAME_BYTES 32
 #define PCC_SIM_DEFAULT_SEND_JITTER_US 500
+/* About one monitor interval at 30 ms: the real path's one-way delay drifts over an MI (path_jitter.h). */
+#define PCC_SIM_DEFAULT_JITTER_TAU_US 30000
 #define PCC_SIM_STR_(x) #x
 #define PCC_SIM_STR(x) PCC_SIM_STR_(x)
 
@@ -104,6 +106,11 @@ typedef struct pcc_sim_config {
      * packets take each freed slot and small flows' packets meet a full queue (the phase effects of
      * Floyd and Jacobson, 1992). 0: exact pacing. */
     int64_t send_jitter_us;
+    /* Forward-path delay jitter (path_jitter.h): each data packet's one-way delay after the bottleneck gets an
+     * extra, slowly wandering delay (zero mean, standard deviation jitter_sd_us, correlation time
+     * jitter_tau_us), one seeded process per flow; the path stays FIFO. jitter_sd_us = 0: off (the default). */
+    double jitter_sd_us;
+    double jitter_tau_us;           /* 0 = PCC_SIM_DEFAULT_JITTER_TAU_US */
     pcc_sim_schedule loss_schedule; /* when on, replaces loss_rate every period */
     pcc_sim_schedule rtt_schedule_us; /* when on, replaces every flow's base RTT every period */
     size_t flow_count;

@@ -25,6 +25,9 @@ const char *sim_cli_usage(void) {
            "  --seed N               seed of every random draw (default 1)\n"
            "  --packet-bytes N       packet size on the wire (default 1500)\n"
            "  --send-jitter-us US    each packet leaves up to US late, uniform (default " PCC_SIM_STR(PCC_SIM_DEFAULT_SEND_JITTER_US) "; 0: exact pacing)\n"
+           "  --jitter-sd-us US      forward-path delay jitter after the bottleneck: sd of a wandering extra delay\n"
+           "                         (default 0: off)\n"
+           "  --jitter-tau-us US     its correlation time (default " PCC_SIM_STR(PCC_SIM_DEFAULT_JITTER_TAU_US) ")\n"
            "  --cc-param NAME=VALUE  set a controller parameter on every flow (repeatable)\n"
            "  --sample-ms MS         time-series interval (default 100)\n"
            "  --video-mbps LIST      flows are DASH players of this bitrate, one per flow or one for all (0: a bulk flow)\n"
@@ -251,6 +254,12 @@ int sim_cli_parse(int argc, char **argv, sim_cli_options *options, char *error, 
         } else if (strcmp(flag, "--send-jitter-us") == 0) {
             if (parse_number(flag, value, 0, 1e6, &number, error, error_bytes) != 0) return -1;
             options->config.send_jitter_us = (int64_t)llround(number);
+        } else if (strcmp(flag, "--jitter-sd-us") == 0) {
+            if (parse_number(flag, value, 0, 1e6, &number, error, error_bytes) != 0) return -1;
+            options->config.jitter_sd_us = number;
+        } else if (strcmp(flag, "--jitter-tau-us") == 0) {
+            if (parse_number(flag, value, 1, 1e8, &number, error, error_bytes) != 0) return -1;
+            options->config.jitter_tau_us = number;
         } else if (strcmp(flag, "--cc-param") == 0) {
             size_t used = strlen(options->cc_params);
             if (!strchr(value, '=') || used + strlen(value) + 2 > sizeof options->cc_params) {

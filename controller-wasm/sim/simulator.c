@@ -14,6 +14,7 @@
 #include "pcc_sim.h"
 #include "schedule.h"
 #include "sender.h"
+#include "path_jitter.h"
 #include "sim_rng.h"
 #include "video_player.h"
 #include "video_stream.h"
@@ -29,7 +30,7 @@
 
 /* Random streams: one per random process, so they never shift one another. */
 enum { STREAM_LOSS = 1, STREAM_RATE_SCHEDULE, STREAM_RTT_SCHEDULE, STREAM_LOSS_SCHEDULE, STREAM_CONTROLLER = 1000,
-       STREAM_SEND_JITTER = 2000, STREAM_VIDEO_VBR = 3000 };
+       STREAM_SEND_JITTER = 2000, STREAM_VIDEO_VBR = 3000, STREAM_PATH_JITTER = 4000 };
 
 typedef struct sim_flow {
     const pcc_sim_flow_config *config;
@@ -42,6 +43,7 @@ typedef struct sim_flow {
     int64_t timer_at_us;             /* scheduled SENDER_TIMER, -1 when none */
     uint64_t timer_generation;
     int64_t last_arrival_us;         /* the paths are FIFO: a shorter delay never overtakes */
+    sim_path_jitter path_jitter;     /* extra forward delay after the bottleneck (off unless configured) */
     int64_t last_ack_arrival_us;     /* the upstream path (acks, video requests) is FIFO too */
     /* video flows only */
     int is_video;
@@ -179,6 +181,14 @@ static int validate(const pcc_sim_config *config, char *error, size_t error_byte
         fail(error, error_bytes, "send jitter must be in [0, 10 s]");
         return -1;
     }
+    if (!isfinite(config->jitter_sd_us) || config->jitter_sd_us < 0 || config->jitter_sd_us > SIM_MAX_RTT_US) {
+        fail(error, error_bytes, "forward jitter sd must be in [0, 10 s]");
+        return -1;
+    }
+    if (!isfinite(config->jitter_tau_us) || config->jitter_tau_us < 0 || config->jitter_tau_us > SIM_MAX_DURATION_US) {
+        fail(error, error_bytes, "forward jitter time constant must be in [0, 1 day] (0: the default)");
+        return -1;
+    }
     if (config->sample_interval_us < 0) {
         fail(error, error_bytes, "sample interval must be >= 0");
         return -1;
@@ -260,7 +270,8 @@ static void reschedule(sim_world *world, uint32_t index) {
 static void on_link_delivery(void *context, const sim_packet *packet, int64_t now_us) {
     sim_world *world = context;
     sim_flow *flow = &world->flows[packet->flow];
-    int64_t arrival = now_us + flow->rtt_us / 2;
+    int64_t arrival = now_us + flow->rtt_us / 2 + (int64_t)llround(sim_path_jitter_at(&flow->path_jitter, now_us));
+    if (arrival < now_us) arrival = now_us;
     if (arrival < flow->last_arrival_us) arrival = flow->last_arrival_us;
     flow->last_arrival_us = arrival;
     push(world, SIM_EVENT_ARRIVAL, arrival, packet->flow, 0, packet);
@@ -662,6 +673,9 @@ int pcc_sim_run(const pcc_sim_config *config, pcc_sim_result *result, char *erro
             return PCC_SIM_ERR_INVALID;
         }
         sim_sender_set_send_jitter(&flow->sender, config->send_jitter_us, config->seed, STREAM_SEND_JITTER + i);
+        sim_path_jitter_init(&flow->path_jitter, config->jitter_sd_us,
+                             config->jitter_tau_us > 0 ? config->jitter_tau_us : PCC_SIM_DEFAULT_JITTER_TAU_US,
+                             config->seed, STREAM_PATH_JITTER + i);
         flow->player_wake_us = -1;
         if (flow->config->video) {
             flow->is_video = 1;

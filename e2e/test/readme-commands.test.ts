@@ -239,6 +239,8 @@ const SHORT_FORMS = new Map<string, ShortForm>([
   ['npm run -s sim:paper:reference -w controller-wasm', {
     run: () => tscOf('controller-wasm'), why: 'it rewrites tracked reference files (~4 min): the type check of its script; npm test replays the stored output (ts/test/sim-paper-reference.test.ts)' }],
   ['npm run -s sim -w controller-wasm -- --help', { run: () => 'npm run -s sim -w controller-wasm -- --help', check: usage, why: 'as written' }],
+  ['npm run -s sim -w controller-wasm -- --cc vivace --jitter-sd-us 200 --duration-s 30 --json', {
+    run: () => 'npm run -s sim -w controller-wasm -- --cc vivace --jitter-sd-us 200 --duration-s 2 --json', check: simJson, why: '2 simulated seconds instead of 30' }],
   ['npm run -s bench:ack -w controller-wasm', { run: () => 'npm run -s bench:ack -w controller-wasm -- --packets 20000', why: '20k packets instead of 1M' }],
 
   // controller-wasm/sim/README.md

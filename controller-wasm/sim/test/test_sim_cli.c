@@ -39,6 +39,10 @@ static void test_contract_flags(void) {
     CHECK(options.config.send_jitter_us == PCC_SIM_DEFAULT_SEND_JITTER_US);
     const char *exact_pacing[] = {"--send-jitter-us", "0", NULL};
     CHECK(parse(exact_pacing, error, sizeof error) == 0 && options.config.send_jitter_us == 0);
+    CHECK(options.config.jitter_sd_us == 0.0);   /* forward jitter is off unless asked for */
+    const char *forward_jitter[] = {"--jitter-sd-us", "200", "--jitter-tau-us", "45000", NULL};
+    CHECK(parse(forward_jitter, error, sizeof error) == 0 && options.config.jitter_sd_us == 200.0 &&
+          options.config.jitter_tau_us == 45000.0);
 
     const char *replicated[] = {"--cc=vivace", "--flows=4", "--rtt-schedule", "10:100:5", "--rate-schedule",
                                 "10:100:5", "--loss-schedule", "0:0.01:5", "--cc-param", "epsilon=0.02", NULL};
@@ -60,6 +64,8 @@ static void test_bad_flags(void) {
         {"--rate-mbps", "nan", NULL},
         {"--loss", "1.5", NULL},
         {"--send-jitter-us", "-5", NULL},
+        {"--jitter-sd-us", "-1", NULL},
+        {"--jitter-tau-us", "0", NULL},
         {"--flows", "2.5", NULL},
         {"--flows", "0", NULL},
         {"--flows", "3", "--cc", "vivace,cubic"},

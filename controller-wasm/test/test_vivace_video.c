@@ -14,6 +14,8 @@
 typedef struct run_result {
     double mean_rate_bps;     /* pacing rate averaged over the measured part */
     double delivered_bps;
+    double mean_queue_delay_us;
+    uint64_t dropped_packets;
 } run_result;
 
 static void report(cc_controller *cc, double buffer_ms, double bitrate_bps, int64_t now_us) {
@@ -47,7 +49,9 @@ static run_result run(const char *algorithm, double rate_bps, double ramp_ms_per
         }
     }
     run_result r = {.mean_rate_bps = rate_sum / (double)rate_samples,
-                    .delivered_bps = (double)link->delivered_bytes * 8 / ((double)measure_us * 1e-6)};
+                    .delivered_bps = (double)link->delivered_bytes * 8 / ((double)measure_us * 1e-6),
+                    .mean_queue_delay_us = link_mean_queue_delay_us(link),
+                    .dropped_packets = link->dropped_packets};
     free(link);
     cc_destroy(cc);
     return r;
@@ -91,6 +95,22 @@ static void test_low_buffer_keeps_rate_through_delay_drift(void) {
     CHECK(healthy.delivered_bps < 0.8 * low.delivered_bps);
 }
 
+static void test_low_buffer_fills_the_bottleneck(void) {
+    /* A steady 10 Mbit/s path (30 ms, a 2-BDP buffer): Vivace settles where its upper probe r(1+ε) meets the
+     * capacity, near C/(1+ε), which is short of a bitrate with less than ε of headroom. A low buffer must let the
+     * upper probe overshoot by its step, so the base rate sits at the capacity, its queue drained by the lower
+     * probe: the link full, the queue a few ms, no loss. */
+    run_result vivace = run("vivace", 10e6, 0, -1, -1, 30000000, 20000000, NULL, 0);
+    run_result low = run("vivace-video", 10e6, 0, 1000, 9.5e6, 30000000, 20000000, NULL, 0);
+    printf("steady 10 Mbit/s: delivered vivace %.2f, vivace-video low buffer %.2f Mbit/s (mean queue %.1f / %.1f ms, drops %llu / %llu)\n",
+           vivace.delivered_bps * 1e-6, low.delivered_bps * 1e-6, vivace.mean_queue_delay_us * 1e-3,
+           low.mean_queue_delay_us * 1e-3, (unsigned long long)vivace.dropped_packets, (unsigned long long)low.dropped_packets);
+    CHECK(low.delivered_bps > 0.98 * 10e6);
+    CHECK(low.delivered_bps > vivace.delivered_bps + 0.02 * 10e6);
+    CHECK(low.dropped_packets == 0);
+    CHECK(low.mean_queue_delay_us < RTT_US); /* a standing queue would be the bottleneck's buffer, 60 ms */
+}
+
 static void test_healthy_buffer_paces_near_sammy_multiple(void) {
     const double bitrate_bps = 5e6;
     run_result vivace = run("vivace", 100e6, 0, -1, -1, 15000000, 5000000, NULL, 0);
@@ -107,6 +127,7 @@ static void test_healthy_buffer_paces_near_sammy_multiple(void) {
 int main(void) {
     test_without_app_state_it_is_vivace();
     test_low_buffer_keeps_rate_through_delay_drift();
+    test_low_buffer_fills_the_bottleneck();
     test_healthy_buffer_paces_near_sammy_multiple();
     return check_summary("test_vivace_video");
 }

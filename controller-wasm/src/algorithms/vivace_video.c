@@ -12,10 +12,12 @@
  * Low buffer or a near deadline: a stall costs far more than queueing delay, so the latency penalty shrinks (an
  * RTT rise that is not this flow's queue, an LTE scheduler's or a route change's, no longer pushes the rate down)
  * while the loss term, the one that keeps the flow from overrunning the buffer of the bottleneck, stays whole.
- * The scale, 0.02, is where the penalty's slope w·b·dRTT/dt meets the reward's t·x^(t-1) at an RTT gradient of
- * about 0.04 (10 Mbit/s) to 0.03 (40 Mbit/s): by eq. 4.4 a flow's own queue grows at (S - C)/C, so it still stops
- * once it overshoots the bottleneck by about its probing step, while a drift of the path's delay below that is
- * ignored.
+ * The scale is set by what a decision compares (§4.4.3): the probes r(1±ε), the lower one below the capacity
+ * C without a queue, the upper one growing its own queue at g = (r(1+ε) - C)/C (eq. 4.4). The upper wins while
+ * t·x^(t-1)·2εx > w·b·x(1+ε)·g; for the base rate to sit at C (g = ε, the upper probe's queue drained by the
+ * lower's) w = 2·t·x^(t-1)/(b(1+ε)): 0.0013-0.0019 from 40 down to 1 Mbit/s, hence 0.0015. A larger w leaves
+ * the base where Vivace's is, near C/(1+ε), short of a bitrate with less headroom than ε; a much smaller one lets
+ * the base pass C and the queue grow until the loss term stops it.
  * Healthy buffer: full latency penalty, the friendliness eq. 4.1 was designed for (§4.3), and a reward that peaks
  * at k x the bitrate: the flow paces smoothly, leaving the link to others (Netflix's Sammy paces at
  * 2.8-3.2x the top bitrate by buffer level). k stays far above 1.4, below which a throughput-based ABR that is not
@@ -39,11 +41,11 @@ enum {
 #define APP_STATE_MAX_AGE_US 10000000
 /* The defaults of the video parameters. A simulator sweep (sim:video's suites) settled the healthy threshold and
  * smooth pacing: with a cap, 12 s (dash.js's stable buffer) gave the best LTE bitrate of 6, 12, 20 and 30 s; the low
- * threshold and the urgent scale moved no suite's result over 2-8 s and 0.02-1, so they keep their reasoned values
- * (two segments; the slope argument above). */
+ * threshold moved no suite's result over 2-8 s, so it keeps its reasoned value (two segments); the urgent scale is
+ * the balance derived above (any value from 0.02 to 1 decides exactly as Vivace does on a bottleneck). */
 #define VIDEO_BUFFER_LOW_MS 4000
 #define VIDEO_BUFFER_HEALTHY_MS 12000
-#define VIDEO_URGENT_LATENCY_SCALE 0.02
+#define VIDEO_URGENT_LATENCY_SCALE 0.0015
 #define VIDEO_SMOOTH_PACING 1
 
 static const cc_param_desc vivace_video_params[VIVACE_VIDEO_P_COUNT] = {

@@ -449,6 +449,33 @@ static void test_random_loss_tolerance(void) {
     CHECK(rate_under_random_loss("vivace", 0.15, 20000000) < 5e6);
 }
 
+/* slow_start_loss_ignored (th_loss) at its maximum, 1, ignores loss below 1 in slow start, not an MI that lost every
+ * packet. The application first limits slow start (it doubles on, app-limited), then the path drops everything (a
+ * buffer smaller than one packet): slow start must end and the rate come down. The cc-api-long fuzz target found
+ * vivace-loss holding 1.1 Gbit/s through 1,000 such MIs; vivace too, since no ack means no RTT gradient. */
+static void test_slow_start_total_loss(void) {
+    const char *names[] = {"vivace-loss", "vivace"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        cc_controller *cc = cc_create(names[i], 7, 0);
+        CHECK(cc_param_set(cc, "slow_start_loss_ignored", 1) == CC_OK);
+        bottleneck_link *link = link_create(cc, 100e6, 10000, 1e6);
+        link->app_rate_bytes_per_s = 20e6 / 8;
+        link_run(link, 2000000);
+        CHECK(strcmp(state_of(cc), "slow_start") == 0);
+        double before_bps = cc_pacing_rate_bytes_per_s(cc) * 8;
+        link->app_rate_bytes_per_s = 0;
+        link->buffer_bytes = link->packet_bytes - 1;
+        link_run(link, 4000000);
+        double after_bps = cc_pacing_rate_bytes_per_s(cc) * 8;
+        fprintf(stderr, "%s, th_loss 1, 2 s of total loss: %s, %.1f -> %.1f Mbit/s\n", names[i], state_of(cc),
+                before_bps / 1e6, after_bps / 1e6);
+        CHECK(strcmp(state_of(cc), "slow_start") != 0);
+        CHECK(after_bps < before_bps / 2);
+        free(link);
+        cc_destroy(cc);
+    }
+}
+
 /* A vivace flow on a link whose acks come in groups of 4 up to `lateness_us` late (browsers, busy event loops,
  * receiver ack timers): the link's utilization over [from_us, until_us). */
 typedef struct late_ack_link {
@@ -796,6 +823,7 @@ int main(void) {
     test_long_rtt_slow_start();
     test_startup_with_rtt_jitter();
     test_random_loss_tolerance();
+    test_slow_start_total_loss();
     test_ack_timing_noise();
     test_utility_values();
     test_slow_start_and_gradient_ascent();

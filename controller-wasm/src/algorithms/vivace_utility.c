@@ -57,18 +57,23 @@ double vivace_mi_utility_adjusted(void *state, const pcc_mi_result *r, double *n
     const pcc_loop *loop = &s->loop;
     cc_mi_stats stats = r->stats;
     stats.rtt_gradient = significant_rtt_gradient(r);
+    int slow_start = r->tag == VIVACE_TAG_SLOW_START;
+    /* Slow start's th_loss (Table 4.1) is weighed against the loss this MI measured, not the filtered value below: an
+     * MI that lost every packet filters to less than 1, and th_loss = 1 ignored it, so slow start never ended while
+     * every packet was lost. */
+    int loss_ignored = slow_start && r->stats.loss_rate < vivace_param(s, VIVACE_P_SLOW_START_LOSS_IGNORED);
     /* Low-pass filter on loss, the counterpart of the latency filter: a loss rate every rate shares (random loss)
      * keeps its full weight in the expected utility (x·L_avg), the noise of one MI's count shrinks by (1 - w). */
     double smoothing = LOSS_SMOOTHING;
     if (loop->have_loss_average) stats.loss_rate = (1 - smoothing) * stats.loss_rate + smoothing * loop->loss_average;
     else smoothing = 0;
-    int slow_start = r->tag == VIVACE_TAG_SLOW_START;
+    if (loss_ignored) stats.loss_rate = 0.0;
     vivace_utility_coefficients k = {
         .throughput_exponent = vivace_param(s, VIVACE_P_THROUGHPUT_EXPONENT),
         .latency_coefficient = latency_scale * vivace_param(s, VIVACE_P_LATENCY_COEFFICIENT),
         .loss_coefficient = vivace_param(s, VIVACE_P_LOSS_COEFFICIENT),
         .latency_filter = vivace_param(s, VIVACE_P_LATENCY_FILTER),
-        .loss_ignored_below = slow_start ? vivace_param(s, VIVACE_P_SLOW_START_LOSS_IGNORED) : 0.0,
+        .loss_ignored_below = 0.0, /* applied above, to the MI's own loss */
         .latency_ignored_below = slow_start ? vivace_param(s, VIVACE_P_SLOW_START_LATENCY_IGNORED) : 0.0,
         .throughput_cap_mbps = throughput_cap_mbps,
     };

@@ -82,6 +82,7 @@ typedef struct pcc_sim_sample {
     double last_mi_utility;
     double last_mi_loss_rate;
     double gradient;
+    double last_mi_rtt_gradient;   /* the last MI's RTT regression slope (dimensionless), before any filter */
     uint64_t mi_completed;
     double video_buffer_s;         /* video flows: the player's buffer at time_us (0 for bulk flows) */
     double video_bitrate_bps;      /* video flows: bitrate of the last segment asked for */

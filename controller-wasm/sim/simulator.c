@@ -506,6 +506,7 @@ static void handle_sample(sim_world *world) {
                 sample.last_mi_utility = telemetry.last_mi_utility;
                 sample.last_mi_loss_rate = telemetry.last_mi_loss_rate;
                 sample.gradient = telemetry.gradient;
+                sample.last_mi_rtt_gradient = telemetry.last_mi_rtt_gradient;
                 sample.mi_completed = telemetry.mi_completed;
             }
             sample.send_rate_bps = (double)m->interval_bytes_sent * 8.0 / interval_s;

@@ -1,0 +1,53 @@
+"""Tables for summary.md: python3 bench/published/2026-11-25/sim-forward-jitter/summarise.py (from the repository root).
+Simulator sweep from results.jsonl (sweep.sh); real-path pairs from real-path.jsonl (bench merge of the six runs)."""
+import collections
+import json
+import os
+import statistics as st
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+T95 = {2: 12.706, 3: 4.303, 4: 3.182, 5: 2.776, 6: 2.571, 7: 2.447, 8: 2.365}  # two-sided Student t, n-1 dof
+
+
+def mean_ci(values):
+    if len(values) < 2:
+        return f'{values[0]:.2f}'
+    return f'{st.mean(values):.2f} ± {T95[len(values)] * st.stdev(values) / len(values) ** 0.5:.2f}'
+
+
+def sweep():
+    groups = collections.defaultdict(list)
+    with open(os.path.join(HERE, 'results.jsonl')) as f:
+        for line in f:
+            d = json.loads(line)
+            groups[(d['cc_params'] or 'default', d['buffer_bytes'], d['jitter_sd_us'], d['jitter_tau_us'])].append(d)
+    print('| vivace params | buffer | jitter_sd_us | jitter_tau_us | seeds | throughput Mbit/s | p95 queueing ms | median \\|g\\| | p90 \\|g\\| |')
+    print('| --- | --- | --- | --- | --- | --- | --- | --- | --- |')
+    for (params, buffer, sd, tau), runs in groups.items():
+        print(f"| {params} | {'75 KB' if buffer == 75000 else '1 MB'} | {sd} | {tau} | {len(runs)} | "
+              f"{mean_ci([r['throughput_mbps'] for r in runs])} | {mean_ci([r['queue_p95_ms'] for r in runs])} | "
+              f"{st.median(r['abs_rtt_gradient_median'] for r in runs):.4f} | {st.median(r['abs_rtt_gradient_p90'] for r in runs):.4f} |")
+
+
+def real():
+    path = os.path.join(HERE, 'real-path.jsonl')
+    if not os.path.exists(path):
+        return
+    groups = collections.defaultdict(list)
+    with open(path) as f:
+        for line in f:
+            d = json.loads(line)
+            params = ','.join(f'{k}={v}' for k, v in sorted(d['controller_params'].items())) or 'default'
+            groups[params].append(d)
+    print()
+    print('| vivace params | runs | goodput Mbit/s | bottleneck throughput Mbit/s | p95 queueing ms | paired sim Mbit/s |')
+    print('| --- | --- | --- | --- | --- | --- |')
+    for params, runs in groups.items():
+        fid = [r['fidelity'] for r in runs]
+        print(f"| {params} | {len(runs)} | {mean_ci([r['goodput_mbps'] for r in runs])} | "
+              f"{mean_ci([x['real_throughput_mbps'] for x in fid])} | {mean_ci([r['queue_delay_p95_ms'] for r in runs])} | "
+              f"{mean_ci([x['sim_throughput_mbps'] for x in fid])} |")
+
+
+sweep()
+real()

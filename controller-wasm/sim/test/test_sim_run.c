@@ -286,6 +286,16 @@ static void test_bad_configs_are_rejected(void) {
     CHECK(rejected(&c));
     c.send_jitter_us = 0;  /* exact pacing is a valid setting */
     CHECK(pcc_sim_run(&c, &result, error, sizeof error) == PCC_SIM_OK);
+    pcc_sim_config jittered = good;
+    jittered.jitter_sd_us = -1.0;
+    CHECK(rejected(&jittered));
+    jittered.jitter_sd_us = NAN;
+    CHECK(rejected(&jittered));
+    jittered.jitter_sd_us = 200.0;
+    jittered.jitter_tau_us = -5.0;
+    CHECK(rejected(&jittered));
+    jittered.jitter_tau_us = 0.0;   /* the default time constant */
+    CHECK(pcc_sim_run(&jittered, &result, error, sizeof error) == PCC_SIM_OK);
     bad.packet_bytes = 10;
     CHECK(rejected(&c));
     bad = flow;

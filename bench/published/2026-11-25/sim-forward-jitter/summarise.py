@@ -1,5 +1,5 @@
 """Tables for summary.md: python3 bench/published/2026-11-25/sim-forward-jitter/summarise.py (from the repository root).
-Simulator sweep from results.jsonl (sweep.sh); real-path pairs from real-path.jsonl (bench merge of the six runs)."""
+Simulator sweep from sim-sweep.jsonl (sweep.sh); real-path pairs from results.jsonl (bench merge of the six runs)."""
 import collections
 import json
 import os
@@ -17,7 +17,7 @@ def mean_ci(values):
 
 def sweep():
     groups = collections.defaultdict(list)
-    with open(os.path.join(HERE, 'results.jsonl')) as f:
+    with open(os.path.join(HERE, 'sim-sweep.jsonl')) as f:
         for line in f:
             d = json.loads(line)
             groups[(d['cc_params'] or 'default', d['buffer_bytes'], d['jitter_sd_us'], d['jitter_tau_us'])].append(d)
@@ -30,7 +30,7 @@ def sweep():
 
 
 def real():
-    path = os.path.join(HERE, 'real-path.jsonl')
+    path = os.path.join(HERE, 'results.jsonl')
     if not os.path.exists(path):
         return
     groups = collections.defaultdict(list)

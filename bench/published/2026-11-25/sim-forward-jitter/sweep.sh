@@ -1,5 +1,5 @@
 #!/bin/bash
-# Builds mi_gradient_probe against controller-wasm/build (cmake) and writes results.jsonl. Run from the repository root:
+# Builds mi_gradient_probe against controller-wasm/build (cmake) and writes sim-sweep.jsonl. Run from the repository root:
 #   bash bench/published/2026-11-25/sim-forward-jitter/sweep.sh
 set -euo pipefail
 here=bench/published/2026-11-25/sim-forward-jitter
@@ -8,7 +8,7 @@ probe=$(mktemp -d)/mi_gradient_probe
 cc -O2 -std=gnu11 -Icontroller-wasm/sim -Icontroller-wasm/include -Icontroller-wasm/src -Inetpath \
   $here/mi_gradient_probe.c controller-wasm/build/sim/libpcc_sim.a controller-wasm/build/libpcc_cc.a \
   controller-wasm/build/netpath/libnetpath.a -lm -o "$probe"
-out=$here/results.jsonl
+out=$here/sim-sweep.jsonl
 : > "$out"
 for params in "" "latency_filter=0.03"; do
   for buffer in 75000 1000000; do

@@ -130,7 +130,7 @@ test('limits: sessions, concurrent requests, idle timeout; graceful shutdown clo
     assert.ok(shutdown);
     assert.equal(shutdown.code, CLOSE_SERVER_SHUTDOWN);
     const outcome = await running;
-    assert.ok(outcome instanceof Error || outcome.status === 200);
+    assert.ok(outcome instanceof Error || outcome.status === 200, `the transfer cut by the shutdown ended with ${JSON.stringify(outcome instanceof Error ? outcome.message : outcome)}`);
   } finally {
     for (const c of clients) c.close();
     await origin.stop();

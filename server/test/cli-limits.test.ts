@@ -122,8 +122,12 @@ test('limits: sessions, concurrent requests, idle timeout; graceful shutdown clo
     assert.equal(idle.code, CLOSE_IDLE_TIMEOUT);
 
     // Graceful shutdown while a transfer runs: the client hears code 5, the process exits 0.
-    const running = clients[0]!.fetch('/b.bin').catch((e: Error) => e);
-    await new Promise((r) => setTimeout(r, 300));
+    // Stop once the body flows, not after a fixed wait: under load the request could still be on its way when the
+    // signal lands, and a draining origin refuses a request it has not started (that is not a transfer cut short).
+    let bodyFlows!: () => void;
+    const flowing = new Promise<void>((resolve) => { bodyFlows = resolve; });
+    const running = clients[0]!.fetch('/b.bin', { onData: () => bodyFlows() }).catch((e: Error) => e);
+    await Promise.race([flowing, running]);
     const exitCode = await origin.stop();
     assert.equal(exitCode, 0);
     const shutdown = await Promise.race([clients[0]!.quic.closed(), new Promise<null>((r) => setTimeout(() => r(null), 5000))]);

@@ -26,6 +26,8 @@ const CI_RUNS = { 'cc-api': 20000, 'cc-api-long': 300, 'trace-parser': 50000, 'l
  * may ask for less (maxInputBytes). */
 const MAX_INPUT_BYTES = 4096;
 const PROGRESS_EVERY_MS = 10_000;
+/* libFuzzer's exit status when a SIGINT stopped it (-interrupted_exitcode): a run cut short, not a finding. */
+const INTERRUPTED_EXIT = 72;
 
 const controllerSources = () => [
   ...listC('controller-wasm/src'),
@@ -195,7 +197,7 @@ function runTarget(target, binary, { runs, seconds, workCorpus, quiet }) {
     // New inputs go to the first folder (outside git); the seed corpus is read only.
     workCorpus, ...target.seeds.map((dir) => join(repoRoot, dir)),
     `-artifact_prefix=${artifacts}/`, ...(existsSync(dict) ? [`-dict=${dict}`] : []), `-max_len=${target.maxInputBytes ?? MAX_INPUT_BYTES}`, '-print_final_stats=1',
-    '-timeout=10', '-rss_limit_mb=2048',
+    '-timeout=10', '-rss_limit_mb=2048', `-interrupted_exitcode=${INTERRUPTED_EXIT}`,
     ...(runs !== null ? [`-runs=${runs}`, '-seed=1'] : []),
     ...(seconds !== null ? [`-max_total_time=${seconds}`] : []),
   ];
@@ -208,6 +210,10 @@ function runTarget(target, binary, { runs, seconds, workCorpus, quiet }) {
     let artifact = null;
     let tail = '';
     let pending = '';
+    // Ctrl-C or a kill of this script stops the fuzzer the way it expects, so the executions so far are reported.
+    const interrupt = () => child.kill('SIGINT');
+    process.on('SIGINT', interrupt);
+    process.on('SIGTERM', interrupt);
     child.stderr.on('data', (chunk) => {
       pending += chunk.toString();
       const lines = pending.split('\n');
@@ -229,7 +235,11 @@ function runTarget(target, binary, { runs, seconds, workCorpus, quiet }) {
     }, PROGRESS_EVERY_MS);
     child.on('close', (code, signal) => {
       if (progress) clearInterval(progress);
-      const result = { target: target.name, executions, seconds: (Date.now() - started) / 1000, findings: artifact || code !== 0 ? 1 : 0, artifact, exit: code, signal };
+      process.off('SIGINT', interrupt);
+      process.off('SIGTERM', interrupt);
+      const interrupted = !artifact && code === INTERRUPTED_EXIT;
+      const findings = artifact || (code !== 0 && !interrupted) ? 1 : 0;
+      const result = { target: target.name, executions, seconds: (Date.now() - started) / 1000, findings, artifact, exit: code, signal, interrupted };
       if (result.findings > 0) {
         process.stderr.write(tail);
         log('finding', { ...result, reproduce: artifact ? `${binary} ${artifact}` : null });
@@ -254,7 +264,7 @@ if (opts.target !== null) {
   const r = await runTarget(target, binary, { runs: opts.runs, seconds: opts.seconds, workCorpus: scratch ?? join(buildDir, 'corpus', target.name), quiet: false });
   if (scratch) rmSync(scratch, { recursive: true, force: true });
   console.log(JSON.stringify(r));
-  process.exit(r.findings > 0 ? 1 : 0);
+  process.exit(r.findings > 0 ? 1 : r.interrupted ? INTERRUPTED_EXIT : 0);
 }
 // --ci: every target for a fixed number of runs as --runs does, so every `npm test` exercises the same inputs first;
 // printed in node:test's summary shape for scripts/test-all.mjs.
@@ -265,6 +275,10 @@ for (const target of targets) {
   const scratch = mkdtempSync(join(tmpdir(), `pcc-fuzz-${target.name}-`));
   const r = await runTarget(target, binary, { runs: CI_RUNS[target.name], seconds: null, workCorpus: scratch, quiet: true });
   rmSync(scratch, { recursive: true, force: true });
+  if (r.interrupted) {
+    console.log(`# interrupted in ${target.name} after ${r.executions} executions`);
+    process.exit(INTERRUPTED_EXIT);
+  }
   if (r.findings > 0) failed++;
   else passed++;
   console.log(`${r.findings > 0 ? 'not ok' : 'ok'} - fuzz ${target.name}: ${r.executions} executions, ${r.findings} findings, ${r.seconds.toFixed(1)} s`);

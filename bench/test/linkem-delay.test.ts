@@ -21,8 +21,23 @@ interface Paths {
   summary: LinkemSummary;
 }
 
+/** A probe whose forwarder wrote this late (p99, either direction) measured this machine's scheduler, not linkem's
+ *  delay model: it is taken again (up to PROBE_ATTEMPTS times, then judged as it is). */
+const DESCHEDULED_WRITE_LATENESS_P99_MS = 1;
+const PROBE_ATTEMPTS = 3;
+
 /** Probe both directions at once: down = host to namespace, up = namespace to host. */
 async function probeBothWays(options: LinkemOptions, pps: number, count: number): Promise<Paths> {
+  let paths = await probeOnce(options, pps, count);
+  for (let attempt = 1; attempt < PROBE_ATTEMPTS; attempt++) {
+    const lateness = Math.max(paths.summary.up.writeLatenessMs.p99, paths.summary.down.writeLatenessMs.p99);
+    if (lateness <= DESCHEDULED_WRITE_LATENESS_P99_MS) break;
+    paths = await probeOnce(options, pps, count);
+  }
+  return paths;
+}
+
+async function probeOnce(options: LinkemOptions, pps: number, count: number): Promise<Paths> {
   const tag = `${Date.now()}-${Math.random().toString(36).slice(2)}`;
   const downCsv = join(dir.path, `down-${tag}.csv`);
   const upCsv = join(dir.path, `up-${tag}.csv`);

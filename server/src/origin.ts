@@ -67,9 +67,11 @@ export interface OriginOptions {
  *  second from one address is far above that, and bounds what one client can spend of the origin's CPU on TLS
  *  handshakes (a few ms each). */
 export const DEFAULT_HANDSHAKES_PER_ADDRESS_PER_S = 10;
-/** As many at once as the sessions one address may hold by default (maxSessionsPerAddress): clients behind one NAT
- *  starting together are not turned away. */
-export const DEFAULT_HANDSHAKE_BURST_PER_ADDRESS = 32;
+/** Concurrent sessions one address may hold by default (maxSessionsPerAddress). */
+const DEFAULT_MAX_SESSIONS_PER_ADDRESS = 32;
+/** As many at once as the sessions one address may hold: clients behind one NAT starting together are not turned
+ *  away. */
+export const DEFAULT_HANDSHAKE_BURST_PER_ADDRESS = DEFAULT_MAX_SESSIONS_PER_ADDRESS;
 
 /** How often a drain looks whether the sessions' requests have finished. */
 const DRAIN_POLL_MS = 20;
@@ -85,7 +87,7 @@ export const DEFAULT_ORIGIN_OPTIONS: Omit<OriginOptions, 'mediaDir'> = {
   cc: 'vivace',
   logDir: null,
   maxSessions: 64,
-  maxSessionsPerAddress: 32,
+  maxSessionsPerAddress: DEFAULT_MAX_SESSIONS_PER_ADDRESS,
   maxHandshakesPerAddressPerS: DEFAULT_HANDSHAKES_PER_ADDRESS_PER_S,
   handshakeBurstPerAddress: DEFAULT_HANDSHAKE_BURST_PER_ADDRESS,
   sessionMemoryBytes: DEFAULT_SESSION_MEMORY_BYTES,

@@ -124,10 +124,58 @@ static void test_healthy_buffer_paces_near_sammy_multiple(void) {
     CHECK(low.mean_rate_bps > 60e6); /* a low buffer takes what the link gives */
 }
 
+/* A long fade under the bitrate (an LTE trace's, ATT-LTE-driving at 17-28 s) leaves the rate at a fraction of a
+ * Mbit/s; when the capacity returns a probe round there lasts a second or more (each MI needs its packets). The time
+ * from the return until the pacing rate reaches the bitrate the player is fetching, in simulated µs (-1: never), and
+ * the pacing rates every 10 ms. */
+#define FADE_LINK_BPS 8e6
+#define FADE_BITRATE_BPS 2e6
+#define FADE_STEADY_US 8000000
+#define FADE_US 16000000
+#define FADE_AFTER_US 12000000
+#define FADE_CAPACITY_BPS 0.5e6
+#define FADE_TRACE_POINTS ((FADE_STEADY_US + FADE_US + FADE_AFTER_US) / 10000)
+
+static int64_t recovery_after_fade(double buffer_ms, int restart, double *rates_out) {
+    cc_controller *cc = cc_create("vivace-video", 7, 0);
+    CHECK(cc != NULL);
+    CHECK(cc_param_set(cc, "video_starved_restart", restart) == CC_OK);
+    bottleneck_link *link = link_create(cc, FADE_LINK_BPS, 40000, FADE_LINK_BPS / 8 * 0.04 * 2);
+    int64_t returned_us = FADE_STEADY_US + FADE_US, recovered_us = -1;
+    size_t index = 0;
+    for (int64_t t = 10000; t <= returned_us + FADE_AFTER_US; t += 10000) {
+        if (t % REPORT_US == 0) report(cc, buffer_ms, FADE_BITRATE_BPS, link->now_us);
+        link->rate_bytes_per_s = (t > FADE_STEADY_US && t <= returned_us ? FADE_CAPACITY_BPS : FADE_LINK_BPS) / 8;
+        link_run(link, t);
+        double rate_bps = cc_pacing_rate_bytes_per_s(cc) * 8;
+        if (rates_out != NULL && index < FADE_TRACE_POINTS) rates_out[index++] = rate_bps;
+        if (t > returned_us && recovered_us < 0 && rate_bps >= FADE_BITRATE_BPS) recovered_us = t - returned_us;
+    }
+    free(link);
+    cc_destroy(cc);
+    return recovered_us;
+}
+
+static void test_starving_player_restarts_after_a_fade(void) {
+    static double healthy_on[FADE_TRACE_POINTS], healthy_off[FADE_TRACE_POINTS];
+    int64_t low_on = recovery_after_fade(500, 1, NULL), low_off = recovery_after_fade(500, 0, NULL);
+    int64_t healthy = recovery_after_fade(30000, 1, healthy_on);
+    recovery_after_fade(30000, 0, healthy_off);
+    printf("8 Mbit/s, 16 s fade to 0.5, 2 Mbit/s video: back at the bitrate after %.2f s with the restart, %.2f s without "
+           "(low buffer); %.2f s at a healthy buffer\n", low_on * 1e-6, low_off * 1e-6, healthy * 1e-6);
+    CHECK(low_on >= 0);
+    /* a starving player: the starting phase from the first clean MI after the return, doubling per MI, where Vivace
+     * waits for its fade recovery's clean probe rounds */
+    CHECK(low_off < 0 || low_on < low_off);
+    /* a healthy buffer is no reason to hurry: Vivace's own recovery, bit for bit */
+    CHECK(memcmp(healthy_on, healthy_off, sizeof healthy_on) == 0);
+}
+
 int main(void) {
     test_without_app_state_it_is_vivace();
     test_low_buffer_keeps_rate_through_delay_drift();
     test_low_buffer_fills_the_bottleneck();
     test_healthy_buffer_paces_near_sammy_multiple();
+    test_starving_player_restarts_after_a_fade();
     return check_summary("test_vivace_video");
 }

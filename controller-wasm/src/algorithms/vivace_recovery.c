@@ -39,10 +39,13 @@
  * (the base rate settles near C/(1+ε)); two in a row are ω apart, both with r(1+ε) below the capacity. */
 #define FADE_RECOVERY_DECISIONS 2
 
-int vivace_probe_congested(const vivace_state *s, const pcc_mi_result *r) {
+int vivace_mi_standing_queue(const vivace_state *s, const pcc_mi_result *r) {
     double min_rtt_us = (double)s->loop.ctx->rtt->min_rtt_us;
-    int standing_queue = min_rtt_us > 0 && r->stats.avg_rtt_us > (1.0 + FADE_RECOVERY_MAX_QUEUE_SHARE) * min_rtt_us;
-    return r->stats.packets_lost > 0 || standing_queue || vivace_mi_queue_grew(s, r);
+    return min_rtt_us > 0 && r->stats.avg_rtt_us > (1.0 + FADE_RECOVERY_MAX_QUEUE_SHARE) * min_rtt_us;
+}
+
+int vivace_probe_congested(const vivace_state *s, const pcc_mi_result *r) {
+    return r->stats.packets_lost > 0 || vivace_mi_standing_queue(s, r) || vivace_mi_queue_grew(s, r);
 }
 
 static int probes_uncongested(const vivace_state *s) {

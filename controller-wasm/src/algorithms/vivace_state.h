@@ -119,11 +119,13 @@ void vivace_init_with_hooks(vivace_state *s, cc_context *ctx, const pcc_hooks *h
  * (double fn(void *state, const pcc_mi_result *, double *noise_var); vivace_mi_utility is the default), hooks
  * = VIVACE_HOOKS(utility), an init calling vivace_init_with_hooks, and VIVACE_OPS (state_size may be larger
  * than vivace_state when the variant keeps state of its own after it). */
-#define VIVACE_HOOKS(utility_fn)                                                                             \
+#define VIVACE_HOOKS(utility_fn) VIVACE_HOOKS_WITH_RESULT(utility_fn, vivace_on_result)
+/* The same with a variant's on_result (which calls vivace_on_result for Vivace's own handling). */
+#define VIVACE_HOOKS_WITH_RESULT(utility_fn, result_fn)                                                      \
     {                                                                                                        \
         .next_mi = vivace_next_mi, .pending_rate = vivace_pending_rate, .mi_span_us = vivace_mi_span_us,    \
         .mi_timeout_rtts = vivace_mi_timeout_rtts, .timeout_from_expected_feedback = 1, .utility = utility_fn, \
-        .on_timeout = vivace_on_timeout, .on_result = vivace_on_result, .on_ack = vivace_on_ack,             \
+        .on_timeout = vivace_on_timeout, .on_result = result_fn, .on_ack = vivace_on_ack,                    \
         .on_loss = vivace_on_loss,                                                                           \
         .rebound = vivace_rebound, .on_param_changed = vivace_on_param_changed, .state_name = vivace_state_name, \
         .limit_rate = vivace_limit_rate,                                                                     \
@@ -157,6 +159,8 @@ void vivace_note_fade(vivace_state *s, double rate_before);
 int vivace_round_delivery_fell(vivace_state *s, double delivered_mbps, double offered_mbps);
 /* Whether a probe MI lost packets or met a growing or standing queue. */
 int vivace_probe_congested(const vivace_state *s, const pcc_mi_result *r);
+/* Whether an MI's mean RTT shows a standing queue (well above the path's min RTT). */
+int vivace_mi_standing_queue(const vivace_state *s, const pcc_mi_result *r);
 /* A probe round's decision (direction +1 / -1); 1: the starting phase
  * began, the decision is consumed. */
 int vivace_start_fade_recovery(vivace_state *s, int direction);

@@ -23,6 +23,13 @@
  * 2.8-3.2x the top bitrate by buffer level). k stays far above 1.4, below which a throughput-based ABR that is not
  * told the capacity falls to the lowest rendition. Without application state (no CMCD) w = 1 and no cap: the
  * utility is Vivace's, bit for bit.
+ * A starving player (spare <= buffer_low) whose sender paces below the bitrate of the object it fetches, after an MI
+ * that lost nothing and met no standing queue: the rate is below the capacity by an unknown amount, which is what
+ * the starting phase is for (§4.4: double while the utility rises), so Vivace re-enters it, up to that bitrate (what
+ * the player needs; probing goes on from there) with slow start's guards. Vivace itself waits for two clean probe
+ * rounds after a fade (vivace_recovery.c); after a deep fade the rate sits near its floor, where an MI needs its
+ * packets for a second or more, and that wait is seconds of stall (§5.2: a stall is what video pays for). The RTT
+ * gradient does not count against a clean MI here: at that buffer eq. 4.1 barely weighs it either.
  */
 #include "vivace_state.h"
 
@@ -31,6 +38,7 @@ enum {
     VIVACE_VIDEO_P_BUFFER_HEALTHY_MS,
     VIVACE_VIDEO_P_URGENT_LATENCY_SCALE,
     VIVACE_VIDEO_P_SMOOTH_PACING,
+    VIVACE_VIDEO_P_STARVED_RESTART,
     VIVACE_VIDEO_P_COUNT
 };
 
@@ -47,6 +55,7 @@ enum {
 #define VIDEO_BUFFER_HEALTHY_MS 12000
 #define VIDEO_URGENT_LATENCY_SCALE 0.0015
 #define VIDEO_SMOOTH_PACING 1
+#define VIDEO_STARVED_RESTART 1
 
 static const cc_param_desc vivace_video_params[VIVACE_VIDEO_P_COUNT] = {
     VIVACE_PARAM_ROWS(900, 0),
@@ -57,6 +66,8 @@ static const cc_param_desc vivace_video_params[VIVACE_VIDEO_P_COUNT] = {
     {"video_urgent_latency_scale", VIDEO_URGENT_LATENCY_SCALE, 0, 1, "factor on b (eq. 4.1) when the buffer is low or the deadline near"},
     {"video_smooth_pacing", VIDEO_SMOOTH_PACING, 0, 1,
      "boolean; 1: with a healthy buffer and a known bitrate, the utility peaks at 2.8-3.2x the bitrate (Sammy)"},
+    {"video_starved_restart", VIDEO_STARVED_RESTART, 0, 1,
+     "boolean; 1: a clean MI below the current object's bitrate while the buffer is low re-enters the starting phase, up to that bitrate"},
 };
 
 typedef struct vivace_video_state {
@@ -118,7 +129,36 @@ static double vivace_video_utility(void *state, const pcc_mi_result *r, double *
     return vivace_mi_utility_adjusted(state, r, noise_var, s->latency_scale, s->throughput_cap_mbps);
 }
 
-static const pcc_hooks vivace_video_hooks = VIVACE_HOOKS(vivace_video_utility);
+/* The starting phase for a starving player (see the header comment): after Vivace's own handling of a finished MI,
+ * a clean MI below the bitrate the player is fetching, while its spare time is low, doubles the rate up to that
+ * bitrate. Clean means the tests eq. 4.1's low-buffer form still weighs: no loss, no standing queue; an RTT
+ * gradient alone does not count, as it barely does in the utility at that buffer. */
+static void restart_for_starving_player(vivace_video_state *video, const pcc_mi_outcome *outcome) {
+    vivace_state *s = &video->vivace;
+    const pcc_mi_result *r = outcome->result;
+    if (param(video, VIVACE_VIDEO_P_STARVED_RESTART) < 0.5) return;
+    if (!outcome->valid || r->app_limited || r->timed_out || r->stats.packets_lost > 0) return;
+    if (s->phase == STATE_SLOW_START || s->drain_duration_us > 0 || s->awaiting_feedback) return;
+    const cc_app_view *app = s->loop.ctx->app;
+    double spare = spare_ms(app, s->loop.now_us);
+    if (spare < 0 || spare > param(video, VIVACE_VIDEO_P_BUFFER_LOW_MS)) return;
+    double needed_rate = app->bitrate_bps / 8.0; /* bytes/s */
+    if (!(s->base_rate < needed_rate) || vivace_mi_standing_queue(s, r)) return;
+    /* After a fade the starting phase goes back up to the rate the fade began from, as Vivace's own recovery would
+     * (vivace_recovery.c): the bitrate is what the player needs, not a bound on what the link had. */
+    double target_rate = s->fade_pending && s->rate_before_fade > needed_rate ? s->rate_before_fade : needed_rate;
+    s->fade_pending = 0;
+    vivace_reset_direction(s);
+    vivace_reenter_slow_start(s, target_rate);
+    s->fade_recovering = 1; /* the end of the object (an MI the sender could not fill) ends it, as a fade recovery's */
+}
+
+static void vivace_video_on_result(void *state, const pcc_mi_outcome *outcome) {
+    vivace_on_result(state, outcome);
+    restart_for_starving_player(state, outcome);
+}
+
+static const pcc_hooks vivace_video_hooks = VIVACE_HOOKS_WITH_RESULT(vivace_video_utility, vivace_video_on_result);
 
 static void vivace_video_init(void *state, cc_context *ctx, int64_t now_us) {
     (void)now_us;

@@ -54,3 +54,35 @@ test('vivace-video without player state is vivace, output for output', () => {
   assert.equal(video.rates.length, vivace.rates.length);
   assert.deepEqual(video.rates, vivace.rates);
 });
+
+// A fade under the bitrate (as on ATT-LTE-driving) and the capacity's return: with a low buffer the first clean MI
+// below the bitrate the player fetches re-enters the starting phase; at a healthy buffer the rule stays out.
+const FADE = { startUs: 3_000_000, endUs: 15_000_000, rateBps: 0.5e6 };
+const FADE_BITRATE_BPS = 3e6;
+
+/** Microseconds from the fade's end until the pacing rate reaches the bitrate (Infinity: never), and every rate. */
+function recovery(bufferMs: number, restart: number): { afterUs: number; rates: number[] } {
+  const script = generateScenario(mod, {
+    ...path, algorithm: 'vivace-video', durationUs: 22_000_000, linkRateBps: 8e6, baseRttUs: 40_000, bufferBytes: 80_000,
+    player: { bufferMs, bitrateBps: FADE_BITRATE_BPS }, fade: FADE, params: { video_starved_restart: restart },
+  });
+  const outputs = replayInWasm(mod, script, (i) => script[i]?.kind === 'tick');
+  let afterUs = Infinity;
+  const rates: number[] = [];
+  for (const [line, out] of outputs) {
+    const l = script[line - 1];
+    rates.push(out.pacingRateBytesPerSec);
+    if (l?.kind === 'tick' && l.nowUs >= FADE.endUs && afterUs === Infinity && out.pacingRateBytesPerSec * 8 >= FADE_BITRATE_BPS) {
+      afterUs = l.nowUs - FADE.endUs;
+    }
+  }
+  return { afterUs, rates };
+}
+
+test('vivace-video restarts a starving player\'s climb after a fade, and leaves a healthy buffer\'s to Vivace', () => {
+  const lowOn = recovery(500, 1);
+  const lowOff = recovery(500, 0);
+  assert.ok(Number.isFinite(lowOn.afterUs), 'the rate never got back to the bitrate');
+  assert.ok(lowOn.afterUs < lowOff.afterUs, `low buffer: ${lowOn.afterUs} us with the restart, ${lowOff.afterUs} us without`);
+  assert.deepEqual(recovery(30_000, 1).rates, recovery(30_000, 0).rates);
+});

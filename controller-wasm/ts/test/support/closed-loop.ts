@@ -21,6 +21,8 @@ export interface ScenarioOptions {
   video?: boolean;
   /** Instead: the same player state every VIDEO_REPORT_US, never app-limited. */
   player?: { bufferMs: number; bitrateBps: number };
+  /** The link offers rateBps instead of linkRateBps to packets sent in [startUs, endUs) (a fade). */
+  fade?: { startUs: number; endUs: number; rateBps: number };
 }
 
 interface Feedback {
@@ -62,7 +64,8 @@ export function generateScenario(mod: ControllerModule, o: ScenarioOptions): Scr
     let nextTickUs = TICK_INTERVAL_US;
     let linkFreeAtUs = 0;
     let nowUs = 0;
-    const bytesPerUs = o.linkRateBps / 8 / 1e6;
+    const bytesPerUsAt = (atUs: number): number =>
+      (o.fade !== undefined && atUs >= o.fade.startUs && atUs < o.fade.endUs ? o.fade.rateBps : o.linkRateBps) / 8 / 1e6;
     while (nowUs < o.durationUs) {
       const canSend = controller.bytesInFlight() + o.packetBytes <= controller.cwndBytes();
       const sendAtUs = canSend ? nextSendUs : Infinity;
@@ -88,6 +91,7 @@ export function generateScenario(mod: ControllerModule, o: ScenarioOptions): Scr
         if (o.odd) injectOddEvent(random, emit, nowUs, acked, nextPn);
       } else {
         const pn = nextPn++;
+        const bytesPerUs = bytesPerUsAt(nowUs);
         emit({ kind: 'sent', pn, bytes: o.packetBytes, nowUs });
         const queuedBytes = Math.max(0, linkFreeAtUs - nowUs) * bytesPerUs;
         if (queuedBytes + o.packetBytes > o.bufferBytes || random() < o.lossRate) {

@@ -2,8 +2,9 @@
  * PCC Vivace's slow start (thesis §4.4): the rate doubles every MI while the utility of each finished MI rises;
  * at the first significant drop it falls back and probing begins. Ours adds, each for a measured reason given
  * where it is applied: the doubling stays below a multiple of the acknowledged delivery rate
- * (slow_start_delivery_gain), the exit may use what the exiting MI delivered, and one MI drains the queue slow
- * start left (slow_start_drain). MI-timeout recovery re-enters slow start up to the rate before the halvings, fade
+ * (slow_start_delivery_gain), a drop that only a measurement error explains (a sender stall, RTT jitter) decides
+ * nothing, the exit may use what the exiting MI delivered, and one MI drains the queue slow start left
+ * (slow_start_drain). MI-timeout recovery re-enters slow start up to the rate before the halvings, fade
  * recovery up to the rate before the fade.
  */
 #include "vivace_state.h"
@@ -13,6 +14,10 @@
 /* Slow start ends on a utility drop beyond this many standard errors of the measurement noise: early MIs are
  * short, so one random loss looks like a large drop, while congestion (heavy loss, RTT doubling) clears it. */
 #define SLOW_START_EXIT_CONFIDENCE 2.0
+/* In slow start, a significant RTT gradient below this in an MI that delivered what it sent is jitter, not a queue:
+ * the real path's forward-path delay wanders by ~200 µs within an MI (0.01-0.05 per MI at a steady RTT), and the
+ * kernel-module paper's low-pass filter for its noisier RTT samples is 3%; an overshoot of 10% or more passes. */
+#define SLOW_START_JITTER_GRADIENT 0.1
 /* A drain lasts at most this many sRTTs: a stale min RTT (the path's delay grew) must not stall the flow. */
 #define DRAIN_MAX_SRTTS 4.0
 
@@ -91,10 +96,31 @@ void vivace_reenter_slow_start(vivace_state *s, double target_rate) {
     pcc_loop_new_epoch(&s->loop);
 }
 
+/* §4.4.4 ignores "small measurement errors" in slow start (th_latency, th_loss; Table 4.1) so as not to end it
+ * early. On the real path two such errors ended it at 8-27 Mbit/s, each in an MI that lost nothing and whose RTT
+ * gradient, if significant, stayed below SLOW_START_JITTER_GRADIENT:
+ * - the sender fell more than ε short of the MI's rate (descheduled with data waiting; the MI's duration keeps the
+ *   stall, monitor_interval.c, so its x in eq. 4.1 is what the wire carried): the MI tested no rate at all;
+ * - forward-path jitter tilted the RTT regression of an MI of the first slow start that delivered what it sent
+ *   (within ε; a queue growing at g = dRTT/dt delivers x / (1 + g)).
+ * Such an MI's utility drop decides nothing (as an app-limited MI's, vivace.c): the doubling goes on, the best MI
+ * stays the best, so an exit on the next MI still falls back below the rate this one sent. Loss, a steep gradient
+ * or a delivery shortfall end slow start. A recovery's doubling (recovery_target > 0) climbs back toward a rate the
+ * path carried lately, where a small gradient is the first sign of the queue: it is not forgiven there. */
+static int measurement_error_only(const vivace_state *s, const pcc_mi_result *r) {
+    if (r->stats.packets_lost > 0) return 0;
+    int gradient_counted = vivace_mi_queue_grew(s, r);
+    if (gradient_counted && r->stats.rtt_gradient >= SLOW_START_JITTER_GRADIENT) return 0;
+    double within = 1.0 - vivace_param(s, VIVACE_P_EPSILON);
+    if (r->stats.send_rate_bps < within * r->stats.target_rate_bps) return 1;
+    return gradient_counted && s->recovery_target == 0 && r->stats.throughput_bps >= within * r->stats.send_rate_bps;
+}
+
 void vivace_on_slow_start_result(vivace_state *s, const pcc_mi_result *r, double utility, double noise_var) {
     double rate = r->stats.target_rate_bps / 8.0;
     double margin = SLOW_START_EXIT_CONFIDENCE * sqrt(noise_var + s->slow_start_best_noise_var);
     if (s->slow_start_have_best && utility < s->slow_start_best_utility - margin) {
+        if (measurement_error_only(s, r)) return; /* the doubling goes on */
         /* fall back to the best rate seen (§4.4, §3.2.3), or to what the exiting MI delivered */
         double fallback = s->slow_start_best_rate;
         double delivered = exit_delivered(s, r);

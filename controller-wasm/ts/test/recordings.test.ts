@@ -7,7 +7,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { analyse, inputsOnly, replayMisOfText, senderStalls, summarize } from '../../scripts/replay.ts';
+import { analyse, inputsOnly, replayMisOfText, replayStatesOfText, senderStalls, summarize } from '../../scripts/replay.ts';
 import { assertBuildsFresh, LIBRARY_SOURCES } from './support/build-freshness.ts';
 
 const DIR = fileURLToPath(new URL('../../test/recordings/', import.meta.url));
@@ -46,4 +46,44 @@ test('sender stalls with data waiting stay in the MI duration: measured send rat
   assert.ok(median > 0.9 && median < 1.03, `median MI send rate / wire rate ${median}`);
   const summary = summarize(rows, stalls);
   assert.ok(summary.median_send_span_over_duration < 1.02, `send span / MI duration ${summary.median_send_span_over_duration}`);
+});
+
+// Found 2026-11-26 (issue 17's startup target: 90% of 100 Mbit/s within 2 s; the real path took 3-19 s), origin +
+// Node client through linkem, 100 Mbit/s, 30 ms, 75 KB, the session's first 1.6 s. Slow start ended at 8-27 Mbit/s
+// in 7 of 13 recorded sessions on a utility drop while the path lost nothing and delivered what was sent, and
+// probing then climbed for seconds. Two measurement errors, both replayed here:
+// - a sender stall: the origin's sender was descheduled for 25.6 ms with data waiting, so one MI sent 3.0 of its
+//   16.3 Mbit/s and its x^0.9 fell below the best MI's;
+// - forward-path jitter: an RTT gradient of 0.01-0.05 in an MI that delivered what it sent costs 900·x·g in eq. 4.1
+//   (the simulator with the same jitter, --jitter-sd-us 200, ended slow start at 9-27 Mbit/s in 5 of 6 seeds).
+// Fixed in vivace_slow_start.c: such a drop decides nothing when the MI lost nothing, its RTT gradient stayed below
+// 0.1, and the sender fell more than ε short of the MI's rate or (first slow start) the MI delivered what it sent:
+// §4.4.4's slow start ignores small measurement errors (th_latency).
+function slowStartCase(file: string): { mis: ReturnType<typeof replayMisOfText>; statesUntil: (mis: number) => string[] } {
+  const text = inputsOnly(readFileSync(join(DIR, file), 'utf8'));
+  const steps = replayStatesOfText(text);
+  const statesUntil = (mis: number): string[] => {
+    assert.ok(steps.at(-1)!.miCompleted >= mis, `the replay finished ${steps.at(-1)!.miCompleted} MIs, not ${mis}`);
+    return [...new Set(steps.filter((s) => s.miCompleted <= mis).map((s) => s.state))];
+  };
+  return { mis: replayMisOfText(text), statesUntil };
+}
+
+test('slow start goes on through an MI a stalled sender could not fill (vivace, 100 Mbit/s, replayed)', () => {
+  const file = 'vivace-100mbps-30ms-75kb-slow-start-stall.replay';
+  assert.ok(senderStalls(readFileSync(join(DIR, file), 'utf8')).some((us) => us >= 20_000), 'the recording holds a stall of 20 ms or more');
+  const { mis, statesUntil } = slowStartCase(file);
+  const stalled = mis.find((m) => m.packetsLost === 0 && m.sendRateBps < m.targetRateBps / 3);
+  assert.ok(stalled !== undefined, 'an MI sent under a third of its target');
+  // its result and the next four: the doubling went on (MIs finish in order; a result lags its MI by about an RTT)
+  assert.deepEqual(statesUntil(stalled.id + 5), ['slow_start']);
+});
+
+test('slow start goes on through RTT-gradient jitter in an MI that delivered what it sent (vivace, 100 Mbit/s, replayed)', () => {
+  const { mis, statesUntil } = slowStartCase('vivace-100mbps-30ms-75kb-slow-start-jitter.replay');
+  const jittered = mis.find((m) => m.packetsLost === 0 && m.rttGradient > 0.03 && m.rttGradient < 0.1 &&
+    m.sendRateBps > 0.95 * m.targetRateBps && m.throughputBps > 0.95 * m.sendRateBps);
+  assert.ok(jittered !== undefined, 'an MI that delivered what it sent met an RTT gradient of 0.03-0.1');
+  // its result and the next: this recording's stall (two MIs later) is the other test's
+  assert.deepEqual(statesUntil(jittered.id + 2), ['slow_start']);
 });

@@ -17,8 +17,13 @@ export const BURST_DURATION_US = 1000;
 export const MAX_DEBT_DURATION_US = 50_000;
 /** Debt is repaid at this fraction of the newly accrued credit, i.e. at ≤ 25 % above the rate. */
 export const DEBT_REPAY_FRACTION = 0.25;
-/** A sender waiting for tokens may sleep until the bucket is this close to full (lets low rates use timers). */
-export const WAKE_BEFORE_FULL_US = 1000;
+/**
+ * A sender waiting for tokens sleeps until the bucket is this close to full: half a burst, so at high rates a turn
+ * sends several packets (each turn is a sleep, an event-loop turn and a hand-over to QUIC that wakes its thread: the
+ * CPU per datagram on a busy 2-core machine, issue 17) and a turn up to this late still loses no credit; low rates
+ * sleep on timers.
+ */
+export const WAKE_BEFORE_FULL_US = BURST_DURATION_US / 2;
 
 /** The bucket's size: max(MIN_BURST_PACKETS packets, BURST_DURATION_US of the rate). */
 export function burstBytes(rateBytesPerSec: number, packetBytes: number): number {
@@ -88,8 +93,8 @@ export class TokenBucket {
 
   /**
    * How long (µs, ≥ 1) a sender that ran out of tokens may wait: until one packet's worth has accrued, or
-   * later while the bucket still has WAKE_BEFORE_FULL_US of room before it fills, so low rates sleep on a
-   * timer instead of spinning.
+   * later while the bucket still has WAKE_BEFORE_FULL_US of room before it fills (bursts stay within the bucket;
+   * fewer, fuller turns cost less CPU, and low rates sleep on a timer instead of spinning).
    */
   waitUs(packetBytes: number, rateBytesPerSec: number, capBytes: number): number {
     const onePacketUs = ((packetBytes - this.tokens) * US_PER_S) / rateBytesPerSec;

@@ -627,6 +627,32 @@ static void test_spurious_timeout_undo(void) {
     CHECK(queue < 3.0);
 }
 
+/* Both directions fade at once (ATT-LTE-driving-2016: its uplink trace is silent from 20.8 to 24.9 s while the
+ * downlink falls to 0.3-0.7 Mbit/s): 8 Mbit/s, 40 ms, 300 KB for 10 s, then the capacity falls to 0.5 Mbit/s and the
+ * return path is down for 3 s. The held acks of packets sent before the fade met no forward queue, yet the halvings
+ * were right: everything sent since waits behind a full buffer. Returns the rate 1 s after the outage, bytes/s. */
+static double rate_after_fade_and_ack_outage(void) {
+    cc_controller *cc = cc_create("vivace", 5, 0);
+    bottleneck_link *link = link_create(cc, 8e6, 40000, 300e3);
+    link_run(link, 10000000);
+    link->rate_bytes_per_s = 0.5e6 / 8;
+    link->ack_outage_from_us = 10000000;
+    link->ack_outage_until_us = 13000000;
+    link_run(link, 14000000);
+    double rate = cc_pacing_rate_bytes_per_s(cc);
+    free(link);
+    cc_destroy(cc);
+    return rate;
+}
+
+static void test_no_undo_behind_a_forward_queue(void) {
+    double rate_bps = rate_after_fade_and_ack_outage() * 8;
+    fprintf(stderr, "vivace 1 s after a fade to 0.5 Mbit/s with a 3 s ack-path outage: %.2f Mbit/s\n", rate_bps / 1e6);
+    /* Undone (by the acks of packets sent before the fade), the rate went back to the 8 Mbit/s before the first
+     * halving, 16x the capacity, into the full buffer. */
+    CHECK(rate_bps < 2e6);
+}
+
 /* 16 Mbit/s, 300 KB, RTT 14 ms for 10 s, then the path gets longer (the thesis's changing-RTT links, §5.2: seed 11
  * of its setting in the simulator steps from 14 to 92 ms); or, for contrast, the capacity falls to rate_after_bps
  * behind a 2 MB buffer (a forward queue: late acks too). Returns Mbit/s delivered in the 2 s after, and the rate then. */
@@ -819,6 +845,7 @@ int main(void) {
     test_variant_in_one_file();
     test_spurious_timeout_undo();
     test_path_step_undo();
+    test_no_undo_behind_a_forward_queue();
     test_slow_start_overshoot();
     test_long_rtt_slow_start();
     test_startup_with_rtt_jitter();

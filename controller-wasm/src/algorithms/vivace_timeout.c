@@ -143,7 +143,11 @@ void vivace_undo_spurious_timeout(vivace_state *s, const cc_ack_event *event) {
     int64_t late_us = (event->now_us - event->packet->sent_time_us) - s->loop.ctx->rtt->min_rtt_us;
     int late = late_us > pcc_loop_mi_timeout_us(&s->loop);
     int64_t forward_queue_us = one_way_us - s->min_one_way_us;
-    if (s->awaiting_feedback && late && SPURIOUS_QUEUE_SHARE * forward_queue_us < late_us) {
+    /* Only a packet sent after the first halving tells what the forward path does now: one sent before may have
+     * crossed it just before the capacity fell, its ack held by a return path that went silent at the same time
+     * (an LTE fade in both directions), while everything since waits behind a full buffer. */
+    int sent_since_halving = event->packet->sent_time_us >= s->halved_at_us;
+    if (s->awaiting_feedback && late && sent_since_halving && SPURIOUS_QUEUE_SHARE * forward_queue_us < late_us) {
         undo_halvings(s);
         return;
     }

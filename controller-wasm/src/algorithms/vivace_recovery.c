@@ -85,12 +85,16 @@ int vivace_start_fade_recovery(vivace_state *s, int direction) {
     }
     if (++s->clean_increases < FADE_RECOVERY_DECISIONS) return 0;
     s->clean_increases = 0;
-    s->fade_pending = 0;
     /* The loss the recent average remembers is the past's: the last rounds' probes lost nothing. Kept, it would
      * charge every doubling c·x·L_avg (eq. 4.1) and end the starting phase at its first MI. */
     s->loop.loss_average = 0.0;
-    vivace_reset_direction(s);
-    vivace_reenter_slow_start(s, s->rate_before_fade);
-    s->fade_recovering = 1;
+    vivace_recover_up_to(s, s->rate_before_fade);
     return 1;
+}
+
+void vivace_recover_up_to(vivace_state *s, double target_rate) {
+    s->fade_pending = 0;
+    vivace_reset_direction(s);
+    vivace_reenter_slow_start(s, target_rate);
+    s->fade_recovering = 1;
 }

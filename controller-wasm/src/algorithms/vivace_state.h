@@ -164,6 +164,9 @@ int vivace_mi_standing_queue(const vivace_state *s, const pcc_mi_result *r);
 /* A probe round's decision (direction +1 / -1); 1: the starting phase
  * began, the decision is consumed. */
 int vivace_start_fade_recovery(vivace_state *s, int direction);
+/* Ends a pending fade and re-enters the starting phase up to target_rate as a fade recovery (an MI the sender could
+ * not fill ends it). */
+void vivace_recover_up_to(vivace_state *s, double target_rate);
 
 /* vivace_probing.c */
 double vivace_probe_rate(const vivace_state *s, int slot);

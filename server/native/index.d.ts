@@ -141,6 +141,8 @@ export interface SessionStats {
 export interface PackedDatagrams {
   data: Buffer;
   lengths: Uint32Array;
+  /** When each datagram was taken off the connection (as `TimedDatagrams.receivedAtNs`). */
+  receivedAtNs: Float64Array;
 }
 
 export interface TimedDatagrams {

@@ -139,10 +139,11 @@ test('sendDatagramBatch rejects a bad batch before sending anything', async () =
   }
 });
 
-test('recvDatagramsPacked returns batches as one buffer plus lengths', async () => {
+test('recvDatagramsPacked returns batches as one buffer plus lengths and receive stamps, each datagram once', async () => {
   const pair = await openPair({ client: { datagramRecvBufferBytes: 16 * 1024 * 1024 } });
   try {
     const total = 600;
+    const sentFromNs = Number(process.hrtime.bigint());
     for (let i = 0; i < total; i++) {
       const datagram = Buffer.alloc(8 + (i % 500), i & 0xff);
       datagram.writeUInt32BE(i, 0);
@@ -151,20 +152,28 @@ test('recvDatagramsPacked returns batches as one buffer plus lengths', async () 
     const seen = new Set<number>();
     let batches = 0;
     while (seen.size < total) {
-      const { data, lengths } = await pair.clientSession.recvDatagramsPacked(64, 32 * 1024);
+      const { data, lengths, receivedAtNs } = await pair.clientSession.recvDatagramsPacked(64, 32 * 1024);
+      const takenAtNs = Number(process.hrtime.bigint());
       assert.ok(lengths.length >= 1 && lengths.length <= 64);
       assert.ok(data.length <= 32 * 1024 || lengths.length === 1);
+      assert.equal(receivedAtNs.length, lengths.length, 'one stamp per datagram');
       batches++;
       let offset = 0;
-      for (const length of lengths) {
+      for (let k = 0; k < lengths.length; k++) {
+        const length = lengths[k]!;
         const i = data.readUInt32BE(offset);
         assert.equal(length, 8 + (i % 500));
         assert.equal(data[offset + length - 1], i & 0xff);
+        assert.ok(!seen.has(i), `datagram ${i} delivered twice`);
         seen.add(i);
+        // Stamped on the addon's clock (process.hrtime's) between the send and this batch, oldest first.
+        assert.ok(receivedAtNs[k]! >= sentFromNs && receivedAtNs[k]! <= takenAtNs, `stamp ${receivedAtNs[k]} outside the send..take span`);
+        if (k > 0) assert.ok(receivedAtNs[k]! >= receivedAtNs[k - 1]!, 'stamps in arrival order');
         offset += length;
       }
       assert.equal(offset, data.length);
     }
+    assert.equal(seen.size, total);
     assert.ok(batches < total, 'datagrams arrive in batches');
     pair.clientSession.close(0, '');
     const after = await pair.clientSession.recvDatagramsPacked(64, 65536);

@@ -48,7 +48,7 @@ test(`an ACK that waited ${BLOCK_MS} ms for the origin's event loop reaches the 
     }, { random: Math.random, maxDatagramBytes: session.maxDatagramSize(), initialWindowBytes: 1 << 20, nowUs: nowUs() });
     sender.addRequest(new OutgoingRequest(1, new MemoryBodySource(new Uint8Array(500)), 0, 500, nowUs()), 1 << 20);
     const batchesReadAtUs: number[] = [];
-    const receiving = receiveDatagramBatches(session, 256, () => closed, (datagrams, now, receivedAtUs) => {
+    const receiving = receiveDatagramBatches(session, () => closed, (datagrams, now, receivedAtUs) => {
       batchesReadAtUs.push(now);
       sender.onDatagrams(datagrams, now, receivedAtUs);
     });

@@ -14,6 +14,11 @@
 //!
 //! The peer's inbound limits (inbound_limits.rs), once set, are checked under the same lock as the datagram is queued:
 //! one lock per datagram, and a gate set while datagrams wait counts each of them exactly once.
+//!
+//! JavaScript takes datagrams either by asking (`next_batch`, a promise per batch) or by being told (`listen`): the
+//! listener is woken once when datagrams wait and nobody has said so yet, and `take_all` (on the JavaScript thread)
+//! takes everything and re-arms it, under one lock: a datagram pushed after the take wakes it again, one pushed
+//! before is in the take, so none is missed or handed over twice, and a burst costs one wake-up.
 
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -52,6 +57,18 @@ struct State {
     dropped: u64,
     /// What the peer may send, once the application has said (a client's sessions never do).
     gate: Option<InboundGate>,
+    /// Told when datagrams (or the end) wait; `signalled` while a wake-up is on its way and not yet taken.
+    listener: Option<Listener>,
+    signalled: bool,
+}
+
+/// What `listen` registers: called (on a runtime thread, without the lock) when datagrams or the end wait.
+pub type Listener = Arc<dyn Fn() + Send + Sync>;
+
+/// What `take_all` found: every waiting datagram, oldest first, and whether the connection has ended with nothing left.
+pub struct Taken {
+    pub datagrams: Vec<ReceivedDatagram>,
+    pub ended: bool,
 }
 
 pub struct RecvQueue {
@@ -115,7 +132,7 @@ impl RecvQueue {
 
     /// Queues a datagram that the inbound limits, if set, admit; one they refuse is left out and its violation returned.
     pub fn push(&self, payload: Bytes, received_at_ns: f64) -> Result<(), Violation> {
-        {
+        let wake = {
             let mut state = self.lock();
             if let Some(gate) = state.gate.as_mut() {
                 gate.admit(&payload, self.sent.get(), received_at_ns)?;
@@ -127,14 +144,75 @@ impl RecvQueue {
                 state.queued_bytes -= oldest.payload.len();
                 state.dropped += 1;
             }
+            Self::signal(&mut state)
+        };
+        if let Some(listener) = wake {
+            listener();
         }
         self.ready.notify_waiters();
         Ok(())
     }
 
     pub fn end(&self) {
-        self.lock().ended = true;
+        let wake = {
+            let mut state = self.lock();
+            state.ended = true;
+            Self::signal(&mut state)
+        };
+        if let Some(listener) = wake {
+            listener();
+        }
         self.ready.notify_waiters();
+    }
+
+    /// The listener to wake (outside the lock), unless there is none or a wake-up is already on its way.
+    fn signal(state: &mut State) -> Option<Listener> {
+        if state.signalled {
+            return None;
+        }
+        let listener = state.listener.clone()?;
+        state.signalled = true;
+        Some(listener)
+    }
+
+    /// Tells `listener` whenever datagrams or the end wait (at once if they already do), until `take_all` reports the
+    /// end. Err if a listener was already registered (one reader per session: two would split its datagrams).
+    pub fn listen(&self, listener: Listener) -> Result<(), &'static str> {
+        let wake = {
+            let mut state = self.lock();
+            if state.listener.is_some() {
+                return Err("datagrams already have a listener");
+            }
+            state.listener = Some(listener);
+            if state.queue.is_empty() && !state.ended {
+                None
+            } else {
+                Self::signal(&mut state)
+            }
+        };
+        if let Some(listener) = wake {
+            listener();
+        }
+        Ok(())
+    }
+
+    /// Takes every waiting datagram and re-arms the listener. The end is reported by a take that finds nothing left
+    /// (`ended`, and the listener is let go: returned, so the caller drops it where that is safe); a take that finds
+    /// the last datagrams of an ended connection wakes the listener once more for it.
+    pub fn take_all(&self) -> (Taken, Option<Listener>) {
+        let (taken, released, wake) = {
+            let mut state = self.lock();
+            let datagrams = Self::take(&mut state, usize::MAX, usize::MAX);
+            state.signalled = false;
+            let ended = state.ended && datagrams.is_empty();
+            let released = if ended { state.listener.take() } else { None };
+            let wake = if state.ended && !ended { Self::signal(&mut state) } else { None };
+            (Taken { datagrams, ended }, released, wake)
+        };
+        if let Some(listener) = wake {
+            listener();
+        }
+        (taken, released)
     }
 
     /// Counts datagrams this side sent (the inbound budget grows with them).
@@ -208,6 +286,73 @@ mod tests {
 
     fn take_now(queue: &RecvQueue, max: usize, max_bytes: usize) -> Vec<ReceivedDatagram> {
         crate::poll_once::poll_once(queue.next_batch(max, max_bytes)).expect("datagrams are queued")
+    }
+
+    fn counting_listener() -> (Listener, Arc<std::sync::atomic::AtomicUsize>) {
+        let wakes = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let counter = wakes.clone();
+        (Arc::new(move || _ = counter.fetch_add(1, std::sync::atomic::Ordering::SeqCst)), wakes)
+    }
+
+    fn wakes(counter: &std::sync::atomic::AtomicUsize) -> usize {
+        counter.load(std::sync::atomic::Ordering::SeqCst)
+    }
+
+    #[test]
+    fn a_listener_is_woken_once_per_burst_and_every_datagram_is_taken_once_in_order() {
+        let queue = RecvQueue::new(1 << 20, 64);
+        let (listener, woken) = counting_listener();
+        queue.listen(listener).unwrap();
+        assert_eq!(wakes(&woken), 0, "nothing waits yet");
+        for tag in 0..3u8 {
+            queue.push(datagram(10, tag), f64::from(tag)).unwrap();
+        }
+        assert_eq!(wakes(&woken), 1, "one wake-up for the burst");
+        let (taken, released) = queue.take_all();
+        assert!(!taken.ended && released.is_none());
+        assert_eq!(taken.datagrams.iter().map(|d| d.payload[0]).collect::<Vec<_>>(), vec![0, 1, 2]);
+        assert_eq!(taken.datagrams.iter().map(|d| d.received_at_ns).collect::<Vec<_>>(), vec![0.0, 1.0, 2.0]);
+        // Taken: the next datagram wakes it again, and the take holds only what came after.
+        queue.push(datagram(10, 3), 3.0).unwrap();
+        assert_eq!(wakes(&woken), 2);
+        let (taken, _) = queue.take_all();
+        assert_eq!(taken.datagrams.iter().map(|d| d.payload[0]).collect::<Vec<_>>(), vec![3]);
+        let (empty, _) = queue.take_all();
+        assert!(empty.datagrams.is_empty() && !empty.ended);
+    }
+
+    #[test]
+    fn a_listener_learns_of_datagrams_that_waited_and_of_the_end_after_the_last_one() {
+        let queue = RecvQueue::new(1 << 20, 64);
+        queue.push(datagram(10, 7), 0.0).unwrap();
+        let (listener, woken) = counting_listener();
+        queue.listen(listener).unwrap();
+        assert_eq!(wakes(&woken), 1, "woken at once for what already waits");
+        let (second, _) = counting_listener();
+        assert_eq!(queue.listen(second).err(), Some("datagrams already have a listener"));
+        // The end while a wake-up is on its way: that wake-up's take hands over the datagram, and asks for one more
+        // wake-up, whose take reports the end.
+        queue.end();
+        assert_eq!(wakes(&woken), 1);
+        let (taken, released) = queue.take_all();
+        assert_eq!(taken.datagrams.len(), 1);
+        assert!(!taken.ended && released.is_none());
+        assert_eq!(wakes(&woken), 2, "woken again for the end");
+        let (last, released) = queue.take_all();
+        assert!(last.datagrams.is_empty() && last.ended && released.is_some(), "ended with nothing left: the listener is let go");
+        queue.end();
+        assert_eq!(wakes(&woken), 2, "let go: never woken again");
+    }
+
+    #[test]
+    fn the_end_alone_wakes_the_listener() {
+        let queue = RecvQueue::new(1 << 20, 64);
+        let (listener, woken) = counting_listener();
+        queue.listen(listener).unwrap();
+        queue.end();
+        assert_eq!(wakes(&woken), 1);
+        let (taken, released) = queue.take_all();
+        assert!(taken.datagrams.is_empty() && taken.ended && released.is_some());
     }
 
     #[test]

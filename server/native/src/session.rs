@@ -5,7 +5,8 @@ use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use bytes::Bytes;
-use napi::bindgen_prelude::{Buffer, Float64Array, Uint32Array};
+use napi::bindgen_prelude::{Buffer, Float64Array, Function};
+use napi::threadsafe_function::ThreadsafeFunctionCallMode;
 use napi_derive::napi;
 use tokio::task::AbortHandle;
 use web_transport_quinn::SessionError;
@@ -15,6 +16,7 @@ use crate::close_info::{close_info_from, CloseInfo};
 use crate::congestion::{CongestionHandle, CongestionKind};
 use crate::errors::{coded, failure, invalid_arg, session_closed, uncoded, CodedResult, ErrorCode};
 use crate::inbound_limits::{InboundDatagramLimits, InboundGate, Violation};
+use crate::packed_datagrams::PackedDatagrams;
 use crate::poll_once::poll_once;
 use crate::recv_queue::{monotonic_ns, RecvQueue};
 use crate::session_stats::SessionStats;
@@ -31,16 +33,6 @@ static NEXT_SESSION_ID: AtomicU32 = AtomicU32::new(1);
 #[napi(object)]
 pub struct TimedDatagrams {
     pub datagrams: Vec<Buffer>,
-    pub received_at_ns: Float64Array,
-}
-
-/// Datagrams packed back to back: datagram i is `lengths[i]` bytes of `data`, taken off the connection at
-/// `received_at_ns[i]` (as in `TimedDatagrams`). One Buffer and two arrays per batch, whatever its size: a Buffer per
-/// datagram cost the receiving JavaScript thread an external allocation, a copy and a finalizer each.
-#[napi(object)]
-pub struct PackedDatagrams {
-    pub data: Buffer,
-    pub lengths: Uint32Array,
     pub received_at_ns: Float64Array,
 }
 
@@ -248,19 +240,34 @@ impl Session {
             return Err(invalid_arg("maxBytes must be positive"));
         }
         let batch = self.received.next_batch(max as usize, max_bytes as usize).await;
-        let mut data: Vec<u8> = Vec::with_capacity(batch.iter().map(|d| d.payload.len()).sum());
-        let mut lengths: Vec<u32> = Vec::with_capacity(batch.len());
-        let mut received_at_ns: Vec<f64> = Vec::with_capacity(batch.len());
-        for datagram in &batch {
-            data.extend_from_slice(&datagram.payload);
-            lengths.push(datagram.payload.len() as u32);
-            received_at_ns.push(datagram.received_at_ns);
-        }
-        Ok(PackedDatagrams {
-            data: Buffer::from(data),
-            lengths: Uint32Array::new(lengths),
-            received_at_ns: Float64Array::new(received_at_ns),
-        })
+        Ok(PackedDatagrams::of(&batch))
+    }
+
+    /// Calls `onBatch` on the JavaScript thread with every datagram that waits, packed as by `recvDatagramsPacked`
+    /// (however many arrived since the last call: one call per turn of the event loop at most, and no promise, task
+    /// or Buffer per batch or datagram), and once with null when the session has ended and every datagram was handed
+    /// over. A session has one such reader: a second call throws, and `recvDatagrams*` must not be used beside it.
+    /// An exception thrown by `onBatch` is the process's uncaught exception.
+    #[napi(ts_args_type = "onBatch: (batch: PackedDatagrams | null) => void")]
+    pub fn on_datagrams(&self, on_batch: Function<'_, Option<PackedDatagrams>, ()>) -> napi::Result<()> {
+        let queue = Arc::downgrade(&self.received);
+        let deliver = on_batch.build_threadsafe_function::<()>().callee_handled::<false>().build_callback(
+            move |_| {
+                // The session (and its queue) may be gone by the time this runs: then nothing more will come.
+                let Some(queue) = queue.upgrade() else { return Ok(None) };
+                let (taken, released) = queue.take_all();
+                // Let go here, on the JavaScript thread, after the last call was queued: the handle no longer keeps
+                // the process alive.
+                drop(released);
+                Ok(if taken.ended { None } else { Some(PackedDatagrams::of(&taken.datagrams)) })
+            },
+        )?;
+        let deliver = Arc::new(deliver);
+        self.received
+            .listen(Arc::new(move || {
+                _ = deliver.call((), ThreadsafeFunctionCallMode::NonBlocking);
+            }))
+            .map_err(invalid_arg)
     }
 
     /// The next stream the peer opens; null once the session is closed.

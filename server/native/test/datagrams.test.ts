@@ -184,6 +184,67 @@ test('recvDatagramsPacked returns batches as one buffer plus lengths and receive
   }
 });
 
+test('onDatagrams pushes every datagram once, in order, with stamps, in batches; then null once the session has ended', async () => {
+  const pair = await openPair({ client: { datagramRecvBufferBytes: 16 * 1024 * 1024 } });
+  try {
+    const total = 600;
+    const sentFromNs = Number(process.hrtime.bigint());
+    // Some arrive before anyone listens: they wait, and the first batch carries them.
+    for (let i = 0; i < 50; i++) assert.equal(pair.serverSession.sendDatagram(numbered(i)), true);
+    await sleep(50);
+    const seen: number[] = [];
+    let batches = 0;
+    let lastStampNs = 0;
+    let ended!: () => void;
+    const end = new Promise<void>((resolve) => (ended = resolve));
+    let nulls = 0;
+    pair.clientSession.onDatagrams((batch) => {
+      if (batch === null) {
+        nulls++;
+        ended();
+        return;
+      }
+      const takenAtNs = Number(process.hrtime.bigint());
+      assert.ok(batch.lengths.length >= 1, 'no empty batches');
+      assert.equal(batch.receivedAtNs.length, batch.lengths.length);
+      batches++;
+      let offset = 0;
+      for (let k = 0; k < batch.lengths.length; k++) {
+        const i = batch.data.readUInt32BE(offset);
+        assert.equal(batch.lengths[k], 8 + (i % 500));
+        assert.equal(batch.data[offset + batch.lengths[k]! - 1], i & 0xff);
+        seen.push(i);
+        const stampNs = batch.receivedAtNs[k]!;
+        assert.ok(stampNs >= sentFromNs && stampNs <= takenAtNs && stampNs >= lastStampNs, `stamp ${stampNs} out of order or span`);
+        lastStampNs = stampNs;
+        offset += batch.lengths[k]!;
+      }
+      assert.equal(offset, batch.data.length);
+    });
+    assert.throws(() => pair.clientSession.onDatagrams(() => undefined), /datagrams already have a listener/);
+    for (let i = 50; i < total; i++) {
+      assert.equal(pair.serverSession.sendDatagram(numbered(i)), true);
+      if (i % 100 === 0) await sleep(5);
+    }
+    while (seen.length < total) await sleep(10);
+    assert.deepEqual(seen, Array.from({ length: total }, (_, i) => i), 'each datagram once, in the order sent');
+    assert.ok(batches < total, `datagrams arrive in batches (${batches} for ${total})`);
+    pair.serverSession.close(0, 'done');
+    await end;
+    await sleep(50);
+    assert.equal(nulls, 1, 'the end is told once');
+  } finally {
+    pair.close();
+  }
+});
+
+/** Datagram i: its number, then bytes of its low byte, 8 + i % 500 bytes in all. */
+function numbered(i: number): Buffer {
+  const datagram = Buffer.alloc(8 + (i % 500), i & 0xff);
+  datagram.writeUInt32BE(i, 0);
+  return datagram;
+}
+
 test('recvDatagramsTimed stamps a batch when it arrives, not when JavaScript gets to it', async () => {
   const pair = await openPair();
   try {

@@ -58,8 +58,6 @@ interface PendingBody {
   onFail: (err: Error) => void;
 }
 
-const RECV_BATCH = 512;
-
 export class PccClient {
   private readonly receiver: DatagramReceiver;
   /** The receiver's ACK policy (PROTOCOL.md §4.1), the same the browser worker runs. */
@@ -119,7 +117,7 @@ export class PccClient {
   private receiveLoop(): Promise<void> {
     // Each datagram's receive time from the addon: the ACK's delay then covers the time it waited for this
     // event loop, which the sender subtracts from its RTT sample, and its receive time is its own (PROTOCOL.md §3.2).
-    return receiveDatagramBatches(this.quic, RECV_BATCH, () => this.closed, (datagrams, now, receivedAtUs) => {
+    return receiveDatagramBatches(this.quic, () => this.closed, (datagrams, now, receivedAtUs) => {
       const touched = new Set<number>();
       for (let i = 0; i < datagrams.length; i++) {
         const r = this.receiver.onDatagram(datagrams[i]!, receivedAtUs[i]!);

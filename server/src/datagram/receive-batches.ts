@@ -1,46 +1,57 @@
 // The receive side of a datagram session, for both ends (the origin's ACK loop, the client's DATA loop):
-// batches from the QUIC addon (one buffer each), each datagram dated when the addon took it off the connection.
-import type { Session } from '@pcc-stream/quic';
+// batches pushed by the QUIC addon (one buffer each), each datagram dated when the addon took it off the connection.
+import type { PackedDatagrams, Session } from '@pcc-stream/quic';
 import { nowUs, usFromMonotonicNs } from '../clock.ts';
 import { log } from '../log.ts';
 import { splitPackedDatagrams } from './packed-datagrams.ts';
 
-/** Most payload bytes one receive takes (with at most `maxDatagrams`): a bound on the batch's buffer, above what
- *  any of our receivers lets queue between two turns of its event loop at 100 Mbit/s. */
-const MAX_BATCH_BYTES = 1 << 20;
-
 /**
- * Hands every received batch (at most `maxDatagrams`) to `onBatch` until the session ends (a failed or empty receive) or `isClosed()`.
- * `receivedAtUs[i]` is the addon's receive stamp of `datagrams[i]` on this process's clock: the event loop may have been
- * busy meanwhile, and that wait must not read as path delay (PROTOCOL.md §3.2), nor datagrams that arrived apart as
- * arriving together.
+ * Hands every received batch to `onBatch` until the session ends (the returned promise then resolves) or `isClosed()`
+ * (later batches are dropped). The addon calls in with everything that arrived since its last call: one crossing per
+ * turn of the event loop, not a promise per batch nor a Buffer per datagram. `receivedAtUs[i]` is the addon's receive
+ * stamp of `datagrams[i]` on this process's clock: the event loop may have been busy meanwhile, and that wait must not
+ * read as path delay (PROTOCOL.md §3.2), nor datagrams that arrived apart as arriving together.
  */
-export async function receiveDatagramBatches(
+export function receiveDatagramBatches(
   quic: Session,
-  maxDatagrams: number,
   isClosed: () => boolean,
   onBatch: (datagrams: Uint8Array[], now: number, receivedAtUs: Float64Array) => void,
 ): Promise<void> {
-  while (!isClosed()) {
-    let batch;
+  return new Promise<void>((resolve, reject) => {
+    // Once settled, whatever the addon still hands over is dropped, as a loop that had returned would have left it.
+    let settled = false;
+    const settle = (err?: unknown): void => {
+      settled = true;
+      if (err === undefined) resolve();
+      else reject(err instanceof Error ? err : new Error(String(err)));
+    };
+    const onPacked = (batch: PackedDatagrams | null): void => {
+      if (settled) return;
+      if (batch === null || isClosed()) return settle();
+      if (batch.lengths.length === 0) return;
+      let datagrams;
+      try {
+        datagrams = splitPackedDatagrams(batch.data, batch.lengths);
+      } catch (err) {
+        // Batches are independent buffers: the next one is framed afresh, and the sender sees this one's datagrams as lost.
+        log('error', 'receive.malformed_batch', { session: quic.id, datagrams: batch.lengths.length, error: err });
+        return;
+      }
+      const now = nowUs();
+      // Converted in place: the addon's array is this batch's own.
+      const receivedAtUs = batch.receivedAtNs;
+      for (let i = 0; i < receivedAtUs.length; i++) receivedAtUs[i] = usFromMonotonicNs(receivedAtUs[i]!, now);
+      try {
+        onBatch(datagrams, now, receivedAtUs);
+      } catch (err) {
+        // Thrown here it would be the process's uncaught exception (the addon calls in from its own queue).
+        settle(err);
+      }
+    };
     try {
-      batch = await quic.recvDatagramsPacked(maxDatagrams, MAX_BATCH_BYTES);
-    } catch {
-      return;
-    }
-    if (batch.lengths.length === 0 || isClosed()) return;
-    let datagrams;
-    try {
-      datagrams = splitPackedDatagrams(batch.data, batch.lengths);
+      quic.onDatagrams(onPacked);
     } catch (err) {
-      // Batches are independent buffers: the next one is framed afresh, and the sender sees this one's datagrams as lost.
-      log('error', 'receive.malformed_batch', { session: quic.id, datagrams: batch.lengths.length, error: err });
-      continue;
+      settle(err);
     }
-    const now = nowUs();
-    // Converted in place: the addon's array is this batch's own.
-    const receivedAtUs = batch.receivedAtNs;
-    for (let i = 0; i < receivedAtUs.length; i++) receivedAtUs[i] = usFromMonotonicNs(receivedAtUs[i]!, now);
-    onBatch(datagrams, now, receivedAtUs);
-  }
+  });
 }

@@ -17,7 +17,6 @@ import { serveTelemetryFeed } from './telemetry-feed.ts';
 import type { ResponseCmsd, ServeOutcome, TransportHandler } from './transport-handler.ts';
 
 const TELEMETRY_SAMPLE_INTERVAL_US = 1000;
-const RECV_BATCH = 256;
 
 export class DatagramTransport implements TransportHandler, SendLoopMember {
   readonly transport = 'datagram';
@@ -53,7 +52,7 @@ export class DatagramTransport implements TransportHandler, SendLoopMember {
   private receiveLoop(): Promise<void> {
     // RTT samples use the time the addon took the ACKs off the connection: the send loop sleeps up to
     // 0.5 ms between turns, and at loopback RTTs that wait would read as a rising RTT.
-    return receiveDatagramBatches(this.quic, RECV_BATCH, () => this.closed, (datagrams, now, receivedAtUs) => {
+    return receiveDatagramBatches(this.quic, () => this.closed, (datagrams, now, receivedAtUs) => {
       this.sender.onDatagrams(datagrams, now, receivedAtUs);
       this.sendLoop.wake(this);
     });

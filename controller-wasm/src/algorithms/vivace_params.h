@@ -27,6 +27,7 @@ enum {
     VIVACE_P_MOVING,
     VIVACE_P_SLOW_START_DELIVERY_GAIN,
     VIVACE_P_SLOW_START_DRAIN,
+    VIVACE_P_PROBE_PAIR_CHECK,
     VIVACE_P_COUNT
 };
 
@@ -59,6 +60,8 @@ enum {
         {"slow_start_delivery_gain", 2, 0, 100,                                                             \
          "slow start's rate stays below this multiple of the highest delivery rate acknowledged so far (0: the thesis's doubling only)"}, \
         {"slow_start_drain", 1, 0, 1,                                                                       \
-         "boolean; 1: after slow start ends, one MI at half the new rate drains the queue slow start left (0: the thesis's slow start)"}
+         "boolean; 1: after slow start ends, one MI at half the new rate drains the queue slow start left (0: the thesis's slow start)"}, \
+        {"probe_pair_check", 1, 0, 1,                                                                      \
+         "boolean; 1: a probe round decides nothing when the sender sent a pair's higher probe slower than its lower one and than (1 - epsilon) x its rate (0: the thesis's comparison of the target rates)"}
 
 #endif /* PCC_VIVACE_PARAMS_H */

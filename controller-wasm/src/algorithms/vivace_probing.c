@@ -135,6 +135,16 @@ static void apply_gradient(vivace_state *s, double gradient, double gradient_var
     }
 }
 
+/* A pair tested a higher rate against a lower one unless the sender sent its higher probe slower than the lower one
+ * and slower than (1 - ε) x the lower one's rate (ε of slack for the send-rate noise of short MIs: one packet is 10%
+ * of a 10-packet MI). A sender descheduled with data waiting (a loaded host) sends a probe at a fraction of its
+ * rate, and eq. 4.1 scores what was sent: an upper probe cut to half its rate carries half the latency penalty of a
+ * lower one sent in full into the same queue, and "wins" (§4.4.4: unreliable statistics decide nothing). */
+static int pair_carried_out(const vivace_state *s, const probe_result pair[2]) {
+    double hi_sent = pair[0].sent_mbps, lo_sent = pair[1].sent_mbps;
+    return !(hi_sent < lo_sent && hi_sent < (1.0 - vivace_param(s, VIVACE_P_EPSILON)) * pair[1].rate_mbps);
+}
+
 /* γ of one pair (slots 2·pair: higher, 2·pair + 1: lower) and its noise variance. */
 static double pair_gradient(const probe_result pair[2], double *variance) {
     double spread = pair[0].rate_mbps - pair[1].rate_mbps;
@@ -168,6 +178,13 @@ static int same_sign(double a, double b) { return (a > 0) == (b > 0) && (a < 0) 
 
 static void on_probes_complete(vivace_state *s) {
     int delivery_fell = vivace_round_delivery_fell(s, probes_delivered_mbps(s), probes_offered_mbps(s));
+    for (int pair = 0; pair < PCC_PROBE_PAIRS && vivace_flag(s, VIVACE_P_PROBE_PAIR_CHECK); pair++) {
+        if (!pair_carried_out(s, &s->probes[2 * pair])) {
+            s->loop.gradient = 0.0;
+            vivace_enter_probing(s, s->base_rate); /* measure again; the same ε: the step was not too small */
+            return;
+        }
+    }
     double variance;
     double gradient = pair_gradient(&s->probes[0], &variance);
     for (int pair = 1; pair < PCC_PROBE_PAIRS; pair++) {
@@ -211,6 +228,7 @@ void vivace_on_probe_result(vivace_state *s, const pcc_mi_outcome *outcome) {
     if (slot < 0 || slot >= PCC_PROBE_SLOTS) return;
     probe_result *p = &s->probes[slot];
     p->rate_mbps = r->stats.target_rate_bps * 1e-6;
+    p->sent_mbps = r->stats.send_rate_bps * 1e-6;
     p->utility = outcome->utility;
     p->loss_rate = r->stats.loss_rate;
     p->packets = r->stats.packets_sent;

@@ -25,6 +25,7 @@ typedef enum { STATE_SLOW_START, STATE_PROBING, STATE_DOUBLE_CHECK, STATE_MOVING
 
 typedef struct probe_result {
     double rate_mbps;
+    double sent_mbps;                /* the send rate the MI achieved (rate_mbps: its target) */
     double utility;
     double loss_rate;
     uint32_t packets;

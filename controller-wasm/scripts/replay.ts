@@ -158,14 +158,14 @@ export function replayMisOfText(text: string): MiReport[] {
   return r.stdout.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as MiReport);
 }
 
-/** pcc-replay over a script's text, after every command: the controller's state (telemetry `state`) and how many MIs
- * it has finished. */
-export function replayStatesOfText(text: string): { line: number; state: string; miCompleted: number }[] {
+/** pcc-replay over a script's text, after every command: the controller's state (telemetry `state`), how many MIs
+ * it has finished and the rate of the MI it sends at, bit/s. */
+export function replayStatesOfText(text: string): { line: number; state: string; miCompleted: number; miRateBps: number }[] {
   const r = spawnSync(REPLAY_BINARY, [], { input: text, encoding: 'utf8', maxBuffer: 512 * 1024 * 1024 });
   if (r.status !== 0) throw new Error(`pcc-replay exited with ${r.status}: ${r.stderr.trim()}`);
   return r.stdout.trim().split('\n').filter(Boolean).map((l) => {
-    const o = JSON.parse(l) as { line: number; telemetry: { state: string; miCompleted: number } };
-    return { line: o.line, state: o.telemetry.state, miCompleted: o.telemetry.miCompleted };
+    const o = JSON.parse(l) as { line: number; telemetry: { state: string; miCompleted: number; miRateBps: number } };
+    return { line: o.line, state: o.telemetry.state, miCompleted: o.telemetry.miCompleted, miRateBps: o.telemetry.miRateBps };
   });
 }
 

@@ -98,3 +98,19 @@ void vivace_recover_up_to(vivace_state *s, double target_rate) {
     vivace_reenter_slow_start(s, target_rate);
     s->fade_recovering = 1;
 }
+
+/* An MI-timeout recovery (vivace_timeout.c) stops at the rate its first halving left, as TCP's slow start stops at
+ * ssthresh, because the halvings may have been congestion. When its doubling got there with the utility rising at
+ * every step and the MI at the target met no queue and lost nothing, the target is below the capacity by an unknown
+ * amount: the situation a fade recovery's clean increases show, so the doubling goes on up to the rate the fade
+ * began from, with the same guards (the delivery cap, the exit on the first utility drop, §4.4). Otherwise the
+ * gradient climbs from half the capacity last seen, and it climbs only in full probe rounds: after a blackout a
+ * video player's short segment requests (an app-limited MI every few MIs) re-run every round, and the rate stayed
+ * at half the link for seconds while the sender had data waiting. Only with a latency term, as for a fade recovery. */
+int vivace_extend_recovery(vivace_state *s, const pcc_mi_result *r, double rate) {
+    if (s->fade_recovering || !s->fade_pending || !(s->rate_before_fade > rate)) return 0;
+    if (!(vivace_param(s, VIVACE_P_LATENCY_COEFFICIENT) > 0) || vivace_probe_congested(s, r)) return 0;
+    s->fade_pending = 0;
+    s->recovery_target = s->rate_before_fade;
+    return 1;
+}

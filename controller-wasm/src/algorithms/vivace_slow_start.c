@@ -44,13 +44,32 @@ void vivace_slow_start_next(vivace_state *s, pcc_next_mi *next) {
     s->slow_start_next_rate = vivace_clamp_rate(s, next->rate_bytes_per_s * 2.0);
 }
 
+/* Whether the path got through what an MI sent, within ε: a queue growing at g delivers x / (1 + g). */
+static int delivered_its_sends(const vivace_state *s, const pcc_mi_result *r) {
+    return r->stats.throughput_bps >= (1.0 - vivace_param(s, VIVACE_P_EPSILON)) * r->stats.send_rate_bps;
+}
+
+/* Whether an MI sent its rate (within ε), lost nothing and delivered what it sent with at most a jitter-level RTT
+ * gradient: its rate was at most ~ε above the path's capacity. */
+static int delivered_what_it_sent(const vivace_state *s, const pcc_mi_result *r) {
+    double within = 1.0 - vivace_param(s, VIVACE_P_EPSILON);
+    return r->stats.packets_lost == 0 && r->stats.rtt_gradient < SLOW_START_JITTER_GRADIENT &&
+           r->stats.send_rate_bps >= within * r->stats.target_rate_bps && delivered_its_sends(s, r);
+}
+
 /* The rate the MI that ended slow start got through, bytes/s, when that is a safe place to continue, else 0.
  * Falling back to the best MI's rate (§4.4) means half of the overshooting rate, and from there the gradient
- * climbs for seconds under random loss (Fig. 4.3). Only an MI that lost packets qualifies (its queue hit the
- * buffer's end, so it is short); scaled by (1 - ε) and by minRTT/avgRTT to drain what queue it built. Without
- * loss the buffer is deep and still filling: the best rate drains it. */
+ * climbs for seconds under random loss (Fig. 4.3). An MI that lost packets qualifies (its queue hit the buffer's
+ * end, so it is short), and so does a recovery's MI that delivered what it sent: measurement_error_only does not
+ * forgive its small gradient (it may be the first sign of the queue), but either way the path carries what it
+ * delivered, while the best rate lies a doubling or more below it, or further when MIs set aside by an app-limited
+ * one (vivace_limit_rate's new epoch) never became the best; from there probing at a few Mbit/s, where RTT noise
+ * (kernel-module paper) outweighs the utility's ε differences, climbs for seconds. Scaled by (1 - ε) and by
+ * minRTT/avgRTT to drain what queue it built. In a first slow start without loss the buffer is deep and still
+ * filling: the best rate (or the delivery pipe) drains it. */
 static double exit_delivered(const vivace_state *s, const pcc_mi_result *r) {
-    if (r->stats.packets_lost == 0) return 0.0;
+    int recovery_clean = s->recovery_target > 0 && delivered_what_it_sent(s, r);
+    if (r->stats.packets_lost == 0 && !recovery_clean) return 0.0;
     double delivered = r->stats.throughput_bps / 8.0 * (1.0 - vivace_param(s, VIVACE_P_EPSILON));
     if (r->stats.min_rtt_us > 0 && r->stats.avg_rtt_us > r->stats.min_rtt_us) {
         delivered *= r->stats.min_rtt_us / r->stats.avg_rtt_us;
@@ -106,14 +125,15 @@ void vivace_reenter_slow_start(vivace_state *s, double target_rate) {
  * Such an MI's utility drop decides nothing (as an app-limited MI's, vivace.c): the doubling goes on, the best MI
  * stays the best, so an exit on the next MI still falls back below the rate this one sent. Loss, a steep gradient
  * or a delivery shortfall end slow start. A recovery's doubling (recovery_target > 0) climbs back toward a rate the
- * path carried lately, where a small gradient is the first sign of the queue: it is not forgiven there. */
+ * path carried lately, where a small gradient is the first sign of the queue: it is not forgiven there, and the exit
+ * falls back to what that MI delivered (exit_delivered). */
 static int measurement_error_only(const vivace_state *s, const pcc_mi_result *r) {
     if (r->stats.packets_lost > 0) return 0;
     int gradient_counted = vivace_mi_queue_grew(s, r);
     if (gradient_counted && r->stats.rtt_gradient >= SLOW_START_JITTER_GRADIENT) return 0;
     double within = 1.0 - vivace_param(s, VIVACE_P_EPSILON);
     if (r->stats.send_rate_bps < within * r->stats.target_rate_bps) return 1;
-    return gradient_counted && s->recovery_target == 0 && r->stats.throughput_bps >= within * r->stats.send_rate_bps;
+    return gradient_counted && s->recovery_target == 0 && delivered_its_sends(s, r);
 }
 
 void vivace_on_slow_start_result(vivace_state *s, const pcc_mi_result *r, double utility, double noise_var) {
@@ -140,7 +160,7 @@ void vivace_on_slow_start_result(vivace_state *s, const pcc_mi_result *r, double
     s->slow_start_best_noise_var = noise_var;
     if (rate >= s->loop.ctx->max_rate_bytes_per_s) {
         vivace_enter_probing(s, rate); /* nothing left to double */
-    } else if (s->recovery_target > 0 && rate >= s->recovery_target) {
+    } else if (s->recovery_target > 0 && rate >= s->recovery_target && !vivace_extend_recovery(s, r, rate)) {
         s->recovery_target = 0.0; /* recovered */
         vivace_enter_probing(s, rate);
     }

@@ -168,6 +168,9 @@ int vivace_start_fade_recovery(vivace_state *s, int direction);
 /* Ends a pending fade and re-enters the starting phase up to target_rate as a fade recovery (an MI the sender could
  * not fill ends it). */
 void vivace_recover_up_to(vivace_state *s, double target_rate);
+/* An MI-timeout recovery's slow start reached its target at rate (bytes/s) on result r: 1 when its doubling goes on
+ * up to the rate a pending fade began from (the target is raised there). */
+int vivace_extend_recovery(vivace_state *s, const pcc_mi_result *r, double rate);
 
 /* vivace_probing.c */
 double vivace_probe_rate(const vivace_state *s, int slot);

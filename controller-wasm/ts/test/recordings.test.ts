@@ -87,3 +87,50 @@ test('slow start goes on through RTT-gradient jitter in an MI that delivered wha
   // its result and the next: this recording's stall (two MIs later) is the other test's
   assert.deepEqual(statesUntil(jittered.id + 2), ['slow_start']);
 });
+
+// Found 2026-11-26 (CI at 8ecd324, the faults suite's 24 s blackout: rate_recovery_s null in 2 of 3 runs), origin +
+// Chromium through linkem, 10 Mbit/s, 20 ms, 150 KB, a 3 s blackout of both directions; each recording holds the
+// session up to a second or two after the recovery. MI timeouts halved the rate to 0.5 Mbit/s; when feedback returned,
+// the recovery's slow start (vivace_timeout.c) doubled back toward its target, half the rate before the blackout.
+// Replayed: where that recovery's slow start ended, and the rates of the MIs after it.
+function blackoutRecovery(file: string) {
+  const text = inputsOnly(readFileSync(join(DIR, file), 'utf8'));
+  const mis = replayMisOfText(text);
+  const steps = replayStatesOfText(text);
+  const timedOut = mis.filter((m) => m.timedOut);
+  assert.ok(timedOut.length > 0, 'the blackout timed MIs out');
+  const recovery = steps.findIndex((s) => s.miCompleted > timedOut.at(-1)!.id && s.state === 'slow_start');
+  assert.ok(recovery >= 0, 'slow start again after the blackout');
+  const exitStep = steps.findIndex((s, i) => i > recovery && s.state !== 'slow_start');
+  assert.ok(exitStep >= 0, 'the recovery ended');
+  const exit = mis.find((m) => m.id === steps[exitStep]!.miCompleted - 1)!;
+  /** The rates of the exit's result and the next four MIs' (a drain, then probes at r(1 ± ε)), bit/s. */
+  const ratesAfter = steps.slice(exitStep).filter((s) => s.miCompleted <= exit.id + 5).map((s) => s.miRateBps);
+  const shown = (rates: number[]) => [...new Set(rates.map((r) => (r / 1e6).toFixed(2)))].join(', ');
+  return { firstTimedOut: timedOut[0]!, exit, ratesAfter, shown };
+}
+
+// The slow start ended at 4.2 Mbit/s of its 4.4 on an MI that lost nothing and delivered what it sent, with an RTT
+// gradient of 0.037 (utility -140). A recovery does not forgive such a gradient (it may be the first queue), but it
+// fell back to the best MI's rate, 1.95 Mbit/s: the 4.2 Mbit/s MI before, which would have been the best, belonged to
+// the epoch an app-limited MI closed. Probing at 2 Mbit/s, where 10-packet MIs' RTT noise outweighs ε, then stayed
+// there for 2 s. Fixed in vivace_slow_start.c (exit_delivered): a recovery's exit on such an MI falls back to what it
+// delivered, less ε and its queue.
+test('a recovery\'s slow start that ends on an MI that delivered what it sent continues near that rate (vivace, blackout, replayed)', () => {
+  const { exit, ratesAfter, shown } = blackoutRecovery('vivace-10mbps-20ms-150kb-blackout-recovery.replay');
+  assert.ok(exit.packetsLost === 0 && exit.rttGradient > 0.01 && exit.rttGradient < 0.1 && exit.throughputBps > 0.95 * exit.sendRateBps,
+    `the exit MI lost nothing, delivered what it sent and met a jitter-level gradient: ${JSON.stringify(exit)}`);
+  assert.ok(Math.max(...ratesAfter) >= 0.9 * exit.throughputBps,
+    `after the exit at ${(exit.throughputBps / 1e6).toFixed(2)} Mbit/s delivered, the rates were ${shown(ratesAfter)} Mbit/s`);
+});
+
+// The slow start reached its target, 4.6 Mbit/s, with the utility rising at every doubling and no queue, and
+// probing took over at half the link: the player's short segment requests ended an MI early every few MIs, each
+// such MI re-ran the probe round, and the rate stayed at 4.4-4.8 Mbit/s for 2 s with the sender's data waiting.
+// Fixed in vivace_recovery.c (vivace_extend_recovery): the doubling goes on up to the rate the fade (the MI
+// timeouts) began from, as a fade recovery's does.
+test('a recovery\'s slow start that reaches its target cleanly goes on to the rate before the blackout (vivace, blackout, replayed)', () => {
+  const { firstTimedOut, exit, ratesAfter, shown } = blackoutRecovery('vivace-10mbps-20ms-150kb-blackout-half-target.replay');
+  assert.ok(Math.max(...ratesAfter) >= 0.8 * firstTimedOut.targetRateBps,
+    `before the blackout ${(firstTimedOut.targetRateBps / 1e6).toFixed(2)} Mbit/s; the recovery ended after MI ${exit.id}, then ${shown(ratesAfter)} Mbit/s`);
+});

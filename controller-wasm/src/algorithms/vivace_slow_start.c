@@ -115,6 +115,18 @@ void vivace_reenter_slow_start(vivace_state *s, double target_rate) {
     pcc_loop_new_epoch(&s->loop);
 }
 
+/* Whether a recovery's slow-start MI ran within a doubling of the rate the path carried before the fade (a pending
+ * fade's, else the recovery's target): there a small RTT gradient may be the first sign of the queue. Further down,
+ * after a blackout, 10-12-packet MIs at a few Mbit/s read gradients of 0.04-0.09 from RTT noise alone (the
+ * kernel-module paper's low-pass filter is for such noise), and ending the doubling there left the rate at a quarter
+ * of the link; forgiven, the next doubling still stays below the rate the path carried. The first slow start has no
+ * such rate (never near). */
+static int near_carried_rate(const vivace_state *s, const pcc_mi_result *r) {
+    if (!(s->recovery_target > 0)) return 0;
+    double carried = s->fade_pending && s->rate_before_fade > s->recovery_target ? s->rate_before_fade : s->recovery_target;
+    return 2.0 * r->stats.target_rate_bps / 8.0 > carried;
+}
+
 /* §4.4.4 ignores "small measurement errors" in slow start (th_latency, th_loss; Table 4.1) so as not to end it
  * early. On the real path two such errors ended it at 8-27 Mbit/s, each in an MI that lost nothing and whose RTT
  * gradient, if significant, stayed below SLOW_START_JITTER_GRADIENT:
@@ -125,15 +137,15 @@ void vivace_reenter_slow_start(vivace_state *s, double target_rate) {
  * Such an MI's utility drop decides nothing (as an app-limited MI's, vivace.c): the doubling goes on, the best MI
  * stays the best, so an exit on the next MI still falls back below the rate this one sent. Loss, a steep gradient
  * or a delivery shortfall end slow start. A recovery's doubling (recovery_target > 0) climbs back toward a rate the
- * path carried lately, where a small gradient is the first sign of the queue: it is not forgiven there, and the exit
- * falls back to what that MI delivered (exit_delivered). */
+ * path carried lately, where a small gradient is the first sign of the queue: within a doubling of that rate
+ * (near_carried_rate) it is not forgiven, and the exit falls back to what that MI delivered (exit_delivered). */
 static int measurement_error_only(const vivace_state *s, const pcc_mi_result *r) {
     if (r->stats.packets_lost > 0) return 0;
     int gradient_counted = vivace_mi_queue_grew(s, r);
     if (gradient_counted && r->stats.rtt_gradient >= SLOW_START_JITTER_GRADIENT) return 0;
     double within = 1.0 - vivace_param(s, VIVACE_P_EPSILON);
     if (r->stats.send_rate_bps < within * r->stats.target_rate_bps) return 1;
-    return gradient_counted && s->recovery_target == 0 && delivered_its_sends(s, r);
+    return gradient_counted && !near_carried_rate(s, r) && delivered_its_sends(s, r);
 }
 
 void vivace_on_slow_start_result(vivace_state *s, const pcc_mi_result *r, double utility, double noise_var) {

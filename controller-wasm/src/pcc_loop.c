@@ -121,12 +121,20 @@ void pcc_loop_on_packet_sent(void *state, const cc_sent_packet *packet) {
         /* the length is fixed when the MI opens: no per-packet arithmetic */
         pcc_mi *started = pcc_mi_start(&loop->tracker, next.rate_bytes_per_s, next.tag, loop->epoch, now_us);
         if (started != NULL) {
+            loop->open_mi_sized_by_rtt = next.duration_us <= 0;
             loop->open_mi_duration_us = next.duration_us > 0 ? next.duration_us : mi_duration_us(loop, next.rate_bytes_per_s);
             started->expected_delay_us = expected_delay_us(loop);
         }
         loop->restart_mi = 0;
     }
     pcc_mi_on_sent(&loop->tracker, packet);
+}
+
+void pcc_loop_shorten_stale_mi(pcc_loop *loop, double stale_factor) {
+    const pcc_mi *open = pcc_mi_open(&loop->tracker);
+    if (open == NULL || !loop->open_mi_sized_by_rtt) return;
+    int64_t length_now_us = mi_duration_us(loop, open->target_rate_bytes_per_s);
+    if ((double)length_now_us * stale_factor < (double)loop->open_mi_duration_us) loop->open_mi_duration_us = length_now_us;
 }
 
 void pcc_loop_on_ack(void *state, const cc_ack_event *event) {

@@ -96,6 +96,7 @@ typedef struct pcc_loop {
     uint64_t epoch;                  /* one per decision: older MIs' results are dropped */
     int restart_mi;                  /* cut the open MI short at the next send */
     int64_t open_mi_duration_us;     /* length of the open MI, fixed when it opened */
+    int open_mi_sized_by_rtt;        /* 1: that length came from the sRTT (mi_span_us), not the algorithm */
     /* recent average loss rate over MIs, weighted by PCC_LOSS_AVERAGE_WEIGHT */
     int have_loss_average;
     double loss_average;
@@ -118,6 +119,9 @@ void pcc_loop_new_epoch(pcc_loop *loop);
 /* The MI timeout: T_timeout min RTTs or sRTTs (timeout_from_expected_feedback; before any sample RFC 9002's
  * initial RTT), at least PCC_MI_TIMEOUT_MIN_US. */
 int64_t pcc_loop_mi_timeout_us(const pcc_loop *loop);
+/* The open MI, if the sRTT sized it and that length is more than stale_factor times what the sRTT says now, ends at
+ * the length the sRTT says now (it stays open until it has carried its minimum packets, as any MI). */
+void pcc_loop_shorten_stale_mi(pcc_loop *loop, double stale_factor);
 
 /* For the rebound hook: brings an algorithm's base rate and next rate inside the bounds; both start from the
  * initial rate while nothing was sent. */

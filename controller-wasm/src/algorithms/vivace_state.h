@@ -68,6 +68,7 @@ typedef struct vivace_state {
     /* MI timeouts */
     int awaiting_feedback;           /* an MI timeout halved the rate, no MI of the current epoch completed since */
     double rate_after_first_halving; /* bytes/s: what the first halving of the episode left */
+    int srtt_has_return_delay;       /* 1: an ack came late on the way back, the sRTT not yet back near the minimum */
     double recovery_target;          /* bytes/s: timeout recovery's slow start stops here; 0: not recovering */
     int fade_pending;                /* the capacity fell under the rate, no recovery since (vivace_recovery.c) */
     unsigned clean_increases;        /* since: increase decisions in a row from uncongested probes */
@@ -109,6 +110,9 @@ double vivace_mi_span_us(void *state);
 double vivace_mi_timeout_rtts(const void *state);
 void vivace_on_result(void *state, const pcc_mi_outcome *outcome);
 void vivace_on_ack(void *state, const cc_ack_event *event);
+/* Whether this ack came late on the way back: later than the MI timeout, its packet (sent since the episode's first
+ * halving) having met little forward queue. */
+int vivace_ack_late_on_the_way_back(const vivace_state *s, const cc_ack_event *event);
 void vivace_rebound(void *state, int nothing_sent);
 void vivace_on_param_changed(void *state, size_t index);
 const char *vivace_state_name(const void *state);

@@ -3,7 +3,7 @@
 // vivace in real Chromium behind linkem, then resume.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { opportunitiesBetween, parseTrace, rateTraceWithOutages } from '../linkem/src/driver/index.ts';
@@ -21,6 +21,23 @@ import { suiteScenarios } from '../harness/suites.ts';
 
 const mediaDir = join(repoRoot, '.cache', 'media');
 const playerDir = join(repoRoot, 'player', 'dist');
+
+/** The controller's rate over a run, one entry per 0.5 s of session time ("s:Mbit/s"), read from the run's
+ * telemetry: what a missed recovery looked like, in the assertion's message. */
+function rateTimeline(outDir: string, run: RunResult | undefined): string {
+  const dir = run?.artifacts.telemetry === undefined ? '' : join(outDir, run.artifacts.telemetry);
+  if (dir === '' || !existsSync(dir)) return 'no telemetry';
+  const points = readdirSync(dir).filter((f) => f.endsWith('.jsonl')).flatMap((f) => readFileSync(join(dir, f), 'utf8').split('\n'))
+    .filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as { t_us: number; rate_bps: number });
+  const shown: string[] = [];
+  let nextS = -Infinity;
+  for (const p of points) {
+    if (p.t_us / 1e6 < nextS) continue;
+    shown.push(`${(p.t_us / 1e6).toFixed(1)}:${(p.rate_bps / 1e6).toFixed(1)}`);
+    nextS = p.t_us / 1e6 + 0.5;
+  }
+  return shown.join(' ');
+}
 
 test('blackout trace: the constant rate everywhere except the outage window, where there is no opportunity at all', () => {
   const times = parseTrace(rateTraceWithOutages(10, 10_000, [{ fromMs: 2000, toMs: 3000 }]));
@@ -108,7 +125,8 @@ test('faults suite, short form: blackout, origin-restart and origin-drain with v
     passed(blackout, 'session survived');
     passed(blackout, 'playback resumed without a reload');
     assert.equal(blackout?.fault?.figures.transport_sessions, 1);
-    assert.equal(typeof blackout?.fault?.figures.rate_recovery_s, 'number', 'the controller got back to 80 % of the link before the run ended');
+    assert.equal(typeof blackout?.fault?.figures.rate_recovery_s, 'number',
+      `the controller got back to 80 % of the link before the run ended; its rate over the session (s:Mbit/s, blackout at link ${blackout?.fault?.figures.blackout_from_link_s}-${blackout?.fault?.figures.blackout_to_link_s} s): ${rateTimeline(outDir, blackout)}`);
     const restart = byCase.get('origin-restart');
     assert.equal(restart?.status, 'ok', restart?.error);
     passed(restart, 'same certificate after the restart');

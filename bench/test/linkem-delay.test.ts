@@ -72,9 +72,41 @@ function assertFollowed(t: TestContext, deviationsMs: readonly number[], label: 
 
 const owdMs = (r: ProbeCsvRow): number => Number(r.recvNs - r.sendNs) / 1e6;
 
+/** The times the model may have released a packet, ms since linkem started. linkem applies the delay in force when
+ *  its forwarder reads the packet from the TUN device, a little after the probe's send stamp: within 0.5 ms as a
+ *  rule, longer when this VM deschedules the forwarder. So the delay at the send stamp and 0.5 ms later count, and
+ *  the next change's delay too when the packet arrived late enough to have been read after that change (a packet
+ *  read after a drop in delay leaves with the lower one, or right behind the packet before it). A release before
+ *  all of these is early: linkem released a packet sooner than any reading of its model allows. */
+function releaseCandidatesMs(
+  sentUs: number,
+  arrivedMs: number,
+  oneWayUsAt: (elapsedUs: number) => number,
+  nextChangeUs: (afterUs: number) => number,
+  previousReleaseMs: number,
+): number[] {
+  const releases = [sentUs + oneWayUsAt(sentUs), sentUs + oneWayUsAt(sentUs + 500)];
+  const changeUs = nextChangeUs(sentUs);
+  if (changeUs > sentUs + 500 && (changeUs + oneWayUsAt(changeUs)) / 1000 <= arrivedMs) releases.push(changeUs + oneWayUsAt(changeUs));
+  return releases.map((us) => Math.max(us / 1000, previousReleaseMs));
+}
+
 function assertInOrder(rows: readonly ProbeCsvRow[], label: string): void {
   for (let i = 1; i < rows.length; i++) assert.ok(rows[i]!.seq > rows[i - 1]!.seq, `${label}: packet ${rows[i]!.seq} arrived after ${rows[i - 1]!.seq}`);
 }
+
+test('the delay model\'s release times: a packet read after a drop in delay may leave with the lower delay, never sooner', () => {
+  // 30 ms until 800 ms, 5 ms after; a packet sent at 799.0 ms, its forwarder read delayed past the change.
+  const oneWayUsAt = (us: number): number => (us < 800_000 ? 30_000 : 5_000);
+  const nextChangeUs = (us: number): number => (us < 800_000 ? 800_000 : Infinity);
+  assert.deepEqual(releaseCandidatesMs(799_000, 829.2, oneWayUsAt, nextChangeUs, -Infinity), [829, 829, 805]);
+  // held behind the previous packet (released at 828.1 ms): both the old delay and the read after the change admit 828.1
+  assert.deepEqual(releaseCandidatesMs(799_000, 828.1, oneWayUsAt, nextChangeUs, 828.1), [829, 829, 828.1]);
+  // an arrival before the change's delay could apply admits only the old delay: 10 ms early stays early
+  assert.deepEqual(releaseCandidatesMs(799_000, 804.9, oneWayUsAt, nextChangeUs, -Infinity), [829, 829]);
+  // within 0.5 ms of the send stamp the change counts as the read's delay already
+  assert.deepEqual(releaseCandidatesMs(799_700, 805.0, oneWayUsAt, nextChangeUs, -Infinity), [829.7, 804.7]);
+});
 
 test('fixed delay adds D ms ± 0.5 ms in each direction', { timeout: 60000 }, async (t) => {
   const delayMs = 20;
@@ -108,19 +140,20 @@ test('delay schedule followed within 1 ms, never reordering when the delay drops
     for (const [at, v] of schedule) if (elapsedMs >= at) d = v;
     return d;
   };
+  const nextChangeUs = (afterUs: number): number => (schedule.find(([at]) => at * 1000 > afterUs)?.[0] ?? Infinity) * 1000;
   for (const dirName of ['up', 'down'] as const) {
     const rows = paths[dirName];
     assert.ok(rows.length >= 1590, `${dirName}: only ${rows.length} of 1600 packets arrived`);
     assertInOrder(rows, dirName);
-    // The forwarder stamps a packet a little after it is sent: accept the schedule value at
-    // send time or 0.5 ms later (matters only at a step), then apply "never earlier than the previous packet".
+    // The forwarder stamps a packet a little after it is sent (releaseCandidatesMs), then "never earlier than the
+    // previous packet" applies.
     let previousReleaseMs = -Infinity;
     const deviations: number[] = [];
     let held = 0;
     for (const r of rows) {
       const sentMs = Number(r.sendNs - paths.startNs) / 1e6;
-      const candidates = [delayAt(sentMs), delayAt(sentMs + 0.5)].map((d) => Math.max(sentMs + d, previousReleaseMs));
       const arrivedMs = Number(r.recvNs - paths.startNs) / 1e6;
+      const candidates = releaseCandidatesMs(sentMs * 1000, arrivedMs, (us) => delayAt(us / 1000) * 1000, nextChangeUs, previousReleaseMs);
       const errors = candidates.map((c) => arrivedMs - c);
       const best = errors.reduce((a, b) => (Math.abs(a) < Math.abs(b) ? a : b));
       if (sentMs + delayAt(sentMs) < previousReleaseMs) held++;
@@ -161,8 +194,8 @@ test('changing-RTT pattern 10:100:0.4:7: one-way delay = RTT/2 per period, RTT w
     const deviations: number[] = [];
     for (const r of rows) {
       const sentUs = Number(r.sendNs - paths.startNs) / 1e3;
-      const candidates = [sentUs, sentUs + 500].map((s) => Math.max((sentUs + patternOneWayUs(10, 100, 0.4, 7n, s)) / 1000, previousReleaseMs));
       const arrivedMs = Number(r.recvNs - paths.startNs) / 1e6;
+      const candidates = releaseCandidatesMs(sentUs, arrivedMs, (us) => patternOneWayUs(10, 100, 0.4, 7n, us), (us) => (Math.floor(us / 400_000) + 1) * 400_000, previousReleaseMs);
       const best = candidates.map((c) => arrivedMs - c).reduce((a, b) => (Math.abs(a) < Math.abs(b) ? a : b));
       assert.ok(best >= -0.05, `${dirName}: packet ${r.seq} ${(-best).toFixed(3)} ms early`);
       deviations.push(best);

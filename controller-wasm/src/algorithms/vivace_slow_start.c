@@ -51,7 +51,7 @@ static int delivered_its_sends(const vivace_state *s, const pcc_mi_result *r) {
 
 /* Whether an MI sent its rate (within ε), lost nothing and delivered what it sent with at most a jitter-level RTT
  * gradient: its rate was at most ~ε above the path's capacity. */
-static int delivered_what_it_sent(const vivace_state *s, const pcc_mi_result *r) {
+static int clean_at_its_rate(const vivace_state *s, const pcc_mi_result *r) {
     double within = 1.0 - vivace_param(s, VIVACE_P_EPSILON);
     return r->stats.packets_lost == 0 && r->stats.rtt_gradient < SLOW_START_JITTER_GRADIENT &&
            r->stats.send_rate_bps >= within * r->stats.target_rate_bps && delivered_its_sends(s, r);
@@ -68,7 +68,7 @@ static int delivered_what_it_sent(const vivace_state *s, const pcc_mi_result *r)
  * minRTT/avgRTT to drain what queue it built. In a first slow start without loss the buffer is deep and still
  * filling: the best rate (or the delivery pipe) drains it. */
 static double exit_delivered(const vivace_state *s, const pcc_mi_result *r) {
-    int recovery_clean = s->recovery_target > 0 && delivered_what_it_sent(s, r);
+    int recovery_clean = s->recovery_target > 0 && clean_at_its_rate(s, r);
     if (r->stats.packets_lost == 0 && !recovery_clean) return 0.0;
     double delivered = r->stats.throughput_bps / 8.0 * (1.0 - vivace_param(s, VIVACE_P_EPSILON));
     if (r->stats.min_rtt_us > 0 && r->stats.avg_rtt_us > r->stats.min_rtt_us) {

@@ -110,9 +110,6 @@ double vivace_mi_span_us(void *state);
 double vivace_mi_timeout_rtts(const void *state);
 void vivace_on_result(void *state, const pcc_mi_outcome *outcome);
 void vivace_on_ack(void *state, const cc_ack_event *event);
-/* Whether this ack came late on the way back: later than the MI timeout, its packet (sent since the episode's first
- * halving) having met little forward queue. */
-int vivace_ack_late_on_the_way_back(const vivace_state *s, const cc_ack_event *event);
 void vivace_rebound(void *state, int nothing_sent);
 void vivace_on_param_changed(void *state, size_t index);
 const char *vivace_state_name(const void *state);
@@ -192,6 +189,8 @@ void vivace_on_moving_result(vivace_state *s, const pcc_mi_result *r, double uti
 /* vivace_timeout.c */
 void vivace_on_timeout(void *state, const pcc_mi_result *r);
 int vivace_start_timeout_recovery(vivace_state *s);
+/* Per ack with a receive timestamp: undoes MI-timeout halvings the return path alone caused, judges a longer path,
+ * and marks srtt_has_return_delay when the ack came late on the way back. */
 void vivace_undo_spurious_timeout(vivace_state *s, const cc_ack_event *event);
 void vivace_on_loss(void *state, const cc_loss_event *event);
 

@@ -122,26 +122,19 @@ void vivace_on_loss(void *state, const cc_loss_event *event) {
     s->path_step_open = 0; /* the episode lost packets: not only a longer path */
 }
 
-/* 0: no timestamp; beyond 2^53 µs (285 years) a forged one, and the subtractions below must not overflow */
-static int has_recv_time(const cc_ack_event *event) {
-    return event->recv_time_us > 0 && event->recv_time_us <= ((int64_t)1 << 53);
-}
-
 /* How late the ack came, from its packet's send time: a receiver that held its acks and reported the hold as ack
  * delay gives an RTT sample at the path's RTT, yet its late acks timed the MI out just the same. */
 static int64_t ack_late_us(const vivace_state *s, const cc_ack_event *event) {
     return (event->now_us - event->packet->sent_time_us) - s->loop.ctx->rtt->min_rtt_us;
 }
 
-int vivace_ack_late_on_the_way_back(const vivace_state *s, const cc_ack_event *event) {
-    if (!has_recv_time(event) || !s->have_one_way) return 0;
-    /* Only a packet sent after the first halving tells what the forward path does now: one sent before may have
-     * crossed it just before the capacity fell, its ack held by a return path that went silent at the same time
-     * (an LTE fade in both directions, a blackout), while everything since waits behind a full buffer. */
+/* Whether an ack more than the MI timeout late was delayed on the way back: its packet met little forward queue.
+ * Only a packet sent after the first halving tells what the forward path does now: one sent before may have
+ * crossed it just before the capacity fell, its ack held by a return path that went silent at the same time
+ * (an LTE fade in both directions, a blackout), while everything since waits behind a full buffer. */
+static int late_on_the_way_back(const vivace_state *s, const cc_ack_event *event, int64_t one_way_us, int64_t late_us) {
     if (event->packet->sent_time_us < s->halved_at_us) return 0;
-    int64_t late_us = ack_late_us(s, event);
-    int64_t forward_queue_us = event->recv_time_us - event->packet->sent_time_us - s->min_one_way_us;
-    return late_us > pcc_loop_mi_timeout_us(&s->loop) && SPURIOUS_QUEUE_SHARE * forward_queue_us < late_us;
+    return late_us > pcc_loop_mi_timeout_us(&s->loop) && SPURIOUS_QUEUE_SHARE * (one_way_us - s->min_one_way_us) < late_us;
 }
 
 /* MI-timeout halvings assume the silence was congestion. A path's return direction alone also goes silent for
@@ -151,16 +144,21 @@ int vivace_ack_late_on_the_way_back(const vivace_state *s, const cc_ack_event *e
  * RTT) was delayed on the way back. Then, like TCP's spurious-RTO undo (RFC 5682 F-RTO, Eifel), the rate returns
  * to what it was before the first halving. */
 void vivace_undo_spurious_timeout(vivace_state *s, const cc_ack_event *event) {
-    if (!has_recv_time(event)) return;
+    /* 0: no timestamp; beyond 2^53 µs (285 years) a forged one, and the subtractions below must not overflow */
+    if (event->recv_time_us <= 0 || event->recv_time_us > ((int64_t)1 << 53)) return;
     int64_t one_way_us = event->recv_time_us - event->packet->sent_time_us;
     int64_t previous_one_way_us = s->have_one_way ? s->last_one_way_us : one_way_us;
     if (!s->have_one_way || one_way_us < s->min_one_way_us) s->min_one_way_us = one_way_us;
     s->have_one_way = 1;
     s->last_one_way_us = one_way_us;
     track_level(s, event->packet->sent_time_us, one_way_us, previous_one_way_us);
+    int64_t late_us = ack_late_us(s, event);
+    int delayed_on_the_way_back = late_on_the_way_back(s, event, one_way_us, late_us);
+    /* the sRTT now holds that delay: vivace_on_ack shortens the open MI it sized */
+    if (delayed_on_the_way_back) s->srtt_has_return_delay = 1;
     if (!s->awaiting_feedback && !s->path_step_open) return;
-    int late = ack_late_us(s, event) > pcc_loop_mi_timeout_us(&s->loop);
-    if (s->awaiting_feedback && vivace_ack_late_on_the_way_back(s, event)) {
+    int late = late_us > pcc_loop_mi_timeout_us(&s->loop);
+    if (s->awaiting_feedback && delayed_on_the_way_back) {
         undo_halvings(s);
         return;
     }

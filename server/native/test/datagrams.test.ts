@@ -144,11 +144,7 @@ test('recvDatagramsPacked returns batches as one buffer plus lengths and receive
   try {
     const total = 600;
     const sentFromNs = Number(process.hrtime.bigint());
-    for (let i = 0; i < total; i++) {
-      const datagram = Buffer.alloc(8 + (i % 500), i & 0xff);
-      datagram.writeUInt32BE(i, 0);
-      assert.equal(pair.serverSession.sendDatagram(datagram), true);
-    }
+    for (let i = 0; i < total; i++) assert.equal(pair.serverSession.sendDatagram(numbered(i)), true);
     const seen = new Set<number>();
     let batches = 0;
     while (seen.size < total) {
@@ -161,9 +157,7 @@ test('recvDatagramsPacked returns batches as one buffer plus lengths and receive
       let offset = 0;
       for (let k = 0; k < lengths.length; k++) {
         const length = lengths[k]!;
-        const i = data.readUInt32BE(offset);
-        assert.equal(length, 8 + (i % 500));
-        assert.equal(data[offset + length - 1], i & 0xff);
+        const i = readNumbered(data, offset, length);
         assert.ok(!seen.has(i), `datagram ${i} delivered twice`);
         seen.add(i);
         // Stamped on the addon's clock (process.hrtime's) between the send and this batch, oldest first.
@@ -210,10 +204,7 @@ test('onDatagrams pushes every datagram once, in order, with stamps, in batches;
       batches++;
       let offset = 0;
       for (let k = 0; k < batch.lengths.length; k++) {
-        const i = batch.data.readUInt32BE(offset);
-        assert.equal(batch.lengths[k], 8 + (i % 500));
-        assert.equal(batch.data[offset + batch.lengths[k]! - 1], i & 0xff);
-        seen.push(i);
+        seen.push(readNumbered(batch.data, offset, batch.lengths[k]!));
         const stampNs = batch.receivedAtNs[k]!;
         assert.ok(stampNs >= sentFromNs && stampNs <= takenAtNs && stampNs >= lastStampNs, `stamp ${stampNs} out of order or span`);
         lastStampNs = stampNs;
@@ -243,6 +234,14 @@ function numbered(i: number): Buffer {
   const datagram = Buffer.alloc(8 + (i % 500), i & 0xff);
   datagram.writeUInt32BE(i, 0);
   return datagram;
+}
+
+/** The number of the `numbered` datagram at data[offset, offset + length), checking its length and its last byte. */
+function readNumbered(data: Buffer, offset: number, length: number): number {
+  const i = data.readUInt32BE(offset);
+  assert.equal(length, 8 + (i % 500));
+  assert.equal(data[offset + length - 1], i & 0xff);
+  return i;
 }
 
 test('recvDatagramsTimed stamps a batch when it arrives, not when JavaScript gets to it', async () => {

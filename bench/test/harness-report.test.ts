@@ -91,3 +91,22 @@ test('controller parameters: shown beside the scheme in summary.md; resuming a D
   await assert.rejects(runPlan(plan([scenario]), { outDir: dir, mediaDir: '/nonexistent', playerDir: '', shouldStop: () => true }),
     /s\/vivace\/1 run with controller parameters "", this run asks for "epsilon_min=0.02": use another --out/);
 });
+
+test('aid waste: averaged per scheme, in summary.csv always and in summary.md only where an aided scheme ran', async () => {
+  const { summaryCsv, summaryMarkdown } = await import('../harness/summary.ts');
+  const aided = (repetition: number, waste: number): RunResult => ({
+    ...run('vivace', repetition, 0), run_id: runId('s', 'vivace+prefetch', repetition), scheme: 'vivace+prefetch', prefetch_waste_ratio: waste,
+  });
+  const rows = summarize([aided(1, 0.02), aided(2, 0.04), { ...run('vivace', 1, 0), prefetch_waste_ratio: 0 }, run('vivace', 2, 0)]);
+  const prefetch = rows.find((r) => r.scheme === 'vivace+prefetch');
+  const plain = rows.find((r) => r.scheme === 'vivace');
+  assert.ok(prefetch && plain);
+  assert.ok(Math.abs(prefetch.prefetch_waste_ratio.mean - 0.03) < 1e-12);
+  assert.equal(plain.prefetch_waste_ratio.n, 1, 'a line without the field (older lines) is left out, not counted as 0');
+  const markdown = summaryMarkdown(rows);
+  assert.match(markdown, /\| wire B per media B \| aid waste % of bytes received \|\n(\| --- ){13}\|/);
+  assert.match(markdown, /\| vivace\+prefetch \| 2 \(0\) \|[^\n]* \| 3\.00 ± \d+\.\d\d \|\n/);
+  assert.match(markdown, /\| vivace \| 2 \(0\) \|[^\n]* \| 0\.00 \|\n/);
+  assert.doesNotMatch(summaryMarkdown(summarize([run('vivace', 1, 0), run('tcp-cubic', 1, 0)])), /aid waste/, 'no aided scheme: no column');
+  assert.match(summaryCsv(rows).split('\n')[0] ?? '', /,prefetch_waste_ratio_mean,prefetch_waste_ratio_ci95$/);
+});

@@ -74,6 +74,8 @@ export interface RunResult {
   tcp_http?: 'http/1.1' | 'https';
   /** Controller parameter overrides sent with the scheme's sessions ({}: the library's defaults). */
   controller_params?: Record<string, number>;
+  /** Arguments passed verbatim to the run's origin (`--origin-arg`); absent when none were. */
+  origin_args?: string[];
   /** Code, browser, player library and machine that produced the run (absent in lines written before it existed). */
   provenance?: Provenance;
   /** The scenario exactly as run: suite or file plus every command-line override (absent in older lines). */

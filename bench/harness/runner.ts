@@ -40,6 +40,8 @@ export interface RunnerOptions {
   fidelity?: boolean;
   /** PCC-Uspace's binaries (`--uspace DIR`), for the external scheme pcc-uspace. */
   uspace?: UspaceBinaries;
+  /** Passed verbatim to every run's origin (`--origin-arg`), e.g. ['--quic-ack-frequency=on']. */
+  originArgs?: string[];
 }
 
 export const PORTS = { webTransportPort: 4433, httpPort: 8080, httpsPort: 8443, tcpPort: 8081 };
@@ -90,6 +92,7 @@ async function runOne(item: RunPlanItem, options: RunnerOptions): Promise<RunRes
     run_id: id, scenario: scenario.name, scheme, repetition, seed, started_at: startedAt.toISOString(), duration_s: scenario.durationS,
     controller_params: controllerParamsFor(scenario, scheme),
     ...(scenario.mode === 'bulk' ? {} : { media: mediaRecord(scenario) }),
+    ...(options.originArgs && options.originArgs.length > 0 ? { origin_args: options.originArgs } : {}),
     ...(!isExternalScheme(scheme) && schemeTransport(scheme).transport === 'tcp' ? { tcp_http: scenario.mode === 'bulk' ? 'https' as const : 'http/1.1' as const } : {}),
   };
   // A faults-suite case runs the scenario its own way (faults/run-fault.ts).
@@ -106,7 +109,7 @@ async function runOne(item: RunPlanItem, options: RunnerOptions): Promise<RunRes
     cpu = options.fidelity ? new CpuSampler() : null;
     const ports: OriginPorts = { host: shell.baseAddress, ...PORTS };
     // An external peer brings its own sender (run-uspace.ts): no origin.
-    origin = isExternalScheme(scheme) ? null : await startOriginProcess({ ...ports, mediaDir: options.mediaDir, staticDir: options.playerDir, logDir: join(runDir, 'telemetry'), ...(options.record || options.fidelity ? { recordDir: join(runDir, 'record') } : {}) });
+    origin = isExternalScheme(scheme) ? null : await startOriginProcess({ ...ports, mediaDir: options.mediaDir, staticDir: options.playerDir, logDir: join(runDir, 'telemetry'), ...(options.record || options.fidelity ? { recordDir: join(runDir, 'record') } : {}), ...(options.originArgs ? { extraArgs: options.originArgs } : {}) });
     let players: RunResult['players'] = [];
     let goodputMbps: number;
     let deliveredBytes: number;

@@ -23,6 +23,10 @@ export interface EndpointOptions {
   /** QUIC receive window, connection and per stream, in bytes (16 KiB..256 MiB; default quinn's): how much
    * stream data a peer may leave unread with us. */
   receiveWindowBytes?: number;
+  /** Ask each peer, with QUIC's ACK-frequency extension, for a QUIC ACK every 16 ack-eliciting packets (or 25 ms;
+   * a gap in packet numbers at once) instead of every second one (default false). Only peers that advertise the
+   * extension (min_ack_delay) are asked: SessionStats.ackFrequencyFramesSent shows whether one was. */
+  requestAckFrequency?: boolean;
 }
 
 export interface ServerOptions extends EndpointOptions {
@@ -130,6 +134,12 @@ export interface SessionStats {
   /** QUIC DATAGRAM frames sent / received. */
   datagramFramesSent: number;
   datagramFramesReceived: number;
+  /** QUIC ACK frames sent. */
+  ackFramesSent: number;
+  /** ACK_FREQUENCY frames sent / received (nonzero only where one end set requestAckFrequency and the other
+   * advertised the extension). */
+  ackFrequencyFramesSent: number;
+  ackFrequencyFramesReceived: number;
   /** Payload bytes sendDatagram can queue now without being refused. */
   datagramSendBufferSpace: number;
   /** Received datagrams dropped unread (the oldest first) because datagramRecvBufferBytes was full. */

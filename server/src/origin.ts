@@ -61,6 +61,12 @@ export interface OriginOptions {
   /** Directory served at / on the HTTP port (e.g. the built player), or null. */
   staticDir: string | null;
   datagramSendBufferBytes: number;
+  /** Ask each datagram session's client, with QUIC's ACK-frequency extension, for a QUIC ACK every 16 packets
+   *  instead of every second one (the addon's requestAckFrequency; --quic-ack-frequency): fewer packets for the
+   *  receiver to send. Our controllers run on our own ACK datagrams, not QUIC's; quinn's own congestion control
+   *  (the quic-cubic / quic-bbr baselines) and loss recovery run on QUIC's. Endpoint-wide: the scheme is chosen
+   *  after the handshake, when quinn has fixed the connection's transport settings. */
+  requestAckFrequency: boolean;
 }
 
 /** A player opens one session and, after an origin restart or a graceful stop, one more per reconnect attempt: ten a
@@ -97,6 +103,7 @@ export const DEFAULT_ORIGIN_OPTIONS: Omit<OriginOptions, 'mediaDir'> = {
   corsOrigin: '*',
   staticDir: null,
   datagramSendBufferBytes: 4 * 1024 * 1024,
+  requestAckFrequency: false,
 };
 
 export class Origin {
@@ -150,7 +157,7 @@ export class Origin {
     }
     const quicServer = await QuicServer.bind({
       host: options.host, port: options.port, certPem, keyPem, congestion: 'none',
-      datagramSendBufferBytes: options.datagramSendBufferBytes, idleTimeoutMs: 30_000,
+      datagramSendBufferBytes: options.datagramSendBufferBytes, idleTimeoutMs: 30_000, requestAckFrequency: options.requestAckFrequency,
       receiveWindowBytes: memory.receiveWindowBytes, datagramRecvBufferBytes: memory.datagramReceiveBufferBytes,
       handshakesPerAddressPerS: options.maxHandshakesPerAddressPerS, handshakeBurstPerAddress: options.handshakeBurstPerAddress,
     });
@@ -209,6 +216,7 @@ export class Origin {
         max_requests_per_session: this.options.limits.maxRequestsPerSession, max_refused_requests: this.options.limits.maxRefusedRequests,
         client_datagram_burst: this.options.clientDatagrams.burst, client_datagrams_per_s: this.options.clientDatagrams.perS,
       },
+      request_ack_frequency: this.options.requestAckFrequency,
       cache_bytes: this.media.cache.sizeBytes,
       cache_files: this.media.cache.count, send_loop_members: this.sendLoop.size, algorithms: this.controllers.algorithms(),
       default_cc: this.options.cc, files_opened: this.media.filesOpened,
@@ -222,6 +230,7 @@ export class Origin {
         player_state_requests: s.playerStateRequests,
         ...s.transport.telemetry.prefetch.fields(),
         ...s.transport.stats(),
+        ...ackFrequencyFields(s.quic),
       })),
       https_connections: this.https?.connectionStates() ?? [],
       tcp_connections: this.tcp?.connectionStates() ?? [],
@@ -353,6 +362,7 @@ export class Origin {
         session: quic.id, remote: quic.remoteAddress, code: info.code, reason: info.reason, closed_by: byUs ? 'origin' : 'peer',
         requests: session.requestsServed, requests_refused: session.requestsRefused,
         ...(served ? transport.stats() : { algorithm: transport.algorithm }),
+        ...ackFrequencyFields(quic),
       });
     });
     void session.run();
@@ -396,6 +406,12 @@ export class Origin {
 }
 
 /** The process's memory as V8 and the allocator see it: RSS, the JS heap, and what lives outside it (Buffers, WASM). */
+/** Whether this session's client was asked to acknowledge less often (--quic-ack-frequency on, and the client
+ *  advertised QUIC's ACK-frequency extension; Chromium's support shows here). */
+function ackFrequencyFields(quic: Session): { quic_ack_frequency_frames_sent: number } {
+  return { quic_ack_frequency_frames_sent: quic.stats().ackFrequencyFramesSent };
+}
+
 function memoryFields(): Record<string, number> {
   const m = process.memoryUsage();
   return {

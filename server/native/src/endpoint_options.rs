@@ -24,6 +24,18 @@ const DEFAULT_KEEP_ALIVE_MS: u32 = 5_000;
 /// Below this a single stream could not carry one full-size packet of data (the peer's unread stream bytes
 /// are what the receive window bounds, so the origin sets it to cap what a hostile client can park there).
 const MIN_RECEIVE_WINDOW_BYTES: u32 = 16 * 1024;
+/// `requestAckFrequency`: what a data sender asks its peer with QUIC's ACK-frequency extension
+/// (draft-ietf-quic-ack-frequency, the min_ack_delay transport parameter; quinn sends ACK_FREQUENCY only to
+/// peers that advertise it). Without it the receiver sends a QUIC ACK every second packet: at 100 Mbit/s that is
+/// thousands of extra packets per second from a client whose own ACK datagrams (PROTOCOL.md §4) already tell the
+/// PCC controller everything it uses. 15 = an ACK after 16 ack-eliciting packets, ~2 ms of a 100 Mbit/s stream.
+const ACK_FREQUENCY_ELICITING_THRESHOLD: u32 = 15;
+/// At video rates 16 packets take longer than a round trip; this bounds the wait instead (quinn caps what it asks
+/// at max(RTT, 25 ms); our links' RTTs are 20-100 ms), so quinn's loss recovery hears within about a round trip.
+const ACK_FREQUENCY_MAX_ACK_DELAY_MS: u64 = 25;
+/// A gap in packet numbers is still acknowledged at once (quinn's packet_threshold 3 minus one, as quinn
+/// recommends), so loss is detected no later than without the extension.
+const ACK_FREQUENCY_REORDERING_THRESHOLD: u32 = 2;
 
 /// Declares an options struct that carries the endpoint options as flat fields after its own (a napi
 /// object cannot embed another: JS sees `interface ServerOptions extends EndpointOptions`), with
@@ -44,6 +56,7 @@ macro_rules! with_endpoint_options {
             pub idle_timeout_ms: Option<u32>,
             pub keep_alive_ms: Option<u32>,
             pub receive_window_bytes: Option<u32>,
+            pub request_ack_frequency: Option<bool>,
         }
 
         impl $name {
@@ -57,6 +70,7 @@ macro_rules! with_endpoint_options {
                     idle_timeout_ms: self.idle_timeout_ms,
                     keep_alive_ms: self.keep_alive_ms,
                     receive_window_bytes: self.receive_window_bytes,
+                    request_ack_frequency: self.request_ack_frequency,
                 }
             }
         }
@@ -128,6 +142,14 @@ impl EndpointOptions {
             // Both the connection's and each stream's: unread stream data a peer may leave with us.
             transport.receive_window(quinn::VarInt::from_u32(bytes));
             transport.stream_receive_window(quinn::VarInt::from_u32(bytes));
+        }
+        if self.request_ack_frequency.unwrap_or(false) {
+            let mut ack_frequency = quinn::AckFrequencyConfig::default();
+            ack_frequency
+                .ack_eliciting_threshold(quinn::VarInt::from_u32(ACK_FREQUENCY_ELICITING_THRESHOLD))
+                .max_ack_delay(Some(Duration::from_millis(ACK_FREQUENCY_MAX_ACK_DELAY_MS)))
+                .reordering_threshold(quinn::VarInt::from_u32(ACK_FREQUENCY_REORDERING_THRESHOLD));
+            transport.ack_frequency_config(Some(ack_frequency));
         }
         Ok(ValidatedOptions { transport: Arc::new(transport), recv_buffer_bytes: recv_buffer as usize })
     }

@@ -23,6 +23,12 @@ pub struct SessionStats {
     /// QUIC DATAGRAM frames sent / received on this connection.
     pub datagram_frames_sent: f64,
     pub datagram_frames_received: f64,
+    /// QUIC ACK frames sent: the QUIC-level acknowledgements, on their own packets or carried by others.
+    pub ack_frames_sent: f64,
+    /// ACK_FREQUENCY frames (QUIC's ACK-frequency extension) sent / received: nonzero only where one end asked
+    /// (`requestAckFrequency`) and the other advertised the extension (its min_ack_delay transport parameter).
+    pub ack_frequency_frames_sent: f64,
+    pub ack_frequency_frames_received: f64,
     /// Payload bytes `sendDatagram` can queue right now without being refused.
     pub datagram_send_buffer_space: u32,
     /// Received datagrams dropped unread, the oldest first, because the receive buffer was full.
@@ -50,6 +56,9 @@ impl SessionStats {
             udp_rx_datagrams: stats.udp_rx.datagrams as f64,
             datagram_frames_sent: stats.frame_tx.datagram as f64,
             datagram_frames_received: stats.frame_rx.datagram as f64,
+            ack_frames_sent: stats.frame_tx.acks as f64,
+            ack_frequency_frames_sent: stats.frame_tx.ack_frequency as f64,
+            ack_frequency_frames_received: stats.frame_rx.ack_frequency as f64,
             datagram_send_buffer_space: session.datagram_send_buffer_space().min(u32::MAX as usize) as u32,
             datagrams_dropped_unread: dropped_unread as f64,
             congestion: congestion.name().to_string(),

@@ -48,6 +48,10 @@ const specs: Record<string, FlagSpec> = {
   'drain-ms': { type: 'number', help: 'on SIGTERM/SIGINT: refuse new sessions, let open ones finish their segments this long, then close them', default: DEFAULT_DRAIN_MS },
   'cache-mb': { type: 'number', help: 'in-memory cache of hot segments, MiB', default: d.cacheBytes / 1048576 },
   'cmsd-max-bitrate-kbps': { type: 'number', help: 'send CMSD mb (max suggested bitrate, kbit/s) with every response; -1 = off', default: -1 },
+  'quic-ack-frequency': {
+    type: 'string', help: 'on = ask each client (QUIC ACK-frequency extension) for a QUIC ACK every 16 packets, not every 2nd; on|off',
+    default: d.requestAckFrequency ? 'on' : 'off',
+  },
   'cors-origin': { type: 'string', help: 'Access-Control-Allow-Origin value', default: d.corsOrigin },
   static: { type: 'string', help: 'also serve this directory (e.g. the built player) on the HTTP port' },
   'log-level': { type: 'string', help: 'debug|info|warn|error', default: 'info' },
@@ -66,6 +70,11 @@ function positiveInt(name: string, v: number, min = 1): number {
 function rateOrOff(name: string, v: number): number {
   if (!(v >= 0 && v <= 1e6)) throw new UsageError(`--${name} must be a number from 0 (no limit) to 1000000, got ${v}`);
   return v;
+}
+
+function onOff(name: string, v: string): boolean {
+  if (v !== 'on' && v !== 'off') throw new UsageError(`--${name} must be on or off, got ${JSON.stringify(v)}`);
+  return v === 'on';
 }
 
 function port(name: string, v: number): number | null {
@@ -127,6 +136,7 @@ async function main(): Promise<void> {
       },
       cacheBytes: positiveInt('cache-mb', v['cache-mb'] as number, 0) * 1048576,
       corsOrigin: v['cors-origin'] as string,
+      requestAckFrequency: onOff('quic-ack-frequency', v['quic-ack-frequency'] as string),
       staticDir: v.static === undefined ? null : userPath(v.static as string),
     });
   } catch (err) {

@@ -151,6 +151,11 @@ export function inputsOnly(text: string): string {
   return text.split('\n').filter((l) => !l.startsWith('expect ')).join('\n');
 }
 
+/** The script with a controller parameter set right after its `create` line (before any recorded input). */
+export function withParam(text: string, name: string, value: number): string {
+  return text.replace(/^(create .*)$/m, `$1\nparam ${name} ${value}`);
+}
+
 /** pcc-replay --mi over a script's text: one report per finished MI. */
 export function replayMisOfText(text: string): MiReport[] {
   const r = spawnSync(REPLAY_BINARY, ['--mi'], { input: text, encoding: 'utf8', maxBuffer: 512 * 1024 * 1024 });

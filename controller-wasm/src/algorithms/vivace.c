@@ -124,10 +124,10 @@ void vivace_on_result(void *state, const pcc_mi_outcome *outcome) {
     }
 }
 
-/* After an ack came late on the way back (srtt_has_return_delay, marked in vivace_timeout.c), an open MI's sRTT-sized
- * length is stale when it is more than STALE_MI_FACTOR times what the sRTT says now, while the latest RTT sample is
- * within STALE_MI_PATH_RTT_FACTOR of the minimum (the path is empty again); the mark clears once the sRTT itself is
- * back within that factor. */
+/* After an ack came late on the way back or through a forward silence (srtt_has_return_delay, marked in
+ * vivace_timeout.c), an open MI's sRTT-sized length is stale when it is more than STALE_MI_FACTOR times what the sRTT
+ * says now, while the latest RTT sample is within STALE_MI_PATH_RTT_FACTOR of the minimum (the path is empty again);
+ * the mark clears once the sRTT itself is back within that factor. */
 #define STALE_MI_FACTOR 2.0
 #define STALE_MI_PATH_RTT_FACTOR 1.5
 
@@ -137,9 +137,10 @@ void vivace_on_ack(void *state, const cc_ack_event *event) {
     /* An MI spans about an RTT so that its result comes in time for the next decision (thesis §4.4). An ack-path
      * outage (an LTE uplink silent for seconds) leaves the sRTT at the seconds its held acks waited; once fresh
      * samples show the path's own RTT again, an MI that sRTT sized would hold its rate, with no decision, for those
-     * seconds. The receive timestamps tell return-path delay from a forward queue (vivace_timeout.c); only after the
-     * former does the open MI end at the length the sRTT gives now: a queue draining on a bursty path also shows a
-     * latest RTT near the minimum under a high sRTT, and there the long MI stays. */
+     * seconds; so does a blackout of both directions, whose held packets return with its length as their RTT. The
+     * receive timestamps tell either from a forward queue (vivace_timeout.c); only after them does the open MI end at
+     * the length the sRTT gives now: a queue draining on a bursty path also shows a latest RTT near the minimum under
+     * a high sRTT, and there the long MI stays. */
     if (s->srtt_has_return_delay &&
         (double)event->rtt->latest_rtt_us <= STALE_MI_PATH_RTT_FACTOR * (double)event->rtt->min_rtt_us) {
         pcc_loop_shorten_stale_mi(&s->loop, STALE_MI_FACTOR);

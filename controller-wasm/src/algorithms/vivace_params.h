@@ -28,6 +28,7 @@ enum {
     VIVACE_P_SLOW_START_DELIVERY_GAIN,
     VIVACE_P_SLOW_START_DRAIN,
     VIVACE_P_PROBE_PAIR_CHECK,
+    VIVACE_P_FORWARD_SILENCE_MI,
     VIVACE_P_COUNT
 };
 
@@ -62,6 +63,8 @@ enum {
         {"slow_start_drain", 1, 0, 1,                                                                       \
          "boolean; 1: after slow start ends, one MI at half the new rate drains the queue slow start left (0: the thesis's slow start)"}, \
         {"probe_pair_check", 1, 0, 1,                                                                      \
-         "boolean; 1: a probe round decides nothing when the sender sent a pair's higher probe slower than its lower one and than (1 - epsilon) x its rate (0: the thesis's comparison of the target rates)"}
+         "boolean; 1: a probe round decides nothing when the sender sent a pair's higher probe slower than its lower one and than (1 - epsilon) x its rate (0: the thesis's comparison of the target rates)"}, \
+        {"forward_silence_mi", 1, 0, 1,                                                                    \
+         "boolean; 1: after the forward link held a packet while it delivered nothing for longer than the MI timeout (a blackout), an open sRTT-sized MI ends at the length the sRTT gives now, as after a return-path silence (0: after a return-path silence only)"}
 
 #endif /* PCC_VIVACE_PARAMS_H */

@@ -68,7 +68,8 @@ typedef struct vivace_state {
     /* MI timeouts */
     int awaiting_feedback;           /* an MI timeout halved the rate, no MI of the current epoch completed since */
     double rate_after_first_halving; /* bytes/s: what the first halving of the episode left */
-    int srtt_has_return_delay;       /* 1: an ack came late on the way back, the sRTT not yet back near the minimum */
+    int srtt_has_return_delay;       /* 1: an ack came late on the way back or through a forward silence, the sRTT
+                                      * not yet back near the minimum */
     double recovery_target;          /* bytes/s: timeout recovery's slow start stops here; 0: not recovering */
     int fade_pending;                /* the capacity fell under the rate, no recovery since (vivace_recovery.c) */
     unsigned clean_increases;        /* since: increase decisions in a row from uncongested probes */
@@ -79,6 +80,8 @@ typedef struct vivace_state {
     int64_t min_one_way_us;          /* lowest receive time - send time seen (clock offset included) */
     int64_t last_one_way_us;         /* the latest ack's */
     int have_one_way;
+    int64_t last_recv_us;            /* the latest receive time an ack reported */
+    int have_last_recv;
     /* whether the path got longer (vivace_timeout.c): the run of acks at a level one-way delay (its first ack, its
      * length, how many of them were sent before the episode's first halving, whether it began with a jump from a path
      * with little queue), and the late acks of packets sent after that halving */
@@ -190,7 +193,8 @@ void vivace_on_moving_result(vivace_state *s, const pcc_mi_result *r, double uti
 void vivace_on_timeout(void *state, const pcc_mi_result *r);
 int vivace_start_timeout_recovery(vivace_state *s);
 /* Per ack with a receive timestamp: undoes MI-timeout halvings the return path alone caused, judges a longer path,
- * and marks srtt_has_return_delay when the ack came late on the way back. */
+ * and marks srtt_has_return_delay when the ack came late on the way back or its packet was held through a forward
+ * silence. */
 void vivace_undo_spurious_timeout(vivace_state *s, const cc_ack_event *event);
 void vivace_on_loss(void *state, const cc_loss_event *event);
 

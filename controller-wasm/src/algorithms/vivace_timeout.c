@@ -137,6 +137,17 @@ static int late_on_the_way_back(const vivace_state *s, const cc_ack_event *event
     return late_us > pcc_loop_mi_timeout_us(&s->loop) && SPURIOUS_QUEUE_SHARE * (one_way_us - s->min_one_way_us) < late_us;
 }
 
+/* Whether the forward link held this ack's packet through a silence: the receiver had received nothing for longer
+ * than the MI timeout before it (a gap in its receive times), and the packet met more than the MI timeout of forward
+ * queue (its one-way delay above the lowest). A blackout of both directions does that: its RTT sample, and the sRTT
+ * it enters, hold the blackout, not the path, as held acks do after a return-path silence. A queue that drains
+ * delivers all along (no gap), and a sender that was idle sends into an empty queue (no wait). */
+static int held_through_forward_silence(const vivace_state *s, const cc_ack_event *event, int64_t one_way_us) {
+    if (!vivace_flag(s, VIVACE_P_FORWARD_SILENCE_MI) || !s->have_last_recv) return 0;
+    int64_t timeout_us = pcc_loop_mi_timeout_us(&s->loop);
+    return event->recv_time_us - s->last_recv_us > timeout_us && one_way_us - s->min_one_way_us > timeout_us;
+}
+
 /* MI-timeout halvings assume the silence was congestion. A path's return direction alone also goes silent for
  * seconds (LTE uplinks): the data got through, only the acks waited, and the halvings leave the rate at the floor,
  * where 10-packet MIs take about a second each. Receive timestamps tell the two apart: a late ack whose packet met
@@ -154,8 +165,11 @@ void vivace_undo_spurious_timeout(vivace_state *s, const cc_ack_event *event) {
     track_level(s, event->packet->sent_time_us, one_way_us, previous_one_way_us);
     int64_t late_us = ack_late_us(s, event);
     int delayed_on_the_way_back = late_on_the_way_back(s, event, one_way_us, late_us);
-    /* the sRTT now holds that delay: vivace_on_ack shortens the open MI it sized */
-    if (delayed_on_the_way_back) s->srtt_has_return_delay = 1;
+    int held_by_silent_link = held_through_forward_silence(s, event, one_way_us);
+    if (!s->have_last_recv || event->recv_time_us > s->last_recv_us) s->last_recv_us = event->recv_time_us;
+    s->have_last_recv = 1;
+    /* the sRTT now holds that silence: vivace_on_ack shortens the open MI it sized */
+    if (delayed_on_the_way_back || held_by_silent_link) s->srtt_has_return_delay = 1;
     if (!s->awaiting_feedback && !s->path_step_open) return;
     int late = late_us > pcc_loop_mi_timeout_us(&s->loop);
     if (s->awaiting_feedback && delayed_on_the_way_back) {

@@ -12,7 +12,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { inputsOnly, replayMisOfText } from '../../scripts/replay.ts';
+import { inputsOnly, replayMisOfText, withParam } from '../../scripts/replay.ts';
 import { assertBuildsFresh, LIBRARY_SOURCES } from './support/build-freshness.ts';
 
 const FILE = fileURLToPath(new URL('../../test/recordings/vivace-100mbps-30ms-1mb-probe-sender-stall.replay', import.meta.url));
@@ -22,10 +22,6 @@ const EPSILON = 0.05;
 type Mi = ReturnType<typeof replayMisOfText>[number];
 
 /** The script with a controller parameter set right after its `create` line. */
-function withParam(text: string, name: string, value: number): string {
-  return text.replace(/^(create .*)$/m, `$1\nparam ${name} ${value}`);
-}
-
 /** Index of the first MI of each probe round: four MIs in two pairs, each pair one MI at r(1+ε) and one at r(1-ε). */
 function probeRounds(mis: Mi[]): number[] {
   const isPair = (a: Mi, b: Mi): boolean => {

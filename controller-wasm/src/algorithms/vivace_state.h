@@ -68,6 +68,8 @@ typedef struct vivace_state {
     /* MI timeouts */
     int awaiting_feedback;           /* an MI timeout halved the rate, no MI of the current epoch completed since */
     double rate_after_first_halving; /* bytes/s: what the first halving of the episode left */
+    int halved_first_slow_start;     /* the episode's first halving came in the first slow start */
+    int episode_late_on_the_way_back; /* since then an ack (of any packet) came late on the way back */
     int srtt_has_return_delay;       /* 1: an ack came late on the way back or through a forward silence, the sRTT
                                       * not yet back near the minimum */
     double recovery_target;          /* bytes/s: timeout recovery's slow start stops here; 0: not recovering */

@@ -33,11 +33,29 @@ void vivace_on_timeout(void *state, const pcc_mi_result *r) {
         s->path_step_open = 1;
         s->halved_at_us = s->loop.now_us;
         s->step_after_acks = 0;
+        /* in slow start, recovery_target is 0 only in the first one (vivace_reenter_slow_start sets it) */
+        s->halved_first_slow_start = s->phase == STATE_SLOW_START && !(s->recovery_target > 0);
+        s->episode_late_on_the_way_back = 0;
     }
     s->awaiting_feedback = 1;
     vivace_note_fade(s, current);
     vivace_reset_direction(s);
     vivace_enter_probing(s, current / 2.0);
+}
+
+/* MI timeouts that interrupted the first slow start (thesis §4.4: double per MI until the utility falls) where the
+ * acks, once they came, showed a silence of the return path: the rate the halvings started from was the search's
+ * own guess (the initial rate or a doubling of it whose feedback was still due), never a rate the path was shown to
+ * carry, so neither it nor half of it is a place to stop. Stopping there left a video session at a fraction of the
+ * link: probing's rounds (§4.4.3) climb a few percent each and a segment's end re-runs them, while slow start alone
+ * doubles through such MIs. The search resumes from rate, with its own guards (the exit on the first utility drop,
+ * the delivery cap, the drain), and as the first slow start: no target. */
+static void resume_first_slow_start(vivace_state *s, double rate) {
+    s->awaiting_feedback = 0;
+    s->path_step_open = 0;
+    s->base_rate = rate;
+    vivace_reset_direction(s);
+    vivace_reenter_slow_start(s, 0.0);
 }
 
 /* The first MI of the current epoch that completes after MI-timeout halvings shows that feedback flows again.
@@ -48,6 +66,10 @@ void vivace_on_timeout(void *state, const pcc_mi_result *r) {
  * Returns 1 when recovery started (the result is consumed). */
 int vivace_start_timeout_recovery(vivace_state *s) {
     s->awaiting_feedback = 0;
+    if (s->halved_first_slow_start && s->episode_late_on_the_way_back) {
+        resume_first_slow_start(s, s->base_rate);
+        return 1;
+    }
     if (!(s->base_rate < s->rate_after_first_halving)) return 0;
     vivace_reenter_slow_start(s, s->rate_after_first_halving);
     return 1;
@@ -55,10 +77,14 @@ int vivace_start_timeout_recovery(vivace_state *s) {
 
 /* Back to the rate before the first halving of the episode, like TCP's spurious-RTO undo (RFC 5682 F-RTO, Eifel). */
 static void undo_halvings(vivace_state *s) {
+    double before = vivace_clamp_rate(s, 2.0 * s->rate_after_first_halving);
+    if (s->halved_first_slow_start) {
+        resume_first_slow_start(s, before);
+        return;
+    }
     s->awaiting_feedback = 0;
     s->recovery_target = 0.0;
     s->path_step_open = 0;
-    double before = vivace_clamp_rate(s, 2.0 * s->rate_after_first_halving);
     vivace_reset_direction(s);
     vivace_enter_probing(s, before);
     s->base_rate = before; /* past the send-rate ceiling: the halved MIs sent little, but this rate was sent */
@@ -128,12 +154,8 @@ static int64_t ack_late_us(const vivace_state *s, const cc_ack_event *event) {
     return (event->now_us - event->packet->sent_time_us) - s->loop.ctx->rtt->min_rtt_us;
 }
 
-/* Whether an ack more than the MI timeout late was delayed on the way back: its packet met little forward queue.
- * Only a packet sent after the first halving tells what the forward path does now: one sent before may have
- * crossed it just before the capacity fell, its ack held by a return path that went silent at the same time
- * (an LTE fade in both directions, a blackout), while everything since waits behind a full buffer. */
-static int late_on_the_way_back(const vivace_state *s, const cc_ack_event *event, int64_t one_way_us, int64_t late_us) {
-    if (event->packet->sent_time_us < s->halved_at_us) return 0;
+/* Whether an ack more than the MI timeout late was delayed on the way back: its packet met little forward queue. */
+static int late_on_the_way_back(const vivace_state *s, int64_t one_way_us, int64_t late_us) {
     return late_us > pcc_loop_mi_timeout_us(&s->loop) && SPURIOUS_QUEUE_SHARE * (one_way_us - s->min_one_way_us) < late_us;
 }
 
@@ -164,7 +186,14 @@ void vivace_undo_spurious_timeout(vivace_state *s, const cc_ack_event *event) {
     s->last_one_way_us = one_way_us;
     track_level(s, event->packet->sent_time_us, one_way_us, previous_one_way_us);
     int64_t late_us = ack_late_us(s, event);
-    int delayed_on_the_way_back = late_on_the_way_back(s, event, one_way_us, late_us);
+    int late_with_no_queue = late_on_the_way_back(s, one_way_us, late_us);
+    if (s->awaiting_feedback && late_with_no_queue) s->episode_late_on_the_way_back = 1;
+    /* Only a packet sent after the first halving tells what the forward path does now: one sent before may have
+     * crossed it just before the capacity fell, its ack held by a return path that went silent at the same time
+     * (an LTE fade in both directions, a blackout), while everything since waits behind a full buffer. That is
+     * enough to resume an interrupted first slow start (its next MI meets any such queue and ends it), not to
+     * undo the halvings to a rate. */
+    int delayed_on_the_way_back = late_with_no_queue && event->packet->sent_time_us >= s->halved_at_us;
     int held_by_silent_link = held_through_forward_silence(s, event, one_way_us);
     if (!s->have_last_recv || event->recv_time_us > s->last_recv_us) s->last_recv_us = event->recv_time_us;
     s->have_last_recv = 1;

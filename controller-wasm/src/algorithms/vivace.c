@@ -92,8 +92,13 @@ void vivace_on_result(void *state, const pcc_mi_outcome *outcome) {
          * and its last ones wait for the receiver's delayed ACK: its utility measures the application and the
          * receiver, not the rate (§4.4.4, unreliable statistics). Slow start goes on; a probe round is re-run. */
         if (s->phase == STATE_SLOW_START && s->fade_recovering) {
-            /* The application, not the path, limits the rate again: nothing left to recover (vivace_recovery.c). */
-            vivace_enter_probing(s, s->slow_start_have_best ? s->slow_start_best_rate : s->base_rate);
+            /* Nor does it say anything about the path's capacity, so it neither ends a fade recovery's doubling nor
+             * lets it go on (§4.4: the rate doubles while the utility of MIs that tested their rate rises): the next
+             * MI holds the rate last sent. Ended here, the recovery fell back to its best MI's rate, a doubling or
+             * more below the rate before the fade; doubled on, it would raise a rate nothing tested. */
+            if (s->slow_start_last_rate > 0 && s->slow_start_next_rate > s->slow_start_last_rate) {
+                s->slow_start_next_rate = s->slow_start_last_rate;
+            }
             return;
         }
         if (s->phase != STATE_SLOW_START && r->tag >= VIVACE_TAG_PROBE_FIRST) vivace_enter_probing(s, s->base_rate);

@@ -15,8 +15,9 @@
  * the utility drop, past a capacity that returned only in part (an LTE trace's dips, Fig. 4.9), into a deep queue.
  * With slow start's own guards: the doubling stays below slow_start_delivery_gain x the delivery rate the acks
  * measure anew, and the first utility drop falls back to the best rate and drains the queue; an MI the sender could not fill
- * ends it at the best rate it filled (the first slow start doubles on through such MIs, which here, with a video
- * segment's end, would only raise a rate nothing tests). Near the equilibrium the upper
+ * holds the doubling at the rate last sent (vivace.c: it neither ends the recovery nor tests a rate; the first slow
+ * start doubles on through such MIs, which here, with a video segment's end, would only raise a rate nothing tests).
+ * Near the equilibrium the upper
  * probe meets the flow's own queue within one ω step, which restarts the count. Only a utility with a latency term
  * (b > 0) re-enters: the starting phase stops at the first utility drop, which eq. 4.1 with b = 0 (vivace-loss)
  * only sees once the buffer overflows, so each recovery would end in a burst of losses at twice the capacity. The decisions need not be

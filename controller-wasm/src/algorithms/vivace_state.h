@@ -76,7 +76,7 @@ typedef struct vivace_state {
     int fade_pending;                /* the capacity fell under the rate, no recovery since (vivace_recovery.c) */
     unsigned clean_increases;        /* since: increase decisions in a row from uncongested probes */
     double rate_before_fade;         /* bytes/s: the highest rate the fade's decreases started from */
-    int fade_recovering;             /* the slow start is that recovery's; an app-limited MI ends it */
+    int fade_recovering;             /* the slow start is that recovery's; an app-limited MI holds its doubling */
     double round_delivered_mbps[VIVACE_FADE_REFERENCE_ROUNDS]; /* the most each of the last rounds' probes got through */
     unsigned rounds_delivered;       /* rounds recorded there (the newest at (rounds_delivered - 1) % the size) */
     int64_t min_one_way_us;          /* lowest receive time - send time seen (clock offset included) */

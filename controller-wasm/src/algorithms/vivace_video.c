@@ -147,7 +147,7 @@ static void restart_for_starving_player(vivace_video_state *video, const pcc_mi_
     /* After a fade the starting phase goes back up to the rate the fade began from, as Vivace's own recovery would
      * (vivace_recovery.c): the bitrate is what the player needs, not a bound on what the link had. */
     double target_rate = s->fade_pending && s->rate_before_fade > needed_rate ? s->rate_before_fade : needed_rate;
-    vivace_recover_up_to(s, target_rate); /* the end of the object (an MI the sender could not fill) ends it */
+    vivace_recover_up_to(s, target_rate); /* the end of the object (an MI the sender could not fill) holds its doubling */
 }
 
 static void vivace_video_on_result(void *state, const pcc_mi_outcome *outcome) {

@@ -92,13 +92,13 @@ test('slow start goes on through RTT-gradient jitter in an MI that delivered wha
 // Chromium through linkem, 10 Mbit/s, 20 ms, 150 KB, a 3 s blackout of both directions; each recording holds the
 // session up to a second or two after the recovery. MI timeouts halved the rate to 0.5 Mbit/s; when feedback returned,
 // the recovery's slow start (vivace_timeout.c) doubled back toward its target, half the rate before the blackout.
-// Replayed: the MIs, the state after every input, and the step at which the recovery's slow start began. These three
-// were recorded before the first MI after a blackout ended at the length the sRTT gives now (forward_silence_mi, the
-// last test here): replayed open loop with that rule, the MIs after the blackout cut the recorded sends (paced at
-// the long MI's rate) into other slices, and the slow-start cases each test is about are no longer in their inputs.
-// So they replay with the rule off, as recorded.
-function blackoutReplay(file: string) {
-  const text = withParam(inputsOnly(readFileSync(join(DIR, file), 'utf8')), 'forward_silence_mi', 0);
+// Replayed: the MIs, the state after every input, and the step at which the recovery's slow start began. The first
+// three were recorded before the first MI after a blackout ended at the length the sRTT gives now (forward_silence_mi,
+// the stale-MI test below): replayed open loop with that rule, the MIs after the blackout cut the recorded sends (paced
+// at the long MI's rate) into other slices, and the slow-start cases each test is about are no longer in their
+// inputs. So they replay with the rule off, as recorded (recordedWithForwardSilenceMi 0).
+function blackoutReplay(file: string, recordedWithForwardSilenceMi = 0) {
+  const text = withParam(inputsOnly(readFileSync(join(DIR, file), 'utf8')), 'forward_silence_mi', recordedWithForwardSilenceMi);
   const mis = replayMisOfText(text);
   const steps = replayStatesOfText(text);
   const timedOut = mis.filter((m) => m.timedOut);
@@ -197,4 +197,28 @@ test('after a blackout of both directions the next MI does not last the held pac
   // the recording holds the case: without the rule, that MI lasts longer than the held packets' RTT
   const recorded = longestAfter(replayMisOfText(withParam(text, 'forward_silence_mi', 0)));
   assert.ok(recorded.longest.durationUs > recorded.held.avgRttUs, shown(recorded));
+});
+
+// Found 2026-11-26 (the blackout short form at 559a7b9, after the stale-MI fix: rate_recovery_s null in 1 of 3 runs),
+// origin + Chromium through linkem, as above; the session's first 13 s. The timeout recovery ended at 4.0 Mbit/s on a
+// 0.2 RTT gradient and fell back to 2.5; probing stayed at 2.5-2.9 Mbit/s (an app-limited MI every few re-ran the
+// round) until two clean increases started a fade recovery up to the 8.5 Mbit/s before the blackout. Its first MI was
+// one the player's short request left unfilled, and that result ended the recovery at 2.65 Mbit/s: the rate stayed
+// under 3.4 Mbit/s until the run ended. Fixed in vivace.c: such an MI, which says nothing about the path's capacity,
+// neither ends a fade recovery nor lets its doubling go on (§4.4; it holds the rate last sent).
+test('an MI the sender could not fill does not end a fade recovery after a blackout (vivace, replayed)', () => {
+  const { mis, steps, timedOut, recovery } = blackoutReplay('vivace-10mbps-20ms-150kb-blackout-app-limited.replay', 1);
+  // the fade recovery: the next time the state turns to slow start after the timeout recovery ended
+  const probing = steps.findIndex((s, i) => i > recovery && s.state !== 'slow_start');
+  const fade = steps.findIndex((s, i) => i > probing && probing >= 0 && s.state === 'slow_start');
+  assert.ok(fade >= 0, 'a fade recovery after the timeout recovery');
+  const unfilled = mis.find((m) => m.id >= steps[fade]!.miCompleted && m.appLimited);
+  assert.ok(unfilled !== undefined && steps.at(-1)!.miCompleted > unfilled.id + 2, 'an MI of the fade recovery the sender could not fill, and results after it');
+  const beforeBlackoutBps = timedOut[0]!.targetRateBps;
+  const exit = steps.findIndex((s, i) => i > fade && s.state !== 'slow_start');
+  const during = steps.slice(fade, exit >= 0 ? exit : steps.length);
+  assert.ok(during.at(-1)!.miCompleted > unfilled.id, `the recovery ended at MI ${during.at(-1)!.miCompleted}, with MI ${unfilled.id}'s result`);
+  const highest = Math.max(...during.map((s) => s.miRateBps));
+  assert.ok(highest >= 0.8 * beforeBlackoutBps,
+    `the recovery's rates reached ${(highest / 1e6).toFixed(2)} Mbit/s; before the blackout ${(beforeBlackoutBps / 1e6).toFixed(2)}`);
 });

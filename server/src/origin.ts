@@ -61,8 +61,8 @@ export interface OriginOptions {
   /** Directory served at / on the HTTP port (e.g. the built player), or null. */
   staticDir: string | null;
   datagramSendBufferBytes: number;
-  /** Ask each datagram session's client, with QUIC's ACK-frequency extension, for a QUIC ACK every 16 packets
-   *  instead of every second one (the addon's requestAckFrequency; --quic-ack-frequency): fewer packets for the
+  /** Ask each session's client, with QUIC's ACK-frequency extension, for a QUIC ACK every 16 packets instead of
+   *  every second one (the addon's requestAckFrequency; --quic-ack-frequency, on by default): fewer packets for the
    *  receiver to send. Our controllers run on our own ACK datagrams, not QUIC's; quinn's own congestion control
    *  (the quic-cubic / quic-bbr baselines) and loss recovery run on QUIC's. Endpoint-wide: the scheme is chosen
    *  after the handshake, when quinn has fixed the connection's transport settings. */
@@ -103,7 +103,7 @@ export const DEFAULT_ORIGIN_OPTIONS: Omit<OriginOptions, 'mediaDir'> = {
   corsOrigin: '*',
   staticDir: null,
   datagramSendBufferBytes: 4 * 1024 * 1024,
-  requestAckFrequency: false,
+  requestAckFrequency: true,
 };
 
 export class Origin {

@@ -39,6 +39,9 @@ test('origin CLI: --help and clear errors for bad options', () => {
   assert.equal(badBurst.code, 2);
   assert.match(badBurst.stderr, /--handshake-burst-per-address must be an integer ≥ 1/);
   assert.ok(help.stdout.includes('--max-handshakes-per-address-per-s'));
+  const badAckFrequency = cli('origin-main.ts', ['--quic-ack-frequency', 'sometimes']);
+  assert.equal(badAckFrequency.code, 2);
+  assert.match(badAckFrequency.stderr, /--quic-ack-frequency must be on or off, got "sometimes"/);
   const unknown = cli('origin-main.ts', ['--frobnicate']);
   assert.equal(unknown.code, 2);
   assert.match(unknown.stderr, /unknown option --frobnicate/);

@@ -2,7 +2,8 @@
 """Tables for a bench/published/2026-11-25 folder: per scenario and scheme, means with 95% intervals (Student t) over
 repetitions; paired differences (pairs = the same repetition, i.e. the same seed) of each scheme in --pcc against each
 in --vs; with --holds, a table of each lock hold's start, end, load and commit.
-Usage: python3 tables.py results.jsonl --pcc A,B --vs C,D [--holds holds.jsonl]"""
+With --pairs A:C,B:D, only those pairs are differenced (e.g. each aided scheme against its plain one).
+Usage: python3 tables.py results.jsonl --pcc A,B --vs C,D [--pairs A:C,B:D] [--holds holds.jsonl]"""
 import argparse
 import json
 import math
@@ -39,6 +40,7 @@ def main():
     ap.add_argument('results')
     ap.add_argument('--pcc', required=True)
     ap.add_argument('--vs', required=True)
+    ap.add_argument('--pairs')
     ap.add_argument('--holds')
     a = ap.parse_args()
     runs = [json.loads(l) for l in open(a.results) if l.strip()]
@@ -64,8 +66,9 @@ def main():
         print('\nPaired by repetition (same seed), first scheme minus second, mean ± 95% CI:\n')
         print('| scheme | vs | pairs | ' + ' | '.join(m[0] for m in PAIRED) + ' |')
         print('| --- ' * (len(PAIRED) + 3) + '|')
-        for p in a.pcc.split(','):
-            for v in a.vs.split(','):
+        pairs = [tuple(x.split(':')) for x in a.pairs.split(',')] if a.pairs else [(p, v) for p in a.pcc.split(',') for v in a.vs.split(',')]
+        for p, v in pairs:
+            if True:
                 if (sc, p) not in by or (sc, v) not in by:
                     continue
                 ks = sorted(set(by[(sc, p)]) & set(by[(sc, v)]))
@@ -93,4 +96,5 @@ def main():
             print(f'| {s["label"]} | {s["rep"]} | {s["t"]} | {s["loadavg"]} | {e["t"] if e else "-"} | {e["loadavg"] if e else "-"} | {s["head"]} | {e["rc"] if e else "-"} |')
 
 
-main()
+if __name__ == '__main__':
+    main()

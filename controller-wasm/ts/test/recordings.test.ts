@@ -222,3 +222,23 @@ test('an MI the sender could not fill does not end a fade recovery after a black
   assert.ok(highest >= 0.8 * beforeBlackoutBps,
     `the recovery's rates reached ${(highest / 1e6).toFixed(2)} Mbit/s; before the blackout ${(beforeBlackoutBps / 1e6).toFixed(2)}`);
 });
+
+// Found 2026-11-26 (the blackout short form at 74d8e5b, hold h3, run 5: rate_recovery_s 4.31 s), origin + Chromium
+// through linkem, as above; the session's first 9.4 s. The first MI after the blackout was one the player's request
+// left unfilled, and the app-limited ceiling (validated_rate.h: 1.25 x the highest delivery rate of the last 10
+// sRTTs) cut the rate 4.75 -> 0.57 Mbit/s: its only delivery samples were the held packets' and those of packets sent
+// before anything sent after the blackout was acked, whose intervals span the 3 s of silence. Fixed in validated_rate.c:
+// a sample whose interval spans a silence of the path (an ack gap longer than a PTO with data out) is not taken.
+test('after a blackout of both directions the app-limited ceiling does not count the silence (vivace, replayed)', () => {
+  const mis = replayMisOfText(inputsOnly(readFileSync(join(DIR, 'vivace-10mbps-20ms-150kb-blackout-app-limited-ceiling.replay'), 'utf8')));
+  const timedOut = mis.filter((m) => m.timedOut);
+  assert.ok(timedOut.length > 0, 'the blackout timed MIs out');
+  const unfilled = mis.find((m) => m.id > timedOut.at(-1)!.id && m.appLimited && m.packetsAcked > 0);
+  assert.ok(unfilled !== undefined, 'an MI after the blackout the sender could not fill');
+  // the MIs opened within half a second of its end: the ceiling its result set, and what followed
+  const next = mis.filter((m) => m.startUs > unfilled.startUs && m.startUs < unfilled.endUs + 500_000);
+  assert.ok(next.length >= 2, `${next.length} MIs after MI ${unfilled.id}`);
+  const lowest = Math.min(...next.map((m) => m.targetRateBps));
+  assert.ok(lowest >= 0.5 * unfilled.targetRateBps,
+    `after MI ${unfilled.id} (${(unfilled.targetRateBps / 1e6).toFixed(2)} Mbit/s, unfilled) the rate fell to ${(lowest / 1e6).toFixed(2)} Mbit/s`);
+});

@@ -5,11 +5,16 @@ in --vs; with --holds, a table of each lock hold's start, end, load and commit.
 With --pairs A:C,B:D, only those pairs are differenced (e.g. each aided scheme against its plain one).
 Usage: python3 tables.py results.jsonl --pcc A,B --vs C,D [--pairs A:C,B:D] [--holds holds.jsonl]"""
 import argparse
+import importlib.util
 import json
-import math
+import os
 from collections import defaultdict
 
-T95 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306, 9: 2.262}
+# mean ± 95% CI (Student t): video-bitrates/tables.py's definition, loaded by path (both files are named tables.py)
+_spec = importlib.util.spec_from_file_location('video_bitrates_tables', os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'video-bitrates', 'tables.py'))
+_shared = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_shared)
+
 METRICS = [  # (label, field, scale, digits)
     ('buffering %', 'buffering_ratio', 100, 2), ('stalls', 'stall_count', 1, 1), ('stall s', 'stall_time_s', 1, 2),
     ('startup s', 'startup_delay_s', 1, 2), ('avg bitrate Mbit/s', 'avg_bitrate_mbps', 1, 2), ('switches', 'switch_count', 1, 1),
@@ -19,20 +24,8 @@ METRICS = [  # (label, field, scale, digits)
 PAIRED = [m for m in METRICS if m[1] in ('buffering_ratio', 'avg_bitrate_mbps', 'goodput_mbps', 'queue_delay_p95_ms', 'prefetch_waste_ratio')]
 
 
-def ci(xs):
-    n = len(xs)
-    m = sum(xs) / n
-    if n < 2:
-        return m, float('nan')
-    sd = math.sqrt(sum((x - m) ** 2 for x in xs) / (n - 1))
-    return m, T95.get(n - 1, 1.96) * sd / math.sqrt(n)
-
-
 def fmt(xs, digits):
-    if not xs:
-        return 'n/a'
-    m, h = ci(xs)
-    return f'{m:.{digits}f} (n=1)' if math.isnan(h) else f'{m:.{digits}f} ± {h:.{digits}f}'
+    return _shared.fmt(xs, digits) if xs else 'n/a'
 
 
 def main():

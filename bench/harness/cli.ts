@@ -21,7 +21,8 @@ const USAGE = `usage: npm run -s bench -- (--suite NAME | --scenario FILE) --out
   --suite NAME          built-in suite: ${Object.keys(SUITES).join(', ')}; or soak (--minutes N, see --suite soak --help)
   --scenario FILE       a scenario JSON file (see bench/harness/README.md); may be repeated
   --out DIR             results directory; an interrupted run resumes where it stopped
-  --schemes a,b         only these schemes (${ALL_SCHEMES.join(', ')}; external: ${EXTERNAL_SCHEME_NAMES.join(', ')})
+  --schemes a,b         only these schemes (${ALL_SCHEMES.join(', ')}; external: ${EXTERNAL_SCHEME_NAMES.join(', ')}); a
+                        scenario runs those of them it lists and those no scenario lists (aided: vivace+prefetch)
   --uspace DIR          your PCC-Uspace build (its checkout, src/ or src/app with pccserver and pccclient): adds the
                         scheme pcc-uspace, the PCC authors' Vivace, to bulk scenarios (the bulk suite runs it)
   --repetitions N       override each scenario's repetitions
@@ -98,7 +99,12 @@ function parse(): Command {
       if (!scheme.ok) throw new UsageError(`--schemes: ${scheme.error.message}`);
       return scheme.value.name;
     });
-    scenarios = scenarios.map((sc) => ({ ...sc, schemes: sc.schemes.filter((s) => wanted.includes(s)).length > 0 ? sc.schemes.filter((s) => wanted.includes(s)) : (wanted as Scheme[]) }));
+    // A scenario keeps the named schemes it lists, plus every named scheme that no scenario lists (an aided
+    // variant such as vivace+prefetch, or a scheme a suite leaves out): before, a name beside one the suite listed
+    // was dropped without a word.
+    const listed = new Set(scenarios.flatMap((sc) => sc.schemes));
+    const extras = wanted.filter((s) => !listed.has(s)) as Scheme[];
+    scenarios = scenarios.map((sc) => ({ ...sc, schemes: [...sc.schemes.filter((s) => wanted.includes(s)), ...extras] }));
   }
   const overrides: Record<string, Record<string, number>> = {};
   for (const raw of values['cc-param'] ?? []) {

@@ -95,3 +95,12 @@ test('the Kubernetes example is an Indexed Job whose completions, parallelism an
     assert.deepEqual(parseShard(stdout.trim()), { index: index + 1, total: completions });
   }
 });
+
+test('--schemes with a suite: a name the suite does not list is run beside the ones it does, not dropped', { timeout: 120_000 }, async () => {
+  const ids = await listIds(['--suite', 'lte', '--schemes', 'vivace+prefetch,vivace']);
+  const schemes = new Set(ids.map((id) => id.split('/')[1]));
+  assert.deepEqual([...schemes].sort(), ['vivace', 'vivace+prefetch']);
+  // Only the suite's own names: only those, as before.
+  const own = await listIds(['--suite', 'lte', '--schemes', 'vivace']);
+  assert.deepEqual([...new Set(own.map((id) => id.split('/')[1]))], ['vivace']);
+});

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { nowUs } from '../src/clock.ts';
-import { SendLoop, type SendLoopMember } from '../src/datagram/send-loop.ts';
+import { SendLoop, latenessPercentileUs, type SendLoopMember } from '../src/datagram/send-loop.ts';
 
 class Member implements SendLoopMember {
   services: number[] = [];
@@ -125,4 +125,32 @@ test('the loop runs on the clock it is given', async () => {
   assert.ok(m.services.every((t) => t >= 5e12), "members see the loop's clock");
   assert.ok(m.services[2]! - m.services[1]! >= 1000, 'and are due on it');
   loop.stop();
+});
+
+test("turns asked for by wake() are counted apart from planned ones, whose lateness is kept", async () => {
+  const loop = new SendLoop();
+  const m = new Member('m', () => Infinity);
+  loop.add(m); // add wakes it: one woken turn
+  await until(() => m.services.length === 1, 2000);
+  loop.wake(m);
+  await until(() => m.services.length === 2, 2000);
+  assert.equal(loop.wokenTurns, 2);
+  assert.equal(loop.plannedLateness.reduce((a, b) => a + b, 0), 0, 'no planned turn yet');
+  const planned = new Member('planned', (now, self) => (self.services.length < 3 ? now + 1000 : Infinity));
+  loop.add(planned);
+  await until(() => planned.services.length === 3, 2000);
+  assert.equal(loop.wokenTurns, 3);
+  assert.equal(loop.plannedLateness.reduce((a, b) => a + b, 0), 2, 'its two planned turns');
+  loop.stop();
+});
+
+test('lateness percentiles are the upper edge of the bucket the rank falls in', () => {
+  const counts = new Uint32Array(400);
+  assert.equal(latenessPercentileUs(counts, 50), 0, 'no turn: 0');
+  counts[0] = 98; // 0-25 µs
+  counts[4] = 1; // 100-125 µs
+  counts[399] = 1; // ≥ 9975 µs
+  assert.equal(latenessPercentileUs(counts, 50), 25);
+  assert.equal(latenessPercentileUs(counts, 99), 125);
+  assert.equal(latenessPercentileUs(counts, 100), 10_000);
 });

@@ -59,7 +59,10 @@ export class DatagramSender {
   /** Whole DATA datagrams handed to QUIC (what the pacing rate applies to). */
   sentDatagramBytes = 0;
   retransmittedBytes = 0;
+  /** Calls into QUIC (sendDatagramBatch), one per batch. */
   batchesSent = 0;
+  /** service() calls: the turns this session had. */
+  serviceTurns = 0;
   backpressureEvents = 0;
   /** Largest burst (bytes handed to QUIC in one service() call). */
   maxBurstBytes = 0;
@@ -140,6 +143,7 @@ export class DatagramSender {
   /** Sends what pacing, cwnd and the window allow at `nowUs`; returns when it next needs to run (µs), or Infinity. */
   service(nowUs: number): number {
     if (this.closed) return Infinity;
+    this.serviceTurns++;
     this.stallReasons.turnStarted(nowUs);
     const lost = this.probes.run(this.tracker, nowUs, (p) => this.requests.get(p.requestId)?.requeue(p.offset, p.length));
     if (lost.length > 0) this.applyLosses(lost, nowUs);

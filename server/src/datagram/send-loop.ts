@@ -4,6 +4,7 @@
 // rate), so waits under TIMER_ABOVE_US are slept precisely (below) and longer ones use a timer set
 // TIMER_EARLY_MS early. With nothing to do nothing is armed at all: idle costs no CPU.
 import { nowUs as processNowUs } from '../clock.ts';
+import { log } from '../log.ts';
 
 export interface SendLoopMember {
   /** Sends what is allowed now; returns the next time (µs) it wants to run, or Infinity. */
@@ -23,6 +24,23 @@ export const SLEEP_SLICE_US = 500;
 // Waits this short are not worth a sleep (waking up takes tens of µs); a sleep ends half of it early.
 const SLEEP_ABOVE_US = 60;
 const sleepCell = new Int32Array(new SharedArrayBuffer(4));
+// Turn lateness (how long after its planned time a paced turn began) in buckets this wide, the last open-ended.
+const LATENESS_BUCKET_US = 25;
+const LATENESS_BUCKETS = 400;
+
+/** Percentile `p` (0–100) of a lateness histogram, in µs: the upper edge of the bucket it falls in. */
+export function latenessPercentileUs(counts: Uint32Array, p: number): number {
+  let total = 0;
+  for (const c of counts) total += c;
+  if (total === 0) return 0;
+  const rank = Math.ceil((p / 100) * total);
+  let seen = 0;
+  for (let i = 0; i < counts.length; i++) {
+    seen += counts[i]!;
+    if (seen >= rank) return (i + 1) * LATENESS_BUCKET_US;
+  }
+  return counts.length * LATENESS_BUCKET_US;
+}
 
 export class SendLoop {
   /** Each member and the time (µs) it next wants to run (0: as soon as possible). */
@@ -30,21 +48,51 @@ export class SendLoop {
   private timer: NodeJS.Timeout | null = null;
   private immediate: NodeJS.Immediate | null = null;
   private scheduledForUs = Infinity;
+  /** The pending turn was asked for by wake() (new data, ACKs), not planned by a member's due time. */
+  private scheduledByWake = false;
   turns = 0;
   sleeps = 0;
+  /** Turns that wake() asked for (the rest were planned: pacing, timeouts, or a sleep slice that ended early). */
+  wokenTurns = 0;
+  /** Planned turns that were due when they began, by how late (LATENESS_BUCKET_US wide buckets). */
+  readonly plannedLateness = new Uint32Array(LATENESS_BUCKETS);
+  /** Send-loop figures since the loop last became busy, logged when it goes idle (the CPU-per-datagram work). */
+  private busySinceUs = NaN;
+  private turnsAtBusy = 0;
+  private wokenAtBusy = 0;
 
   /** `clock`: the time in µs (the process clock; tests pass their own). */
   constructor(private readonly clock: () => number = processNowUs) {}
 
   add(member: SendLoopMember): void {
+    if (this.members.size === 0) this.startBusyPeriod();
     this.members.set(member, 0);
     this.wake(member);
   }
 
   /** Forgets `member`; with no member left the pending wake-up is cancelled as well. */
   remove(member: SendLoopMember): void {
-    this.members.delete(member);
-    if (this.members.size === 0) this.cancel();
+    if (!this.members.delete(member)) return;
+    if (this.members.size === 0) {
+      this.cancel();
+      log('info', 'send_loop.idle', this.busyPeriodFields());
+    }
+  }
+
+  private startBusyPeriod(): void {
+    this.busySinceUs = this.clock();
+    this.turnsAtBusy = this.turns;
+    this.wokenAtBusy = this.wokenTurns;
+    this.plannedLateness.fill(0);
+  }
+
+  /** Turns, woken turns and planned turns' lateness since the loop last had no member. */
+  busyPeriodFields(): Record<string, number> {
+    return {
+      busy_ms: Math.round((this.clock() - this.busySinceUs) / 1000), turns: this.turns - this.turnsAtBusy,
+      woken_turns: this.wokenTurns - this.wokenAtBusy,
+      planned_late_p50_us: latenessPercentileUs(this.plannedLateness, 50), planned_late_p99_us: latenessPercentileUs(this.plannedLateness, 99),
+    };
   }
 
   get size(): number {
@@ -60,12 +108,16 @@ export class SendLoop {
   wake(member: SendLoopMember): void {
     if (!this.members.has(member)) return;
     this.members.set(member, 0);
-    this.scheduleAt(this.clock());
+    const now = this.clock();
+    if (now < this.scheduledForUs) this.scheduledByWake = true;
+    this.scheduleAt(now);
   }
 
   private scheduleAt(dueUs: number, maySleep = false): void {
     if (dueUs >= this.scheduledForUs) return;
+    const byWake = this.scheduledByWake && !maySleep;
     this.cancel();
+    this.scheduledByWake = byWake;
     this.scheduledForUs = dueUs;
     const waitUs = dueUs - this.clock();
     if (waitUs < TIMER_ABOVE_US) {
@@ -85,14 +137,20 @@ export class SendLoop {
     this.timer = null;
     this.immediate = null;
     this.scheduledForUs = Infinity;
+    this.scheduledByWake = false;
   }
 
   private readonly run = (): void => {
+    const plannedUs = this.scheduledForUs;
+    const byWake = this.scheduledByWake;
     this.timer = null;
     this.immediate = null;
     this.scheduledForUs = Infinity;
+    this.scheduledByWake = false;
     this.turns++;
     const now = this.clock();
+    if (byWake) this.wokenTurns++;
+    else if (now >= plannedUs) this.plannedLateness[Math.min(LATENESS_BUCKETS - 1, Math.floor((now - plannedUs) / LATENESS_BUCKET_US))]!++;
     let earliest = Infinity;
     for (const [member, dueUs] of this.members) {
       let next = dueUs;

@@ -183,6 +183,8 @@ export class DatagramTransport implements TransportHandler, SendLoopMember {
       min_rtt_us: Number.isFinite(this.sender.tracker.rtt.minUs) ? Math.round(this.sender.tracker.rtt.minUs) : 0,
       mean_ack_delay_us: this.sender.acksReceived === 0 ? 0 : Math.round(this.sender.ackDelaySumUs / this.sender.acksReceived),
       max_burst_bytes: this.sender.maxBurstBytes,
+      service_turns: this.sender.serviceTurns,
+      batches_sent: this.sender.batchesSent,
       mean_handover_lag_us: this.sender.tracker.packetsSent === 0 ? 0 : Math.round(this.sender.handoverLagSumUs / this.sender.tracker.packetsSent),
       max_handover_lag_us: this.sender.handoverLagMaxUs,
       backpressure_events: this.sender.backpressureEvents,

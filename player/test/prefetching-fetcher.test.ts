@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import { createTransportLoader } from '../src/dash/transport-loader.ts';
 import { isPrefetchRequest } from '@pcc-stream/protocol';
 import type { ByteRange, MediaFetcher, MediaResponse, ProgressCallback } from '../src/transport/media-fetcher.ts';
-import { PREFETCH_LEAD, PrefetchingFetcher } from '../src/transport/prefetching-fetcher.ts';
+import { PREFETCH_LEAD, PREFETCH_MIN_BYTES, PrefetchingFetcher } from '../src/transport/prefetching-fetcher.ts';
 
 interface Pending {
   path: string;
@@ -52,9 +52,9 @@ function file(n: number, seed: number): Uint8Array {
   return Uint8Array.from({ length: n }, (_, i) => (i * 31 + seed) & 0xff);
 }
 
-function segmentPath(rep: string, n: number, next: boolean): string {
+function segmentPath(rep: string, n: number, next: boolean, buffer = 'bl=4000'): string {
   // As dash.js writes it (ot is a token; cmcdQueryArgument quotes strings).
-  const members = ['bl=4000', ...(next ? [`nor="${encodeURIComponent(`seg-${rep}-${n + 1}.m4s`)}"`] : []), 'ot=v'];
+  const members = [buffer, ...(next ? [`nor="${encodeURIComponent(`seg-${rep}-${n + 1}.m4s`)}"`] : []), 'ot=v'];
   return `/abr/seg-${rep}-${n}.m4s?CMCD=${encodeURIComponent(members.join(','))}`;
 }
 
@@ -81,7 +81,8 @@ test('the next segment is asked for one time-to-first-byte before the current en
   const early = server.requests[1]!;
   assert.equal(early.path.split('?', 1)[0], '/abr/seg-a-2.m4s');
   assert.ok(isPrefetchRequest(early.path), 'the early request is marked for the origin');
-  assert.deepEqual(early.range, { firstByte: 0, lastByte: 8 * 1024 * 1024 - 1 });
+  // Sized to the gap: 1.5 × (7000 B / 300 ms) × 100 ms = 3500 B, raised to the floor.
+  assert.deepEqual(early.range, { firstByte: 0, lastByte: PREFETCH_MIN_BYTES - 1 });
   await server.deliver(cur, 1000, 50);
   assert.equal(server.requests.length, 2, 'still one segment ahead');
   // The early request's first bytes arrive 60 ms later, then 3 × 2500 B 20 ms apart, before the current one ends
@@ -224,4 +225,79 @@ test('through the dash.js loader: a segment served from arrived bytes hands dash
   // The loader adds a zero-byte head (dash.js drops it as latency) and every piece keeps its real duration: all
   // 6000 B counted over the 75 ms they took.
   assert.deepEqual(two.times, [0.001, 25, 25, 25]);
+});
+
+/**
+ * seg-REP-1 (400,000 B) asked with `buffer` (CMCD bl, d) and `nor` = seg-REP-2: first byte after 100 ms (1000 B), then
+ * 10,000 B per 5 ms until the early request goes out or the segment is in. With 101,000 B in after 50 ms the rest
+ * would take 299,000 / 2020 = 148 ms ≤ 1.5 × 100 ms (with 91,000 B, 153 ms): the prefix is 1.5 × 2020 B/ms × 100 ms.
+ */
+async function currentAtLead(server: ManualServer, fetcher: PrefetchingFetcher, rep: string, buffer: string): Promise<{ first: Promise<MediaResponse>; cur: Pending }> {
+  const first = fetcher.fetch(segmentPath(rep, 1, true, buffer), null, () => {}, new AbortController().signal);
+  const cur = server.requests.at(-1)!;
+  await server.deliver(cur, 1000, 100);
+  while (cur.sent < cur.body.byteLength && server.requests.at(-1) === cur) await server.deliver(cur, 10_000, 5);
+  return { first, cur };
+}
+const GAP_PREFIX_BYTES = 1.5 * 2020 * 100;
+
+test('the prefix fetched ahead is rate × time to first byte (× PREFETCH_LEAD), and the rest is asked for as soon as dash.js asks', async () => {
+  const server = new ManualServer({ '/abr/seg-a-1.m4s': file(400_000, 1), '/abr/seg-a-2.m4s': file(500_000, 2) });
+  const fetcher = new PrefetchingFetcher(server, { enabled: true, nowMs: () => server.clockMs });
+  const { first, cur } = await currentAtLead(server, fetcher, 'a', 'bl=4000,d=2000');
+  assert.equal(cur.sent, 101_000);
+  const early = server.requests[1]!;
+  assert.equal(early.path.split('?', 1)[0], '/abr/seg-a-2.m4s');
+  assert.deepEqual(early.range, { firstByte: 0, lastByte: GAP_PREFIX_BYTES - 1 });
+  await server.deliver(early, 100_000, 100);
+  await server.deliver(cur, 299_000, 10);
+  await first;
+  const seen = collect();
+  const served = fetcher.fetch(segmentPath('a', 2, false), null, seen.cb, new AbortController().signal);
+  await new Promise((r) => setImmediate(r));
+  // The prefix is still arriving: the rest goes out now, so its time to first byte overlaps the prefix's arrival.
+  assert.equal(server.requests.length, 3);
+  const rest = server.requests[2]!;
+  assert.deepEqual(rest.range, { firstByte: GAP_PREFIX_BYTES, lastByte: null });
+  await server.deliver(early, GAP_PREFIX_BYTES - 100_000, 50);
+  await server.deliver(rest, 500_000 - GAP_PREFIX_BYTES, 50);
+  const response = await served;
+  assert.equal(response.status, 200);
+  assert.deepEqual(new Uint8Array(response.body), file(500_000, 2));
+  assert.deepEqual(seen.events.map((e) => e.loaded), [100_000, GAP_PREFIX_BYTES, 500_000]);
+  assert.equal(fetcher.counters.prefetchWasteBytes, 0);
+});
+
+test('a rendition switch wastes at most the prefix, not the segment', async () => {
+  const server = new ManualServer({ '/abr/seg-lo-1.m4s': file(400_000, 1), '/abr/seg-lo-2.m4s': file(2_000_000, 2), '/abr/seg-hi-2.m4s': file(3000, 3) });
+  const fetcher = new PrefetchingFetcher(server, { enabled: true, nowMs: () => server.clockMs });
+  const { first, cur } = await currentAtLead(server, fetcher, 'lo', 'bl=4000,d=2000');
+  const early = server.requests[1]!;
+  // Everything the server was asked for ahead arrives before dash.js decides.
+  await server.deliver(early, 2_000_000, 100);
+  await server.deliver(cur, 299_000, 10);
+  await first;
+  const switched = fetcher.fetch(segmentPath('hi', 2, false), null, () => {}, new AbortController().signal);
+  assert.equal(fetcher.counters.prefetchCancelled, 1);
+  assert.equal(fetcher.counters.prefetchWasteBytes, GAP_PREFIX_BYTES);
+  assert.ok(GAP_PREFIX_BYTES < 2_000_000 / 6);
+  await server.deliver(server.requests[2]!, 3000, 20);
+  assert.deepEqual(new Uint8Array((await switched).body), file(3000, 3));
+});
+
+test('no early request while the buffer will be at or above its target when the current segment is in', async () => {
+  const files = { '/abr/seg-a-1.m4s': file(400_000, 1), '/abr/seg-a-2.m4s': file(400_000, 2) };
+  // bl 17 s + d 2 s - 150 ms since the request = 18.85 s ≥ 18 s: dash.js will wait before it asks (no gap to hide).
+  const full = new ManualServer(files);
+  const atTarget = new PrefetchingFetcher(full, { enabled: true, bufferTargetMs: 18_000, nowMs: () => full.clockMs });
+  const { first } = await currentAtLead(full, atTarget, 'a', 'bl=17000,d=2000');
+  await first;
+  assert.equal(full.requests.length, 1, 'no early request');
+  assert.equal(atTarget.counters.prefetchIssued, 0);
+  // The same transfer with bl 15 s (16.85 s at the lead): below the target, the early request goes out.
+  const below = new ManualServer(files);
+  const belowTarget = new PrefetchingFetcher(below, { enabled: true, bufferTargetMs: 18_000, nowMs: () => below.clockMs });
+  await currentAtLead(below, belowTarget, 'a', 'bl=15000,d=2000');
+  assert.equal(below.requests.length, 2);
+  assert.equal(belowTarget.counters.prefetchIssued, 1);
 });

@@ -179,7 +179,12 @@ export class PlaybackSession {
     if (this.params.stream) {
       loaderFetcher = this.streamFetcher = new ContinuousStreamFetcher(inner, inner, { onPlayerStateFailure: (message) => this.note(message) });
     } else {
-      loaderFetcher = this.mediaFetcher = new PrefetchingFetcher(inner, { enabled: this.params.prefetch });
+      // Early requests stop while the buffer is at dash.js's own target (it waits then, no gap to hide).
+      const bufferTargetS = player.getSettings().streaming?.buffer?.bufferTimeDefault;
+      loaderFetcher = this.mediaFetcher = new PrefetchingFetcher(inner, {
+        enabled: this.params.prefetch,
+        ...(typeof bufferTargetS === 'number' && bufferTargetS >= 0 ? { bufferTargetMs: bufferTargetS * 1000 } : {}),
+      });
     }
     // Must precede initialize(): dash.js instantiates its loaders then.
     installTransportLoader(player, loaderFetcher, {

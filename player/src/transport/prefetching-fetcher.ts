@@ -5,18 +5,31 @@
 // Which segment comes next is dash.js's own CTA-5004 `nor` (next object request) in the request's CMCD query
 // (PROTOCOL.md §2.6). The early request starts when the current segment's remaining bytes, at the rate they arrive,
 // would take no longer than `PREFETCH_LEAD` times that request's own time to first byte: the gap it hides.
-// Bounded: at most one segment ahead per session (one slot), at most `maxBytes` of it (a byte range; the rest is
-// asked for when dash.js asks for the segment). Cancelled when dash.js asks for another object of the same type (a
-// rendition switch): the bytes it had received are counted as waste. A segment served from arrived bytes reports
-// their real arrival timing to dash.js (the progress events' `durationMs`), so its throughput sample is the
-// transfer's, not the few microseconds of a copy.
+// Only what hides the gap is fetched ahead: a prefix of about rate × time to first byte (× PREFETCH_LEAD), not the
+// segment. When dash.js asks for the segment, the rest is asked for at once, so its first byte arrives while the
+// prefix still fills the link. A rendition switch (dash.js asks for another object of the same type) cancels the early
+// request (PROTOCOL.md §2.4 CANCEL): what it had received, at most the prefix, is counted as waste. No early request
+// while the buffer will be at or above dash.js's target when the current segment is in: dash.js then waits by choice,
+// and the gap costs nothing. A segment served from arrived bytes reports their real arrival timing to dash.js (the
+// progress events' `durationMs`), so its throughput sample is the transfer's, not the few microseconds of a copy.
 import { cmcdFromRequestPath, withPrefetchMark } from '@pcc-stream/protocol';
 import type { ByteRange, MediaFetcher, MediaResponse, ProgressCallback } from './media-fetcher.ts';
 
-/** Largest prefix of a segment fetched ahead (bytes): 8 MiB is 2 s at 33 Mbit/s and covers a 150 ms gap up to 440 Mbit/s. */
+/** Largest prefix fetched ahead (bytes), whatever the estimate: 8 MiB covers a 150 ms gap up to 440 Mbit/s. */
 export const PREFETCH_MAX_BYTES = 8 * 1024 * 1024;
-/** Start the early request when the current transfer's remaining time is at most this many of its times to first byte. */
+/** Smallest prefix (bytes), for a rate or time to first byte not measured (a transfer in one event): a dozen packets. */
+export const PREFETCH_MIN_BYTES = 16 * 1024;
+/**
+ * Start the early request when the current transfer's remaining time is at most this many of its times to first byte,
+ * and fetch ahead this many times to first byte at its rate: the prefix's first byte comes one TTFB after the start,
+ * so the prefix fills the link from the current segment's end until the rest's first byte (asked when dash.js asks).
+ */
 export const PREFETCH_LEAD = 1.5;
+/**
+ * dash.js 5's buffer target below the top rendition (`streaming.buffer.bufferTimeDefault`, 18 s) when the session does
+ * not pass its own: at or above it dash.js does not ask back to back (ScheduleController), so there is no gap to hide.
+ */
+export const DASH_BUFFER_TARGET_MS = 18_000;
 /**
  * A request dash.js makes within this long after the previous video segment completed is back to back: its gap counts.
  * Later, dash.js was waiting by choice (a full buffer). A rendition switch asks for the new rendition's init segment
@@ -48,6 +61,8 @@ class Transfer {
   readonly controller = new AbortController();
   readonly marks: Mark[] = [];
   loaded = 0;
+  /** The size the transport last announced (0 until known). */
+  total = 0;
   firstByteMs: number | null = null;
   endMs: number | null = null;
   readonly listeners = new Set<(mark: Mark, previous: Mark | null, total: number) => void>();
@@ -61,6 +76,7 @@ class Transfer {
     const mark = { atMs: nowMs, loaded };
     this.marks.push(mark);
     this.loaded = loaded;
+    this.total = total;
     for (const l of this.listeners) l(mark, previous, total);
   }
 }
@@ -71,8 +87,8 @@ interface Slot {
   key: string;
   /** CMCD object type of the request that named it: a later request of this type for another object cancels it. */
   objectType: string;
-  /** The prefix stopped at the byte cap: the rest is fetched when dash.js asks. */
-  capped: boolean;
+  /** Bytes asked for ahead (the range [0, prefixBytes)): the rest starts there. */
+  prefixBytes: number;
   used: boolean;
 }
 
@@ -82,14 +98,27 @@ function objectKey(path: string): string {
 
 export interface PrefetchOptions {
   enabled: boolean;
+  /** Cap on the prefix (bytes); PREFETCH_MAX_BYTES if absent. */
   maxBytes?: number;
+  /** dash.js's buffer target (ms); DASH_BUFFER_TARGET_MS if absent. */
+  bufferTargetMs?: number;
   nowMs?: () => number;
+}
+
+/**
+ * Bytes to fetch ahead: PREFETCH_LEAD × rate × time to first byte, within [PREFETCH_MIN_BYTES, maxBytes]. `rateBytesPerMs`
+ * is what the current transfer receives; NaN or ≤ 0 (nothing measured) gives the floor.
+ */
+export function prefetchPrefixBytes(rateBytesPerMs: number, ttfbMs: number, maxBytes: number): number {
+  const want = rateBytesPerMs > 0 && ttfbMs > 0 ? Math.ceil(PREFETCH_LEAD * rateBytesPerMs * ttfbMs) : 0;
+  return Math.min(maxBytes, Math.max(PREFETCH_MIN_BYTES, want));
 }
 
 export class PrefetchingFetcher implements MediaFetcher {
   private slot: Slot | null = null;
   private readonly maxBytes: number;
   private readonly nowMs: () => number;
+  private readonly bufferTargetMs: number;
   readonly counters: PrefetchCounters = {
     prefetchIssued: 0, prefetchHits: 0, prefetchCancelled: 0, prefetchBytes: 0, prefetchWasteBytes: 0, segmentGapsMs: [],
   };
@@ -101,6 +130,8 @@ export class PrefetchingFetcher implements MediaFetcher {
   constructor(private readonly inner: MediaFetcher, private readonly options: PrefetchOptions) {
     this.maxBytes = options.maxBytes ?? PREFETCH_MAX_BYTES;
     if (!(this.maxBytes >= 1)) throw new RangeError(`prefetch byte cap ${this.maxBytes} must be at least 1`);
+    this.bufferTargetMs = options.bufferTargetMs ?? DASH_BUFFER_TARGET_MS;
+    if (!(this.bufferTargetMs >= 0)) throw new RangeError(`buffer target ${this.bufferTargetMs} ms must be at least 0`);
     this.nowMs = options.nowMs ?? (() => performance.now());
   }
 
@@ -138,7 +169,9 @@ export class PrefetchingFetcher implements MediaFetcher {
     if (isVideo) this.trackGap(transfer!, backToBack);
     else if (objectType === 'i' && this.asksBackToBack(requestedMs)) this.trackSwitchInit(transfer!);
     const next = this.options.enabled && isVideo && range === null ? state?.nextObjectPath : undefined;
-    if (next !== undefined && transfer !== null && transfer !== this.slot?.transfer) this.armPrefetch(transfer, next, path, objectType);
+    if (next !== undefined && transfer !== null && transfer !== this.slot?.transfer) {
+      this.armPrefetch(transfer, next, path, objectType, state, requestedMs);
+    }
     return served;
   }
 
@@ -186,23 +219,34 @@ export class PrefetchingFetcher implements MediaFetcher {
     return transfer;
   }
 
-  /** Starts the early request for `nextPath` when the current transfer is close enough to its end (PREFETCH_LEAD). */
-  private armPrefetch(current: Transfer, nextPath: string, currentPath: string, objectType: string): void {
+  /**
+   * Starts the early request for `nextPath` when the current transfer is close enough to its end (PREFETCH_LEAD),
+   * sized to the gap, unless the buffer will be at or above its target then (CMCD `bl` + `d` at the request, less
+   * the time since: dash.js will wait, not ask back to back).
+   */
+  private armPrefetch(current: Transfer, nextPath: string, currentPath: string, objectType: string,
+    state: { bufferLengthMs?: number; objectDurationMs?: number } | null, requestedMs: number): void {
     let started = false;
     const query = currentPath.includes('?') ? currentPath.slice(currentPath.indexOf('?')) : '';
-    const go = (): void => {
+    const go = (rateBytesPerMs: number): void => {
       if (started || this.slot !== null) return;
       started = true;
       current.listeners.delete(check);
+      const nowMs = this.nowMs();
+      if (state?.bufferLengthMs !== undefined) {
+        const bufferAfterMs = state.bufferLengthMs + (state.objectDurationMs ?? 0) - (nowMs - requestedMs);
+        if (bufferAfterMs >= this.bufferTargetMs) return;
+      }
+      const ttfbMs = (current.firstByteMs ?? nowMs) - current.startedMs;
+      const prefixBytes = prefetchPrefixBytes(rateBytesPerMs, ttfbMs, this.maxBytes);
       // The player's latest CMCD rides along (the origin keeps hearing its state while dash.js is served locally), and
       // the mark that lets the origin count early requests and what it sent for those cancelled.
-      const transfer = this.start(withPrefetchMark(nextPath + query), { firstByte: 0, lastByte: this.maxBytes - 1 });
-      const slot: Slot = { transfer, key: objectKey(nextPath), objectType, capped: false, used: false };
+      const transfer = this.start(withPrefetchMark(nextPath + query), { firstByte: 0, lastByte: prefixBytes - 1 });
+      const slot: Slot = { transfer, key: objectKey(nextPath), objectType, prefixBytes, used: false };
       this.slot = slot;
       this.counters.prefetchIssued++;
       transfer.response.then((r) => {
         this.counters.prefetchBytes += r.body.byteLength;
-        slot.capped = r.status === 206 && r.body.byteLength >= this.maxBytes;
         if ((r.status < 200 || r.status >= 300) && this.slot === slot) this.slot = null; // past the end: nothing held
       }, () => { if (this.slot === slot) this.slot = null; });
     };
@@ -212,49 +256,74 @@ export class PrefetchingFetcher implements MediaFetcher {
       const elapsedMs = mark.atMs - current.firstByteMs;
       if (elapsedMs <= 0 || mark.loaded <= 0) return;
       const remainingMs = ((total - mark.loaded) * elapsedMs) / mark.loaded;
-      if (remainingMs <= PREFETCH_LEAD * ttfbMs) go();
+      if (remainingMs <= PREFETCH_LEAD * ttfbMs) go(mark.loaded / elapsedMs);
     };
     current.listeners.add(check);
-    current.response.then(() => go(), () => current.listeners.delete(check));
+    current.response.then(() => {
+      // Ended before the lead was seen: its rate since the first byte, or (all in one event) since the request.
+      const endMs = current.endMs ?? this.nowMs();
+      const fromMs = current.firstByteMs !== null && current.firstByteMs < endMs ? current.firstByteMs : current.startedMs;
+      go(endMs > fromMs ? current.loaded / (endMs - fromMs) : Number.NaN);
+    }, () => current.listeners.delete(check));
   }
 
-  /** Serves dash.js's request from the early one: its arrival history first, with real timings, then the rest live. */
+  /**
+   * Serves dash.js's request from the early one: its arrival history first, with real timings, then the rest live.
+   * The rest of the segment is asked for now, not when the prefix ends: its time to first byte overlaps the prefix's
+   * arrival (the gap the prefix is sized to cover, PREFETCH_LEAD).
+   */
   private async serveFromSlot(slot: Slot, path: string, onProgress: ProgressCallback, signal: AbortSignal): Promise<MediaResponse> {
     const t = slot.transfer;
     signal.addEventListener('abort', () => t.controller.abort(), { once: true });
-    let previous: Mark | null = null;
-    let total = 0;
-    const replay = (mark: Mark, before: Mark | null, announced: number): void => {
-      total = announced;
-      onProgress(mark.loaded, announced, before === null ? mark.atMs - t.startedMs : mark.atMs - before.atMs);
-      previous = mark;
+    let lastMs = t.startedMs; // the first piece's duration holds the early request's time to first byte
+    let prefixLoaded = 0;
+    let prefixTotal = 0;
+    let restLoaded = 0;
+    let restTotal: number | null = null;
+    const report = (atMs: number): void => {
+      const total = restTotal === null ? prefixTotal : slot.prefixBytes + restTotal;
+      onProgress(prefixLoaded + restLoaded, total, atMs - lastMs);
+      lastMs = atMs;
     };
-    for (const mark of t.marks) replay(mark, previous, total);
+    const replay = (mark: Mark, _before: Mark | null, announced: number): void => {
+      prefixLoaded = mark.loaded;
+      prefixTotal = announced;
+      report(mark.atMs);
+    };
+    for (const mark of t.marks) replay(mark, null, t.total);
+    // Past the prefix only if the prefix is not already known to be the whole segment (it ended short of the range).
+    const whole = t.endMs !== null && t.loaded < slot.prefixBytes;
+    const restController = new AbortController();
+    signal.addEventListener('abort', () => restController.abort(), { once: true });
+    const rest = whole ? null : this.inner.fetch(path, { firstByte: slot.prefixBytes, lastByte: null }, (loaded, total) => {
+      restLoaded = loaded;
+      restTotal = total;
+      report(this.nowMs());
+    }, restController.signal);
+    rest?.catch(() => {}); // awaited below unless the prefix fails first
     t.listeners.add(replay);
     let prefix: MediaResponse;
     try {
       prefix = await t.response;
+    } catch (err) {
+      restController.abort();
+      throw err;
     } finally {
       t.listeners.delete(replay);
     }
-    if (prefix.status < 200 || prefix.status >= 300) return this.inner.fetch(path, null, onProgress, signal);
-    if (!(prefix.status === 206 && prefix.body.byteLength >= this.maxBytes)) {
-      return { ...prefix, status: 200, statusText: 'OK' };
+    if (prefix.status < 200 || prefix.status >= 300) {
+      restController.abort();
+      return this.inner.fetch(path, null, onProgress, signal);
     }
-    // Capped: the rest of the segment, appended after the prefix.
+    if (rest === null || prefix.body.byteLength < slot.prefixBytes) return { ...prefix, status: 200, statusText: 'OK' };
+    const restResponse = await rest;
+    if (restResponse.status === 416) return { ...prefix, status: 200, statusText: 'OK' }; // the segment was exactly the prefix
+    if (restResponse.status < 200 || restResponse.status >= 300) return restResponse;
     const base = prefix.body.byteLength;
-    let lastMs = (previous as Mark | null)?.atMs ?? this.nowMs();
-    const rest = await this.inner.fetch(path, { firstByte: base, lastByte: null }, (loaded, restTotal) => {
-      const now = this.nowMs();
-      onProgress(base + loaded, base + restTotal, now - lastMs);
-      lastMs = now;
-    }, signal);
-    if (rest.status === 416) return { ...prefix, status: 200, statusText: 'OK' }; // the segment was exactly the cap
-    if (rest.status < 200 || rest.status >= 300) return rest;
-    const body = new Uint8Array(base + rest.body.byteLength);
+    const body = new Uint8Array(base + restResponse.body.byteLength);
     body.set(new Uint8Array(prefix.body), 0);
-    body.set(new Uint8Array(rest.body), base);
-    return { ...rest, status: 200, statusText: 'OK', body: body.buffer };
+    body.set(new Uint8Array(restResponse.body), base);
+    return { ...restResponse, status: 200, statusText: 'OK', body: body.buffer };
   }
 
   private cancelSlot(): void {

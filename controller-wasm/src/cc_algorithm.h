@@ -17,6 +17,7 @@
 #define PCC_CC_ALGORITHM_H
 
 #include "pcc/cc.h"
+#include "path_silence.h"
 
 /* What the ledger remembers of a packet from the moment it was sent. The two 32-bit fields share one
  * 8-byte word, so a ledger slot (this plus a flag) fits one 64-byte cache line (packet_ledger.h). */
@@ -49,6 +50,7 @@ typedef struct cc_ack_event {
     int delivery_rate_app_limited;
     uint64_t delivered_bytes;            /* total delivered so far, including this packet */
     const cc_rtt_view *rtt;
+    const cc_path_silence *silence;      /* silences of the path, this ack included (path_silence.h) */
 } cc_ack_event;
 
 typedef struct cc_loss_event {

@@ -36,6 +36,7 @@ struct cc_controller {
     double common_values[COMMON_COUNT];
     double *algorithm_values;
     cc_rtt_view rtt;
+    cc_path_silence silence;
     cc_packet_ledger ledger;
     int64_t now_us;                   /* monotonic: max of every `now` seen */
     uint64_t prng[4];                 /* xoshiro256** */
@@ -287,6 +288,7 @@ void cc_on_ack(cc_controller *cc, uint64_t pn, int64_t rtt_us, int64_t recv_time
     }
     if (rtt_us <= 0) rtt_us = 1;
     update_rtt(&cc->rtt, rtt_us);
+    cc_path_silence_on_ack(&cc->silence, packet, recv_time_us, now_us, &cc->rtt);
 
     take_out_of_flight(cc, packet);
     cc->packets_acked++;
@@ -315,6 +317,7 @@ void cc_on_ack(cc_controller *cc, uint64_t pn, int64_t rtt_us, int64_t recv_time
         .delivery_rate_app_limited = packet->is_app_limited,
         .delivered_bytes = cc->delivered_bytes,
         .rtt = &cc->rtt,
+        .silence = &cc->silence,
     };
     cc->ops->on_ack(cc->state, &event);
     cc_ledger_remove(&cc->ledger, packet);

@@ -7,35 +7,8 @@ static double window_us(const cc_rtt_view *rtt) {
     return w > CC_VALIDATION_WINDOW_MIN_US ? w : CC_VALIDATION_WINDOW_MIN_US;
 }
 
-/* RFC 9002 §6.2.1's PTO without the ack delay (sRTT + max(4 rttvar, 1 ms)), at least CC_SILENCE_MIN_US: an ack
- * later than that after the one before, with data out, is a silence of the path. */
-static int64_t quiet_limit_us(const cc_rtt_view *rtt) {
-    double srtt_us = rtt->smoothed_rtt_us > 0 ? (double)rtt->smoothed_rtt_us : CC_INITIAL_RTT_US;
-    double var_us = 4.0 * (double)rtt->rtt_var_us;
-    double pto_us = srtt_us + (var_us > 1000.0 ? var_us : 1000.0);
-    return (int64_t)(pto_us > CC_SILENCE_MIN_US ? pto_us : CC_SILENCE_MIN_US);
-}
-
-/* Whether the ack's delivery interval holds the latest silence. tcp_rate.c's interval starts at the send of the
- * packet last acked when this one was sent (first_sent_time_at_send): one sent before the silence ended was held
- * through it, or sent into it, so the interval spans it, on the ack side (a held packet) or the send side (a packet
- * sent after the silence before anything sent after it was acked). A flow restarted from idle starts its clocks at
- * its first send. */
-static int spans_silence(const cc_validated_rate *v, const cc_ack_event *event) {
-    return event->packet->first_sent_time_at_send_us < v->silence_end_us;
-}
-
 void cc_validated_rate_on_ack(cc_validated_rate *v, const cc_ack_event *event) {
-    /* An ack after a gap longer than the limit, of a packet whose delivery clock ran through the gap: a silence of
-     * the path. A packet sent from idle (nothing out) restarted the clock at its send, after the last ack: the gap
-     * was the application's. */
-    if (v->last_ack_us > 0 && event->now_us - v->last_ack_us > v->quiet_limit_us &&
-        event->packet->delivered_time_at_send_us <= v->last_ack_us) {
-        v->silence_end_us = event->now_us;
-    }
-    if (event->now_us > v->last_ack_us) v->last_ack_us = event->now_us;
-    v->quiet_limit_us = quiet_limit_us(event->rtt);
-    if (spans_silence(v, event)) return;
+    if (cc_path_silence_spans(event->silence, event->packet)) return;
     double sample = event->delivery_rate_bytes_per_s;
     if (!(sample > 0) || !isfinite(sample)) return;
     /* A packet sent before any ack since the flow last started from idle (tcp_rate.c restarts both clocks then;

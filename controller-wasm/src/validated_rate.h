@@ -12,12 +12,13 @@
  * the path delivered is validated whoever set the pace). As old samples leave the window the ceiling follows
  * what the path delivers now; after an idle gap the sender restarts from the last rate it validated.
  *
- * A sample whose interval spans a silence of the path (no ack for longer than a PTO while data was out: a blackout,
- * an outage) measures the silence, not the capacity: a packet held through it, or one sent after it before anything
- * sent after it was acked (its send interval starts at the held packets' sends). Such samples are not taken, so
- * they cannot lower the ceiling below what was validated before the silence: the rule is to hold the sender to what
- * the path showed it carries (RFC 7661's validated pipe), and a silence shows nothing of that (a low sample does not
- * lower BBR's max filter, for the same reason). Samples of packets sent and acked after it follow the path.
+ * A sample whose interval spans a silence of the acks (path_silence.h: no ack for longer than a PTO while data was
+ * out: a blackout, an outage) measures the silence, not the capacity: a packet held through it, or one sent after it
+ * before anything sent after it was acked (its send interval starts at the held packets' sends). Such samples are not
+ * taken, so they cannot lower the ceiling below what was validated before the silence: the rule is to hold the
+ * sender to what the path showed it carries (RFC 7661's validated pipe), and a silence shows nothing of that (a low
+ * sample does not lower BBR's max filter, for the same reason). Samples of packets sent and acked after it follow the
+ * path.
  */
 #ifndef PCC_VALIDATED_RATE_H
 #define PCC_VALIDATED_RATE_H
@@ -36,21 +37,15 @@
 #define CC_VALIDATION_WINDOW_MIN_US 200000.0
 /* The window is kept in this many sub-windows (a windowed maximum, as Linux's lib/win_minmax.c). */
 #define CC_VALIDATION_SLOTS 5
-/* An ack gap counts as a silence of the path only beyond this, whatever the RTT: above a paced packet's spacing at
- * low rates and the receiver's ack delay (ACK frequency). */
-#define CC_SILENCE_MIN_US 200000.0
 
 typedef struct cc_validated_rate {
     double slot_max_bytes_per_s[CC_VALIDATION_SLOTS];
     int64_t slot_start_us[CC_VALIDATION_SLOTS];
     int used[CC_VALIDATION_SLOTS];
     int current;
-    int64_t last_ack_us;          /* the latest ack's time; 0 before any */
-    int64_t quiet_limit_us;       /* the ack gap that counts as a silence, from the RTT as of that ack */
-    int64_t silence_end_us;       /* the first ack after the latest silence; 0 before any */
 } cc_validated_rate;
 
-/* Takes an ack's delivery-rate sample (0: none), unless its interval spans a silence of the path. */
+/* Takes an ack's delivery-rate sample (0: none), unless its interval spans a silence of the acks (event->silence). */
 void cc_validated_rate_on_ack(cc_validated_rate *v, const cc_ack_event *event);
 
 /* The highest delivery rate measured within the window before now_us, bytes/s; after an idle gap longer than

@@ -82,8 +82,6 @@ typedef struct vivace_state {
     int64_t min_one_way_us;          /* lowest receive time - send time seen (clock offset included) */
     int64_t last_one_way_us;         /* the latest ack's */
     int have_one_way;
-    int64_t last_recv_us;            /* the latest receive time an ack reported */
-    int have_last_recv;
     /* whether the path got longer (vivace_timeout.c): the run of acks at a level one-way delay (its first ack, its
      * length, how many of them were sent before the episode's first halving, whether it began with a jump from a path
      * with little queue), and the late acks of packets sent after that halving */

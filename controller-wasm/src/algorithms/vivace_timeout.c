@@ -160,14 +160,15 @@ static int late_on_the_way_back(const vivace_state *s, int64_t one_way_us, int64
 }
 
 /* Whether the forward link held this ack's packet through a silence: the receiver had received nothing for longer
- * than the MI timeout before it (a gap in its receive times), and the packet met more than the MI timeout of forward
- * queue (its one-way delay above the lowest). A blackout of both directions does that: its RTT sample, and the sRTT
- * it enters, hold the blackout, not the path, as held acks do after a return-path silence. A queue that drains
- * delivers all along (no gap), and a sender that was idle sends into an empty queue (no wait). */
+ * than the MI timeout before it (the forward gap, path_silence.h), and the packet met more than the MI timeout of
+ * forward queue (its one-way delay above the lowest). A blackout of both directions does that: its RTT sample, and the
+ * sRTT it enters, hold the blackout, not the path, as held acks do after a return-path silence. A queue that drains
+ * delivers all along (no gap), and a sender that was idle sends into an empty queue (no wait). The MI timeout counts
+ * min RTTs: the sRTT at such an ack already holds the silence (path_silence.h), the min RTT does not. */
 static int held_through_forward_silence(const vivace_state *s, const cc_ack_event *event, int64_t one_way_us) {
-    if (!vivace_flag(s, VIVACE_P_FORWARD_SILENCE_MI) || !s->have_last_recv) return 0;
+    if (!vivace_flag(s, VIVACE_P_FORWARD_SILENCE_MI)) return 0;
     int64_t timeout_us = pcc_loop_mi_timeout_us(&s->loop);
-    return event->recv_time_us - s->last_recv_us > timeout_us && one_way_us - s->min_one_way_us > timeout_us;
+    return cc_path_silence_forward_gap_us(event->silence) > timeout_us && one_way_us - s->min_one_way_us > timeout_us;
 }
 
 /* MI-timeout halvings assume the silence was congestion. A path's return direction alone also goes silent for
@@ -195,8 +196,6 @@ void vivace_undo_spurious_timeout(vivace_state *s, const cc_ack_event *event) {
      * undo the halvings to a rate. */
     int delayed_on_the_way_back = late_with_no_queue && event->packet->sent_time_us >= s->halved_at_us;
     int held_by_silent_link = held_through_forward_silence(s, event, one_way_us);
-    if (!s->have_last_recv || event->recv_time_us > s->last_recv_us) s->last_recv_us = event->recv_time_us;
-    s->have_last_recv = 1;
     /* the sRTT now holds that silence: vivace_on_ack shortens the open MI it sized */
     if (delayed_on_the_way_back || held_by_silent_link) s->srtt_has_return_delay = 1;
     if (!s->awaiting_feedback && !s->path_step_open) return;

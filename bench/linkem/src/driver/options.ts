@@ -27,6 +27,10 @@ export interface LinkemOptions {
   queueUpArgs?: string;
   logDown?: string;
   logUp?: string;
+  /** Per packet the forwarder writes, "READ_US DEPARTURE_US WRITE_US" (CLOCK_MONOTONIC us): the forwarder's own
+   *  lateness per packet, for the fidelity tests (readTimingLog). Not a command-line flag. */
+  timingLogDown?: string;
+  timingLogUp?: string;
   summaryJson?: string;
   /** Written into log headers. */
   commandLine?: string;
@@ -166,6 +170,8 @@ export function forwarderArgs(o: LinkemOptions): string[] {
   add('--queue-up-args', o.queueUpArgs);
   add('--log-down', o.logDown);
   add('--log-up', o.logUp);
+  add('--timing-log-down', o.timingLogDown);
+  add('--timing-log-up', o.timingLogUp);
   add('--summary-json', o.summaryJson);
   add('--command-line', o.commandLine);
   add('--state-dir', o.stateDir);

@@ -126,6 +126,9 @@ int direction_flush(direction *d) {
             uint64_t now_us = clock_now_us();
             d->stats.last_write_us = now_us;
             histogram_record(&d->stats.write_lateness, now_us > p->departure_us ? now_us - p->departure_us : 0);
+            if (d->timing_log)
+                fprintf(d->timing_log, "%llu %llu %llu\n", (unsigned long long)p->ingress_us, (unsigned long long)p->departure_us,
+                        (unsigned long long)now_us);
         }
         packet_free(fifo_pop(&d->out_fifo));
     }
@@ -138,4 +141,6 @@ void direction_free(direction *d) {
     while ((p = fifo_pop(&d->out_fifo))) packet_free(p);
     link_free(&d->link);
     mmlog_close(&d->log);
+    if (d->timing_log) fclose(d->timing_log);
+    d->timing_log = NULL;
 }

@@ -4,6 +4,7 @@
 #define LINKEM_DIRECTION_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 #include "delay.h"
 #include "link.h"
@@ -28,6 +29,9 @@ typedef struct {
     link_model link;
     packet_fifo out_fifo;     /* departed, waiting to be written */
     mm_log log;
+    /* NULL = off. Per packet written, "READ_US DEPARTURE_US WRITE_US" (CLOCK_MONOTONIC us): what the summary's
+       writeLatenessMs aggregates, per packet, so a test can tell the emulator's own lateness from its model's. */
+    FILE *timing_log;
     direction_stats stats;
 } direction;
 

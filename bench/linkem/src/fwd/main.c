@@ -120,6 +120,10 @@ static int directions_setup(forwarder *f, char *err, size_t err_len) {
         }
         mm_log_header h = {names[d], f->pc->trace_desc[d], f->o->command_line, f->pc->queue_desc[d], epoch_ms, 0};
         if (mmlog_open(&x->log, f->o->log_path[d], f->start_us, &h, err, err_len) != 0) return -1;
+        if (f->o->timing_log_path[d] && !(x->timing_log = fopen(f->o->timing_log_path[d], "w"))) {
+            snprintf(err, err_len, "%s timing log %s: %s", names[d], f->o->timing_log_path[d], strerror(errno));
+            return -1;
+        }
     }
     return 0;
 }

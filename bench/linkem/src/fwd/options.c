@@ -41,6 +41,8 @@ static const flag_spec flags[] = {
     TEXT("queue-down-args", queue_args[DIR_DOWN]),
     TEXT("log-up", log_path[DIR_UP]),
     TEXT("log-down", log_path[DIR_DOWN]),
+    TEXT("timing-log-up", timing_log_path[DIR_UP]),
+    TEXT("timing-log-down", timing_log_path[DIR_DOWN]),
     TEXT("summary-json", summary_path),
     TEXT("state-dir", state_dir),
     TEXT("command-line", command_line),
@@ -57,7 +59,8 @@ void options_usage(void) {
             "                  [--delay-ms D | --delay-schedule FILE | --rtt-pattern MIN:MAX:PERIOD_S:SEED]\n"
             "                  [--loss-up P] [--loss-down P] [--seed N]\n"
             "                  [--queue-up KIND --queue-up-args ARGS] [--queue-down KIND --queue-down-args ARGS]\n"
-            "                  [--log-up FILE] [--log-down FILE] [--summary-json FILE]\n"
+            "                  [--log-up FILE] [--log-down FILE] [--timing-log-up FILE] [--timing-log-down FILE]\n"
+            "                  [--summary-json FILE]\n"
             "                  [--state-dir DIR] [--command-line TEXT] [--watch-stdin]\n"
             "       linkem-fwd --reclaim [--state-dir DIR]   (remove what killed instances left behind)\n");
 }

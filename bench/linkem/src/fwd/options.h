@@ -18,6 +18,7 @@ typedef struct {
     const char *queue_kind[2];
     const char *queue_args[2];
     const char *log_path[2];
+    const char *timing_log_path[2]; /* per packet written: the forwarder's read, model departure and write times */
     const char *summary_path;
     const char *state_dir;
     const char *command_line; /* recorded in log headers */

@@ -241,8 +241,8 @@ async function currentAtLead(server: ManualServer, fetcher: PrefetchingFetcher, 
 }
 const GAP_PREFIX_BYTES = 1.5 * 2020 * 100;
 
-test('the prefix fetched ahead is rate × time to first byte (× PREFETCH_LEAD), and the rest is asked for as soon as dash.js asks', async () => {
-  const server = new ManualServer({ '/abr/seg-a-1.m4s': file(400_000, 1), '/abr/seg-a-2.m4s': file(500_000, 2) });
+test('the prefix fetched ahead is rate × time to first byte (× PREFETCH_LEAD), the rest is asked for as soon as dash.js asks, and the next early request waits for the rest', async () => {
+  const server = new ManualServer({ '/abr/seg-a-1.m4s': file(400_000, 1), '/abr/seg-a-2.m4s': file(500_000, 2), '/abr/seg-a-3.m4s': file(500_000, 3) });
   const fetcher = new PrefetchingFetcher(server, { enabled: true, nowMs: () => server.clockMs });
   const { first, cur } = await currentAtLead(server, fetcher, 'a', 'bl=4000,d=2000');
   assert.equal(cur.sent, 101_000);
@@ -253,19 +253,24 @@ test('the prefix fetched ahead is rate × time to first byte (× PREFETCH_LEAD),
   await server.deliver(cur, 299_000, 10);
   await first;
   const seen = collect();
-  const served = fetcher.fetch(segmentPath('a', 2, false), null, seen.cb, new AbortController().signal);
+  const served = fetcher.fetch(segmentPath('a', 2, true), null, seen.cb, new AbortController().signal);
   await new Promise((r) => setImmediate(r));
   // The prefix is still arriving: the rest goes out now, so its time to first byte overlaps the prefix's arrival.
   assert.equal(server.requests.length, 3);
   const rest = server.requests[2]!;
   assert.deepEqual(rest.range, { firstByte: GAP_PREFIX_BYTES, lastByte: null });
+  assert.ok(!isPrefetchRequest(rest.path), 'dash.js asked for it: not an early request');
   await server.deliver(early, GAP_PREFIX_BYTES - 100_000, 50);
-  await server.deliver(rest, 500_000 - GAP_PREFIX_BYTES, 50);
+  // The prefix is in but most of the segment is not: seg-a-3 is not asked for yet (the rest is watched, not the prefix).
+  await server.deliver(rest, 1000, 50);
+  assert.equal(server.requests.length, 3);
+  await server.deliver(rest, 500_000 - GAP_PREFIX_BYTES - 1000, 50);
   const response = await served;
   assert.equal(response.status, 200);
   assert.deepEqual(new Uint8Array(response.body), file(500_000, 2));
-  assert.deepEqual(seen.events.map((e) => e.loaded), [100_000, GAP_PREFIX_BYTES, 500_000]);
+  assert.deepEqual(seen.events.map((e) => e.loaded), [100_000, GAP_PREFIX_BYTES, GAP_PREFIX_BYTES + 1000, 500_000]);
   assert.equal(fetcher.counters.prefetchWasteBytes, 0);
+  assert.equal(server.requests[3]?.path.split('?', 1)[0], '/abr/seg-a-3.m4s', 'asked when the rest ended');
 });
 
 test('a rendition switch wastes at most the prefix, not the segment', async () => {

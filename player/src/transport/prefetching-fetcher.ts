@@ -31,6 +31,12 @@ export const PREFETCH_LEAD = 1.5;
  */
 export const DASH_BUFFER_TARGET_MS = 18_000;
 /**
+ * The request gap is estimated as the least time to first byte of this many latest requests: the gap opens on an
+ * idle link (the current segment's bytes have drained), while a request sent behind queued bytes (an early request,
+ * the rest of a segment) waits for them too; sizing on that wait would grow each prefix from the last.
+ */
+const GAP_SAMPLES = 16;
+/**
  * A request dash.js makes within this long after the previous video segment completed is back to back: its gap counts.
  * Later, dash.js was waiting by choice (a full buffer). A rendition switch asks for the new rendition's init segment
  * first: when that was asked back to back, the media request that follows it within this long is back to back too,
@@ -126,6 +132,8 @@ export class PrefetchingFetcher implements MediaFetcher {
   /** End of an init segment asked back to back after lastVideoEndMs (a rendition switch); null otherwise. */
   private switchInitEndMs: number | null = null;
   private activeVideo = 0;
+  /** Times to first byte of the latest GAP_SAMPLES requests (ms), oldest first. */
+  private readonly ttfbsMs: number[] = [];
 
   constructor(private readonly inner: MediaFetcher, private readonly options: PrefetchOptions) {
     this.maxBytes = options.maxBytes ?? PREFETCH_MAX_BYTES;
@@ -151,12 +159,20 @@ export class PrefetchingFetcher implements MediaFetcher {
     const slot = this.slot;
     let served: Promise<MediaResponse> | null = null;
     let transfer: Transfer | null = null;
+    let armOn: Transfer | null = null;
     if (slot && range === null && slot.key === key) {
       this.slot = null;
       slot.used = true;
       this.counters.prefetchHits++;
+      // The rest of the segment is asked for now, not when the prefix ends: its time to first byte overlaps the
+      // prefix's arrival (the gap the prefix is sized to cover, PREFETCH_LEAD). None when the prefix already ended
+      // short of its range (it is the whole segment).
+      const whole = slot.transfer.endMs !== null && slot.transfer.loaded < slot.prefixBytes;
+      const rest = whole ? null : this.start(path, { firstByte: slot.prefixBytes, lastByte: null });
       transfer = slot.transfer;
-      served = this.serveFromSlot(slot, path, onProgress, signal);
+      served = this.serveFromSlot(slot, path, rest, onProgress, signal);
+      // The next early request watches the rest's arrival: the segment ends when the rest does.
+      armOn = rest ?? slot.transfer;
     } else if (slot && objectType !== '' && objectType === slot.objectType) {
       this.cancelSlot(); // dash.js went another way (a rendition switch, a seek): the early bytes are waste
     }
@@ -165,13 +181,12 @@ export class PrefetchingFetcher implements MediaFetcher {
       transfer.listeners.add((mark, _previous, total) => onProgress(mark.loaded, total));
       signal.addEventListener('abort', () => transfer!.controller.abort(), { once: true });
       served = transfer.response;
+      armOn = transfer;
     }
     if (isVideo) this.trackGap(transfer!, backToBack);
     else if (objectType === 'i' && this.asksBackToBack(requestedMs)) this.trackSwitchInit(transfer!);
     const next = this.options.enabled && isVideo && range === null ? state?.nextObjectPath : undefined;
-    if (next !== undefined && transfer !== null && transfer !== this.slot?.transfer) {
-      this.armPrefetch(transfer, next, path, objectType, state, requestedMs);
-    }
+    if (next !== undefined && armOn !== null) this.armPrefetch(armOn, next, path, objectType, state, requestedMs);
     return served;
   }
 
@@ -207,17 +222,34 @@ export class PrefetchingFetcher implements MediaFetcher {
     }, () => { this.activeVideo--; });
   }
 
+  /** The request gap: the least time to first byte of the latest requests (GAP_SAMPLES); null before any. */
+  private gapMs(): number | null {
+    return this.ttfbsMs.length === 0 ? null : Math.min(...this.ttfbsMs);
+  }
+
   private start(path: string, range: ByteRange | null): Transfer {
     const transfer = new Transfer(path, range, this.nowMs());
-    transfer.response = this.inner.fetch(path, range, (loaded, total) => transfer.onProgress(loaded, total, this.nowMs()), transfer.controller.signal)
+    const noteFirstByte = (): void => {
+      this.ttfbsMs.push(transfer.firstByteMs! - transfer.startedMs);
+      if (this.ttfbsMs.length > GAP_SAMPLES) this.ttfbsMs.shift();
+    };
+    transfer.response = this.inner.fetch(path, range, (loaded, total) => {
+      const first = transfer.firstByteMs === null;
+      transfer.onProgress(loaded, total, this.nowMs());
+      if (first && transfer.firstByteMs !== null) noteFirstByte();
+    }, transfer.controller.signal)
       .then((r) => {
         transfer.endMs = this.nowMs();
-        if (transfer.firstByteMs === null) transfer.firstByteMs = transfer.endMs;
+        if (transfer.firstByteMs === null) {
+          transfer.firstByteMs = transfer.endMs;
+          noteFirstByte();
+        }
         if (r.status >= 200 && r.status < 300) transfer.loaded = r.body.byteLength;
         return r;
       });
     return transfer;
   }
+
 
   /**
    * Starts the early request for `nextPath` when the current transfer is close enough to its end (PREFETCH_LEAD),
@@ -237,8 +269,7 @@ export class PrefetchingFetcher implements MediaFetcher {
         const bufferAfterMs = state.bufferLengthMs + (state.objectDurationMs ?? 0) - (nowMs - requestedMs);
         if (bufferAfterMs >= this.bufferTargetMs) return;
       }
-      const ttfbMs = (current.firstByteMs ?? nowMs) - current.startedMs;
-      const prefixBytes = prefetchPrefixBytes(rateBytesPerMs, ttfbMs, this.maxBytes);
+      const prefixBytes = prefetchPrefixBytes(rateBytesPerMs, this.gapMs() ?? 0, this.maxBytes);
       // The player's latest CMCD rides along (the origin keeps hearing its state while dash.js is served locally), and
       // the mark that lets the origin count early requests and what it sent for those cancelled.
       const transfer = this.start(withPrefetchMark(nextPath + query), { firstByte: 0, lastByte: prefixBytes - 1 });
@@ -251,12 +282,12 @@ export class PrefetchingFetcher implements MediaFetcher {
       }, () => { if (this.slot === slot) this.slot = null; });
     };
     const check = (mark: Mark, _previous: Mark | null, total: number): void => {
-      if (current.firstByteMs === null || total <= 0) return;
-      const ttfbMs = current.firstByteMs - current.startedMs;
+      const gapMs = this.gapMs();
+      if (current.firstByteMs === null || total <= 0 || gapMs === null) return;
       const elapsedMs = mark.atMs - current.firstByteMs;
       if (elapsedMs <= 0 || mark.loaded <= 0) return;
       const remainingMs = ((total - mark.loaded) * elapsedMs) / mark.loaded;
-      if (remainingMs <= PREFETCH_LEAD * ttfbMs) go(mark.loaded / elapsedMs);
+      if (remainingMs <= PREFETCH_LEAD * gapMs) go(mark.loaded / elapsedMs);
     };
     current.listeners.add(check);
     current.response.then(() => {
@@ -267,22 +298,20 @@ export class PrefetchingFetcher implements MediaFetcher {
     }, () => current.listeners.delete(check));
   }
 
-  /**
-   * Serves dash.js's request from the early one: its arrival history first, with real timings, then the rest live.
-   * The rest of the segment is asked for now, not when the prefix ends: its time to first byte overlaps the prefix's
-   * arrival (the gap the prefix is sized to cover, PREFETCH_LEAD).
-   */
-  private async serveFromSlot(slot: Slot, path: string, onProgress: ProgressCallback, signal: AbortSignal): Promise<MediaResponse> {
+  /** Serves dash.js's request from the early one: its arrival history first, with real timings, then the rest live. */
+  private async serveFromSlot(slot: Slot, path: string, rest: Transfer | null, onProgress: ProgressCallback, signal: AbortSignal): Promise<MediaResponse> {
     const t = slot.transfer;
-    signal.addEventListener('abort', () => t.controller.abort(), { once: true });
+    const abortBoth = (): void => {
+      t.controller.abort();
+      rest?.controller.abort();
+    };
+    signal.addEventListener('abort', abortBoth, { once: true });
     let lastMs = t.startedMs; // the first piece's duration holds the early request's time to first byte
     let prefixLoaded = 0;
     let prefixTotal = 0;
-    let restLoaded = 0;
-    let restTotal: number | null = null;
     const report = (atMs: number): void => {
-      const total = restTotal === null ? prefixTotal : slot.prefixBytes + restTotal;
-      onProgress(prefixLoaded + restLoaded, total, atMs - lastMs);
+      const total = rest === null || rest.total === 0 ? prefixTotal : slot.prefixBytes + rest.total;
+      onProgress(prefixLoaded + (rest?.loaded ?? 0), total, atMs - lastMs);
       lastMs = atMs;
     };
     const replay = (mark: Mark, _before: Mark | null, announced: number): void => {
@@ -290,33 +319,26 @@ export class PrefetchingFetcher implements MediaFetcher {
       prefixTotal = announced;
       report(mark.atMs);
     };
+    const live = (mark: Mark): void => report(mark.atMs);
     for (const mark of t.marks) replay(mark, null, t.total);
-    // Past the prefix only if the prefix is not already known to be the whole segment (it ended short of the range).
-    const whole = t.endMs !== null && t.loaded < slot.prefixBytes;
-    const restController = new AbortController();
-    signal.addEventListener('abort', () => restController.abort(), { once: true });
-    const rest = whole ? null : this.inner.fetch(path, { firstByte: slot.prefixBytes, lastByte: null }, (loaded, total) => {
-      restLoaded = loaded;
-      restTotal = total;
-      report(this.nowMs());
-    }, restController.signal);
-    rest?.catch(() => {}); // awaited below unless the prefix fails first
+    rest?.listeners.add(live);
+    rest?.response.catch(() => {}); // awaited below unless the prefix fails first
     t.listeners.add(replay);
     let prefix: MediaResponse;
     try {
       prefix = await t.response;
     } catch (err) {
-      restController.abort();
+      rest?.controller.abort();
       throw err;
     } finally {
       t.listeners.delete(replay);
     }
     if (prefix.status < 200 || prefix.status >= 300) {
-      restController.abort();
+      rest?.controller.abort();
       return this.inner.fetch(path, null, onProgress, signal);
     }
     if (rest === null || prefix.body.byteLength < slot.prefixBytes) return { ...prefix, status: 200, statusText: 'OK' };
-    const restResponse = await rest;
+    const restResponse = await rest.response;
     if (restResponse.status === 416) return { ...prefix, status: 200, statusText: 'OK' }; // the segment was exactly the prefix
     if (restResponse.status < 200 || restResponse.status >= 300) return restResponse;
     const base = prefix.body.byteLength;

@@ -80,7 +80,7 @@ test('debt is owed only at the rate it was incurred at: a new rate forgives it',
   assert.ok(sentRate <= low * 1.01, `the low-rate MI sent at ${(sentRate / low).toFixed(3)} x its rate`);
 });
 
-test('a sender that takes what the bucket allows holds the rate when one turn in 100 runs 3 ms late', () => {
+test('a sender that takes what the bucket allows holds the rate when one turn in 50 runs 3 ms late', () => {
   const rate = 6_250_000; // 50 Mbit/s
   const cap = burstBytes(rate, PACKET_BYTES);
   const run = (keepDebt: boolean): number => {
@@ -95,7 +95,7 @@ test('a sender that takes what the bucket allows holds the rate when one turn in
         sent += PACKET_BYTES;
       }
       waited = true;
-      t += bucket.waitUs(PACKET_BYTES, rate, cap) + (turn % 100 === 0 ? 3000 : 0);
+      t += bucket.waitUs(PACKET_BYTES, rate, cap) + (turn % 50 === 0 ? 3000 : 0);
     }
     return (sent * 1e6) / t / rate;
   };
@@ -105,13 +105,13 @@ test('a sender that takes what the bucket allows holds the rate when one turn in
   assert.ok(withoutDebt < 0.95, `without the debt the late turns would cost rate: ${withoutDebt}`);
 });
 
-test('a sender out of tokens waits for one packet, or until half a burst before the bucket fills', () => {
+test('a sender out of tokens waits for one packet, or until a quarter of a burst before the bucket fills', () => {
   const bucket = new TokenBucket(0);
-  // 1 Gbit/s: the burst (125 kB, 1 ms) is far above a packet: wait until half a burst has accrued.
+  // 1 Gbit/s: the burst (125 kB, 1 ms) is far above a packet: wait until three quarters of a burst have accrued.
   assert.equal(bucket.waitUs(PACKET_BYTES, 125_000_000, burstBytes(125_000_000, PACKET_BYTES)), BURST_DURATION_US - WAKE_BEFORE_FULL_US);
-  // 1 Mbit/s: a packet takes 9.6 ms, the two-packet bucket fills in 19.2 ms: wait 18.7 ms, on a timer.
+  // 1 Mbit/s: a packet takes 9.6 ms, the two-packet bucket fills in 19.2 ms: wait 18.95 ms, on a timer.
   assert.equal(bucket.waitUs(PACKET_BYTES, 125_000, burstBytes(125_000, PACKET_BYTES)), 19_200 - WAKE_BEFORE_FULL_US);
-  // At 1 B/µs: a bucket that fills within half a burst of one packet waits for the packet; a larger one until
+  // At 1 B/µs: a bucket that fills within a quarter of a burst of one packet waits for the packet; a larger one until
   // WAKE_BEFORE_FULL_US before it fills.
   assert.equal(bucket.waitUs(PACKET_BYTES, 1_000_000, PACKET_BYTES + 100), PACKET_BYTES);
   assert.equal(bucket.waitUs(PACKET_BYTES, 1_000_000, 3 * PACKET_BYTES), 3 * PACKET_BYTES - WAKE_BEFORE_FULL_US);
@@ -121,8 +121,9 @@ test('a sender out of tokens waits for one packet, or until half a burst before 
 
 test('a sender woken when waitUs says sends several packets a turn at high rates, at the rate, within the burst', () => {
   // Each turn costs the origin a sleep, an event-loop turn and a hand-over to QUIC: at 100 Mbit/s it used to wake for
-  // every packet. Woken on time it now sends about half a burst per turn, never more than the burst.
-  for (const [rateMbps, minPacketsPerTurn] of [[100, 4], [200, 9], [50, 2]] as const) {
+  // every packet, then (until WAKE_BEFORE_FULL_US was a quarter burst) sent half a burst per turn: 4.2 packets at
+  // 100 Mbit/s, 8.3 at 200, 2.1 at 50. Woken on time it now sends about three quarters of a burst, never more.
+  for (const [rateMbps, minPacketsPerTurn] of [[100, 6], [200, 12], [50, 3]] as const) {
     const rate = (rateMbps * 1e6) / 8;
     const cap = burstBytes(rate, PACKET_BYTES);
     const bucket = new TokenBucket(0);

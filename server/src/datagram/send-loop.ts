@@ -18,9 +18,11 @@ export const TIMER_ABOVE_US = 5000;
 // Longer waits arm a timer this much early: it fires about on time and the rest is slept precisely.
 const TIMER_EARLY_MS = 2;
 // Waits shorter than a timer's precision are slept with Atomics.wait in slices of at most SLEEP_SLICE_US,
-// each followed by one event-loop turn (ACKs are processed at least that often): a sleeping loop costs no
-// CPU, where a setImmediate spin would hold a core at mid rates.
-export const SLEEP_SLICE_US = 500;
+// each followed by one event-loop turn (ACKs are processed at least that often; the addon stamps their arrival,
+// so the wait is not in RTT samples): a sleeping loop costs no CPU, where a setImmediate spin would hold a core
+// at mid rates. A slice as long as a burst (token-bucket.ts) makes a high-rate sender's wait for tokens one sleep
+// and one turn, where 0.5 ms slices made it two.
+export const SLEEP_SLICE_US = 1000;
 // Waits this short are not worth a sleep (waking up takes tens of µs); a sleep ends half of it early.
 const SLEEP_ABOVE_US = 60;
 const sleepCell = new Int32Array(new SharedArrayBuffer(4));

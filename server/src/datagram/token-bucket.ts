@@ -18,12 +18,12 @@ export const MAX_DEBT_DURATION_US = 50_000;
 /** Debt is repaid at this fraction of the newly accrued credit, i.e. at ≤ 25 % above the rate. */
 export const DEBT_REPAY_FRACTION = 0.25;
 /**
- * A sender waiting for tokens sleeps until the bucket is this close to full: half a burst, so at high rates a turn
- * sends several packets (each turn is a sleep, an event-loop turn and a hand-over to QUIC that wakes its thread: the
- * CPU per datagram on a busy 2-core machine, issue 17) and a turn up to this late still loses no credit; low rates
- * sleep on timers.
+ * A sender waiting for tokens sleeps until the bucket is this close to full: a quarter of a burst, so at high rates a
+ * turn sends three quarters of a burst (each turn is a sleep, an event-loop turn and a hand-over to QUIC that wakes
+ * its thread: the CPU per datagram on a busy 2-core machine, issue 17) and a turn up to this late, about the send
+ * loop's median lateness there, still loses no credit (later ones keep it as debt); low rates sleep on timers.
  */
-export const WAKE_BEFORE_FULL_US = BURST_DURATION_US / 2;
+export const WAKE_BEFORE_FULL_US = BURST_DURATION_US / 4;
 
 /** The bucket's size: max(MIN_BURST_PACKETS packets, BURST_DURATION_US of the rate). */
 export function burstBytes(rateBytesPerSec: number, packetBytes: number): number {

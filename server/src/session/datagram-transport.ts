@@ -51,7 +51,7 @@ export class DatagramTransport implements TransportHandler, SendLoopMember {
 
   private receiveLoop(): Promise<void> {
     // RTT samples use the time the addon took the ACKs off the connection: the send loop sleeps up to
-    // 0.5 ms between turns, and at loopback RTTs that wait would read as a rising RTT.
+    // 1 ms between turns, and at loopback RTTs that wait would read as a rising RTT.
     return receiveDatagramBatches(this.quic, () => this.closed, (datagrams, now, receivedAtUs) => {
       this.sender.onDatagrams(datagrams, now, receivedAtUs);
       this.sendLoop.wake(this);

@@ -9,11 +9,14 @@ export const AIDS = [
     /** The player page's URL parameter that turns it on. */
     playerParam: 'prefetch',
     description: 'client-side early request of the next segment (CMCD nor), one segment ahead, byte-capped (player/src/transport/prefetching-fetcher.ts)',
+    /** The player marks these requests (PROTOCOL.md §2.6), so the origin counts the bytes it sent for cancelled ones. */
+    originCountsWaste: true,
   },
   {
     name: 'stream',
     playerParam: 'stream',
     description: 'continuous stream: the rendition\'s segments from the first one dash.js asks for to the last as one response, no request between segments, as the thesis\'s tunnelling proxy (§5.2) (player/src/transport/continuous-stream-fetcher.ts, server/src/media/continuous-stream.ts)',
+    originCountsWaste: false,
   },
 ] as const;
 
@@ -41,6 +44,11 @@ export function parseAidedScheme(text: string): Result<AidedSchemeName> {
 
 export function isAidedScheme(name: string): name is AidedSchemeName {
   return name.includes('+') && parseAidedScheme(name).ok;
+}
+
+/** Whether the origin counts the bytes it sent for a scheme's cancelled aid requests (AIDS originCountsWaste). */
+export function originCountsAidWaste(name: string): boolean {
+  return splitAids(name).aids.some((aid) => AIDS.find((a) => a.name === aid)?.originCountsWaste === true);
 }
 
 /** The player page's URL parameters for a scheme's aids (none for a plain scheme). */

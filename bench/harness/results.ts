@@ -61,6 +61,13 @@ export interface RunResult {
   /** Early-request bytes never used, over all players, and their share of the bytes the players received. */
   prefetch_waste_bytes?: number;
   prefetch_waste_ratio?: number | null;
+  /** The origin's own count over the run (its /status `prefetch_totals`): early requests the players cancelled, the
+   *  bytes it sent for them (datagram origin: body bytes, retransmissions included; kernel-TCP origin: TCP_INFO
+   *  bytes_sent while the response was open), and those bytes over the IP bytes sent toward the players (linkem's
+   *  downlink ingress). Browser runs with an origin; absent in older lines. */
+  origin_prefetch_cancelled?: number;
+  origin_prefetch_cancelled_bytes_sent?: number;
+  origin_prefetch_waste_ratio?: number | null;
   /** Mean over players of their mean idle time between back-to-back video segments (ms). */
   segment_gap_mean_ms?: number | null;
   /** The fidelity suite's real-vs-simulator figures of this run (fidelity.ts); absent in other runs. */

@@ -71,6 +71,29 @@ function prefetchFigures(players: RunResult['players']): Pick<RunResult, 'prefet
   };
 }
 
+/** The origin's count of cancelled early requests over the run, from its /status (read before it stops: the players'
+ *  sessions and connections are closed by then, the origin's totals are not). */
+export async function readOriginPrefetch(httpBase: string): Promise<{ cancelled: number; cancelledBytesSent: number }> {
+  const status = (await (await fetch(`${httpBase}/status`, { signal: AbortSignal.timeout(5000) })).json()) as { prefetch_totals?: Record<string, unknown> };
+  const totals = status.prefetch_totals;
+  const cancelled = totals?.prefetch_cancelled;
+  const bytes = totals?.prefetch_cancelled_bytes_sent;
+  if (typeof cancelled !== 'number' || typeof bytes !== 'number') throw new Error(`the origin's /status has no prefetch_totals (an origin older than this bench?)`);
+  return { cancelled, cancelledBytesSent: bytes };
+}
+
+/** The origin's figures of a run (results.ts); the bytes sent toward the players are linkem's downlink ingress. */
+export function originPrefetchFigures(
+  counted: { cancelled: number; cancelledBytesSent: number },
+  downIngressBytes: number,
+): Pick<RunResult, 'origin_prefetch_cancelled' | 'origin_prefetch_cancelled_bytes_sent' | 'origin_prefetch_waste_ratio'> {
+  return {
+    origin_prefetch_cancelled: counted.cancelled,
+    origin_prefetch_cancelled_bytes_sent: counted.cancelledBytesSent,
+    origin_prefetch_waste_ratio: downIngressBytes > 0 ? counted.cancelledBytesSent / downIngressBytes : null,
+  };
+}
+
 function log(event: string, detail: Record<string, unknown>): void {
   console.error(JSON.stringify({ t: new Date().toISOString(), component: 'bench', event, ...detail }));
 }
@@ -117,6 +140,7 @@ async function runOne(item: RunPlanItem, options: RunnerOptions): Promise<RunRes
     let mediaCounts: CountedBytes[] | null = null;
     let seriesStartEpochMs: number | null = null;
     let pageBytes = 0;
+    let originPrefetch: { cancelled: number; cancelledBytesSent: number } | null = null;
     if (scenario.mode === 'bulk') {
       const fetched = origin ? await runBulk(shell, ports, origin.certHashHex, scheme, scenario) : await runUspace(shell, uspaceFor(options, scheme), scenario, runDir);
       goodputMbps = fetched.goodput_mbps;
@@ -131,6 +155,7 @@ async function runOne(item: RunPlanItem, options: RunnerOptions): Promise<RunRes
       mediaCounts = output.mediaCounts;
       seriesStartEpochMs = output.seriesStartEpochMs;
       pageBytes = output.pageBytes;
+      if (origin) originPrefetch = await readOriginPrefetch(origin.httpBase);
     }
     if (origin) {
       await origin.stop();
@@ -176,6 +201,7 @@ async function runOne(item: RunPlanItem, options: RunnerOptions): Promise<RunRes
       capacity_mbps: capacityMbps,
       wire_bytes_per_media_byte: wirePerDelivered,
       ...prefetchFigures(players),
+      ...(originPrefetch ? originPrefetchFigures(originPrefetch, summary.down.ingressBytes) : {}),
       ...(fidelity ? { fidelity } : {}),
       artifacts,
     };

@@ -2,7 +2,7 @@
 import { compareRuns, compareSchemes, paramsKey, type RunResult } from './results.ts';
 import { meanCi95, type MeanCi } from './stats.ts';
 import { COMPARISON_NOTE, comparisonMarkdown, type ComparisonRow } from './comparison.ts';
-import { isAidedScheme } from './aids.ts';
+import { isAidedScheme, originCountsAidWaste } from './aids.ts';
 
 export interface SummaryRow {
   scenario: string;
@@ -21,13 +21,22 @@ export interface SummaryRow {
   link_utilization: MeanCi;
   queue_delay_p95_ms: MeanCi;
   wire_bytes_per_media_byte: MeanCi;
-  /** Early-request (`+prefetch`) or stream (`+stream`) bytes the players received and dash.js never used, over the
-   *  bytes they received (issue 18's target: at most 5%); 0 for plain schemes, absent in older lines. */
+  /** The aid's waste (aidWasteRatio; issue 18's target: at most 5% of bytes sent); 0 for plain schemes. */
   prefetch_waste_ratio: MeanCi;
 }
 
 const METRICS = ['buffering_ratio', 'stall_count', 'stall_time_s', 'startup_delay_s', 'avg_bitrate_mbps', 'switch_count', 'goodput_mbps', 'link_utilization', 'queue_delay_p95_ms', 'wire_bytes_per_media_byte', 'prefetch_waste_ratio'] as const;
 type Metric = (typeof METRICS)[number];
+
+/** A run's aid waste in the summary tables. Early requests (`+prefetch`): the bytes the origin sent for those the players
+ *  cancelled, over the bytes sent toward the players (origin_prefetch_waste_ratio): issue 18's target's own terms, and
+ *  it counts what the players cannot see (bytes sent but never received: queued, lost or in flight at the cancel);
+ *  it misses an early response received whole and never used, which the players' figure counts. Streams (`+stream`,
+ *  not marked as early requests, so the origin counts none) and lines without the origin's count: the players' unused
+ *  bytes over the bytes they received (prefetch_waste_ratio). Undefined: the line has neither. */
+export function aidWasteRatio(r: RunResult): number | null | undefined {
+  return originCountsAidWaste(r.scheme) && typeof r.origin_prefetch_waste_ratio === 'number' ? r.origin_prefetch_waste_ratio : r.prefetch_waste_ratio;
+}
 
 export function summarize(results: readonly RunResult[]): SummaryRow[] {
   const groups = new Map<string, RunResult[]>();
@@ -41,7 +50,8 @@ export function summarize(results: readonly RunResult[]): SummaryRow[] {
   for (const runs of groups.values()) {
     const ok = runs.filter((r) => r.status === 'ok');
     const first = runs[0] as RunResult;
-    const pick = (metric: Metric) => meanCi95(ok.map((r) => r[metric]).filter((v): v is number => typeof v === 'number'));
+    const pickBy = (value: (r: RunResult) => unknown) => meanCi95(ok.map(value).filter((v): v is number => typeof v === 'number'));
+    const pick = (metric: Metric) => pickBy((r) => r[metric]);
     rows.push({
       scenario: first.scenario,
       scheme: first.scheme,
@@ -58,7 +68,7 @@ export function summarize(results: readonly RunResult[]): SummaryRow[] {
       link_utilization: pick('link_utilization'),
       queue_delay_p95_ms: pick('queue_delay_p95_ms'),
       wire_bytes_per_media_byte: pick('wire_bytes_per_media_byte'),
-      prefetch_waste_ratio: pick('prefetch_waste_ratio'),
+      prefetch_waste_ratio: pickBy(aidWasteRatio),
     });
   }
   return rows.sort((a, b) => (a.scenario < b.scenario ? -1 : a.scenario > b.scenario ? 1 : 0) || compareSchemes(a.scheme, b.scheme));
@@ -91,7 +101,7 @@ export function summaryMarkdown(rows: readonly SummaryRow[], comparisons: readon
     // The aids' waste is a column only where an aided scheme ran: every other table would show a column of zeros.
     const aided = scenarioRows.some((row) => isAidedScheme(row.scheme));
     out.push(`### ${scenario}`, '');
-    out.push(`| scheme | runs (failed) | buffering ratio % | stalls | stall time s | startup s | avg bitrate Mbit/s | switches | goodput Mbit/s | utilization % | p95 queueing delay ms | wire B per media B |${aided ? ' aid waste % of bytes received |' : ''}`);
+    out.push(`| scheme | runs (failed) | buffering ratio % | stalls | stall time s | startup s | avg bitrate Mbit/s | switches | goodput Mbit/s | utilization % | p95 queueing delay ms | wire B per media B |${aided ? ' aid waste % (prefetch: origin, of bytes sent; stream: players, of bytes received) |' : ''}`);
     out.push(`| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |${aided ? ' --- |' : ''}`);
     for (const r of scenarioRows) {
       out.push(

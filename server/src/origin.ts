@@ -21,6 +21,7 @@ import { DEFAULT_SESSION_MEMORY_BYTES, sessionMemoryBudget, type SessionMemoryBu
 import { StreamTransport } from './session/stream-transport.ts';
 import { certFingerprintHex, loadOrCreateCert } from './tls/persisted-cert.ts';
 import { RecordingController } from './telemetry/controller-recording.ts';
+import { PrefetchCounters, sumPrefetchFields } from './telemetry/prefetch-counters.ts';
 import type { TransportHandler } from './session/transport-handler.ts';
 
 export interface OriginOptions {
@@ -108,6 +109,8 @@ export const DEFAULT_ORIGIN_OPTIONS: Omit<OriginOptions, 'mediaDir'> = {
 
 export class Origin {
   readonly sessions = new Map<number, OriginSession>();
+  /** The player's early requests over every QUIC session, closed ones included (/status `prefetch_totals`). */
+  private readonly sessionPrefetch = new PrefetchCounters();
   /** Recordings of sessions (--record-dir); finished to disk before stop() resolves. */
   private readonly recordings = new Set<RecordingController>();
   readonly sendLoop = new SendLoop();
@@ -234,6 +237,8 @@ export class Origin {
       })),
       https_connections: this.https?.connectionStates() ?? [],
       tcp_connections: this.tcp?.connectionStates() ?? [],
+      // Over the origin's life, sessions and connections closed included: what a benchmark run reads at its end.
+      prefetch_totals: sumPrefetchFields([this.sessionPrefetch.fields(), ...[this.https, this.tcp].flatMap((o) => (o ? [o.prefetch.fields()] : []))]),
     };
   }
 
@@ -339,7 +344,7 @@ export class Origin {
   }
 
   private register(quic: Session, transport: TransportHandler): OriginSession {
-    const session = new OriginSession(quic, transport, this.media, this.options.limits);
+    const session = new OriginSession(quic, transport, this.media, this.options.limits, this.sessionPrefetch);
     this.sessions.set(quic.id, session);
     const address = addressOf(quic.remoteAddress);
     this.sessionsPerAddress.set(address, (this.sessionsPerAddress.get(address) ?? 0) + 1);

@@ -1,6 +1,8 @@
 // The origin's count of the player's early requests (issue 18 item 5, PROTOCOL.md §2.6's `pcc-prefetch=1` mark):
-// per session in /status, how many were served, how many cancelled and the body bytes it sent for those cancelled.
+// per session in /status, how many were served, how many cancelled and the body bytes it sent for those cancelled; the
+// origin-wide totals (QUIC sessions and kernel-TCP connections, closed ones included) in /status prefetch_totals.
 import assert from 'node:assert/strict';
+import { get as httpGet } from 'node:http';
 import { after, before, test } from 'node:test';
 import { withPrefetchMark } from '@pcc-stream/protocol';
 import { PccClient } from '../src/client/pcc-client.ts';
@@ -10,7 +12,7 @@ let media: MediaFixture;
 let origin: RunningOrigin;
 
 before(async () => {
-  media = makeMedia({ 'v/seg-1.m4s': 4_000_000, 'v/seg-2.m4s': 100_000 });
+  media = makeMedia({ 'v/seg-1.m4s': 4_000_000, 'v/seg-2.m4s': 100_000, 'v/big.m4s': 40_000_000 });
   origin = await startOrigin(media.dir, ['--cc', 'fixed']);
 });
 
@@ -54,4 +56,37 @@ test('/status and the telemetry lines count early requests, those cancelled and 
     stopTelemetry();
     client.close();
   }
+  // The origin's totals outlive the session: what a benchmark run reads once its players are gone.
+  await waitFor(async () => (await origin.status()).sessions === 0, 5000, 'the session to close');
+  const totals = (await origin.status()).prefetch_totals as Record<string, number>;
+  assert.equal(totals.prefetch_requests, 2);
+  assert.equal(totals.prefetch_cancelled, 1);
+  assert.ok(totals.prefetch_cancelled_bytes_sent! >= 200_000, `origin-wide cancelled bytes: ${totals.prefetch_cancelled_bytes_sent}`);
+});
+
+test('the kernel-TCP origin counts the bytes it sent for a cancelled early request, in /status and its totals after the connection closed', async () => {
+  const before = (await origin.status()).prefetch_totals as Record<string, number>;
+  let received = 0;
+  await new Promise<void>((resolve, reject) => {
+    const req = httpGet({ host: '127.0.0.1', port: origin.tcpPort, path: withPrefetchMark('/v/big.m4s') }, (res) => {
+      res.on('data', (chunk: Buffer) => {
+        received += chunk.byteLength;
+        if (received > 200_000) req.destroy(); // the player abandons it mid-body
+      });
+      res.on('error', () => undefined);
+    });
+    req.on('error', () => undefined);
+    req.on('close', () => resolve());
+    req.on('timeout', () => reject(new Error('no response')));
+  });
+  let totals: Record<string, number> = {};
+  await waitFor(async () => {
+    totals = (await origin.status()).prefetch_totals as Record<string, number>;
+    return totals.prefetch_cancelled === before.prefetch_cancelled! + 1;
+  }, 5000, 'the cancel in the origin\'s totals');
+  const sent = totals.prefetch_cancelled_bytes_sent! - before.prefetch_cancelled_bytes_sent!;
+  // the kernel may have sent more than the client read (loopback buffers: 40 MB is more than they hold, so the response
+  // was still open when the client left), never less
+  assert.ok(sent >= received && sent < 40_000_000, `kernel bytes sent for the cancelled early request: ${sent} (received ${received})`);
+  assert.equal(totals.prefetch_requests, before.prefetch_requests! + 1);
 });

@@ -14,10 +14,11 @@ import { nowUs } from '../clock.ts';
 import { errorMessage, log } from '../log.ts';
 import { MemoryBodySource } from '../media/body-source.ts';
 import { ContinuousStreamBody } from '../media/continuous-stream.ts';
-import { tcpCmsdEstimate } from './tcp-info.ts';
+import { tcpCmsdEstimate, trackBytesSent } from './tcp-info.ts';
 import { parseHttpRange, type MediaStore } from '../media/media-store.ts';
 import { listen, ListeningServer } from '../http/listening-server.ts';
 import { PlayerStateRecord, type PlayerStateFields } from '../telemetry/player-state.ts';
+import { PrefetchCounters, type PrefetchFields } from '../telemetry/prefetch-counters.ts';
 
 export interface HttpsOriginOptions {
   host: string;
@@ -34,9 +35,9 @@ export interface HttpsOriginOptions {
 interface ConnectionState {
   player: PlayerStateRecord;
   cmcdRejected: number;
-  /** The player's early requests (`pcc-prefetch=1`) on this connection, and those it abandoned before the body ended. */
-  prefetchRequests: number;
-  prefetchCancelled: number;
+  /** The player's early requests (`pcc-prefetch=1`) on this connection once they ended: served, or abandoned before
+   *  the body ended, and the bytes the kernel sent for those abandoned (trackBytesSent). */
+  prefetch: PrefetchCounters;
 }
 
 const TCP_ALGORITHM = /^[a-z0-9_]{1,15}$/;
@@ -48,28 +49,32 @@ function socketFd(socket: Socket): number | null {
 }
 
 export class HttpsOrigin extends ListeningServer {
-  private constructor(server: Server | TlsServer, private readonly connections: Map<string, ConnectionState>) {
+  private constructor(
+    server: Server | TlsServer,
+    private readonly connections: Map<string, ConnectionState>,
+    /** Early requests over every connection, closed ones included (the origin's /status `prefetch_totals`). */
+    readonly prefetch: PrefetchCounters,
+  ) {
     super(server);
   }
 
-  /** /status: each open connection's latest CMCD (`cmcd_*` fields) and CMCD refusals. */
-  connectionStates(): Array<{ peer: string; cmcd_rejected: number; prefetch_requests: number; prefetch_cancelled: number } & PlayerStateFields> {
+  /** /status: each open connection's latest CMCD (`cmcd_*` fields), CMCD refusals and early requests. */
+  connectionStates(): Array<{ peer: string; cmcd_rejected: number } & PrefetchFields & PlayerStateFields> {
     const now = nowUs();
-    return [...this.connections].map(([peer, c]) => ({
-      peer, cmcd_rejected: c.cmcdRejected, prefetch_requests: c.prefetchRequests, prefetch_cancelled: c.prefetchCancelled, ...c.player.fields(now),
-    }));
+    return [...this.connections].map(([peer, c]) => ({ peer, cmcd_rejected: c.cmcdRejected, ...c.prefetch.fields(), ...c.player.fields(now) }));
   }
 
   static async start(options: HttpsOriginOptions): Promise<HttpsOrigin> {
     // TLS sockets hide the TCP socket (and plain ones are reached the same way): each connection's fd by its peer address.
     const fds = new Map<string, number>();
     const connections = new Map<string, ConnectionState>();
+    const prefetch = new PrefetchCounters();
     const server = options.tls ? createHttpsServer({ cert: options.tls.certPem, key: options.tls.keyPem, keepAlive: true }) : createHttpServer({ keepAlive: true });
     server.on('connection', (socket: Socket) => {
       const key = `${socket.remoteAddress}:${socket.remotePort}`;
       const fd = socketFd(socket);
       if (fd !== null) fds.set(key, fd);
-      connections.set(key, { player: new PlayerStateRecord(), cmcdRejected: 0, prefetchRequests: 0, prefetchCancelled: 0 });
+      connections.set(key, { player: new PlayerStateRecord(), cmcdRejected: 0, prefetch: new PrefetchCounters() });
       socket.once('close', () => {
         fds.delete(key);
         connections.delete(key);
@@ -77,7 +82,7 @@ export class HttpsOrigin extends ListeningServer {
     });
     server.on('request', (req: IncomingMessage, res: ServerResponse) => {
       const key = `${req.socket.remoteAddress}:${req.socket.remotePort}`;
-      serve(req, res, options, fds.get(key) ?? null, connections.get(key) ?? null).catch((err) => {
+      serve(req, res, options, fds.get(key) ?? null, connections.get(key) ?? null, prefetch).catch((err) => {
         log('error', options.tls ? 'https.failed' : 'tcp_http.failed', { error: errorMessage(err) });
         if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' }).end(`internal error: ${errorMessage(err)}\n`);
         else res.destroy();
@@ -87,7 +92,7 @@ export class HttpsOrigin extends ListeningServer {
       /* scanners and aborted handshakes are not worth a log line each */
     });
     await listen(server, options.host, options.port);
-    return new HttpsOrigin(server, connections);
+    return new HttpsOrigin(server, connections, prefetch);
   }
 }
 
@@ -97,6 +102,7 @@ function fail(res: ServerResponse, status: number, message: string, headers: Rec
 
 async function serve(
   req: IncomingMessage, res: ServerResponse, options: HttpsOriginOptions, fd: number | null, connection: ConnectionState | null,
+  totals: PrefetchCounters,
 ): Promise<void> {
   res.setHeader('access-control-allow-origin', options.corsOrigin);
   // dash.js reads CMSD through XHR's getAllResponseHeaders, which shows a cross-origin page only exposed headers.
@@ -124,8 +130,14 @@ async function serve(
     return;
   }
   if (connection && isPrefetchRequest(req.url ?? '/')) {
-    connection.prefetchRequests++;
-    res.once('close', () => { if (!res.writableFinished) connection.prefetchCancelled++; });
+    // The bytes the kernel sent while the early request was open, as the datagram origin counts its own.
+    const sent = trackBytesSent(fd);
+    res.once('close', () => {
+      const outcome = res.writableFinished ? 'complete' : 'cancelled';
+      const bytes = sent.stop();
+      connection.prefetch.record(outcome, bytes);
+      totals.record(outcome, bytes);
+    });
   }
   // etp and rtt from the kernel's TCP_INFO for this connection (tcp-info.ts), as the datagram origin sends its controller's.
   res.setHeader(CMSD_STATIC_HEADER, encodeCmsdStatic());

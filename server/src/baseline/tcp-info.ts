@@ -1,5 +1,6 @@
 // CMSD etp and rtt for the kernel-TCP baselines (issue 18, honest comparison): the same quantities the datagram origin
-// sends from its controller (its pacing rate and smoothed RTT), read from the kernel's TCP_INFO for the connection.
+// sends from its controller (its pacing rate and smoothed RTT), read from the kernel's TCP_INFO for the connection; and
+// the bytes the kernel sent while a response was open, as the datagram origin counts a cancelled request's bytes.
 import { getTcpInfo, type TcpInfo } from '@pcc-stream/quic';
 import type { CmsdDynamic } from '@pcc-stream/protocol';
 
@@ -30,5 +31,34 @@ export function tcpCmsdEstimate(fd: number): Pick<CmsdDynamic, 'etpKbps' | 'rttM
   return {
     ...(rateBps !== null ? { etpKbps: Math.round(rateBps / 1000) } : {}),
     ...(info.srttUs > 0 ? { rttMs: Math.round(info.srttUs / 1000) } : {}),
+  };
+}
+
+/** How often trackBytesSent reads TCP_INFO: a cancelled response's bytes miss at most this long of sending. */
+export const BYTES_SENT_SAMPLE_MS = 10;
+
+/** The bytes the kernel sent on the connection on `fd` (TCP_INFO bytes_sent: retransmissions and the response's
+ *  header included) from now until stop(). Sampled every BYTES_SENT_SAMPLE_MS, because a peer that cancels by closing
+ *  the connection leaves no fd to ask at the end: the last sample stands. 0 when the kernel cannot say (no fd, or no
+ *  tcpi_bytes_sent before Linux 4.19). */
+export function trackBytesSent(fd: number | null): { stop(): number } {
+  const read = (): number | null => {
+    if (fd === null) return null;
+    try {
+      return getTcpInfo(fd).bytesSent ?? null;
+    } catch {
+      return null; // closed under us
+    }
+  };
+  const start = read();
+  let last = start;
+  const timer = start === null ? null : setInterval(() => { last = read() ?? last; }, BYTES_SENT_SAMPLE_MS);
+  timer?.unref();
+  return {
+    stop(): number {
+      if (timer) clearInterval(timer);
+      last = read() ?? last;
+      return start === null || last === null ? 0 : last - start;
+    },
   };
 }

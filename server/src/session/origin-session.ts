@@ -8,6 +8,7 @@ import { nowUs } from '../clock.ts';
 import type { Session } from '@pcc-stream/quic';
 import { errorMessage, log, type LogLevel } from '../log.ts';
 import type { MediaStore } from '../media/media-store.ts';
+import type { PrefetchCounters } from '../telemetry/prefetch-counters.ts';
 import { decodeRequestPath } from '../media/safe-path.ts';
 import { RequestStream } from './request-stream.ts';
 import type { TransportHandler } from './transport-handler.ts';
@@ -62,6 +63,8 @@ export class OriginSession {
     readonly transport: TransportHandler,
     private readonly media: MediaStore,
     private readonly limits: SessionLimits,
+    /** The origin's totals over all sessions, closed ones included (/status `prefetch_totals`). */
+    private readonly originPrefetch?: PrefetchCounters,
   ) {
     this.idleTimer = setInterval(() => this.checkIdle(), Math.max(50, Math.min(5000, limits.idleTimeoutMs / 4)));
     this.idleTimer.unref();
@@ -236,7 +239,10 @@ export class OriginSession {
       });
       this.requestsServed++;
       // The player's early requests (PROTOCOL.md §2.6), for /status and the telemetry lines.
-      if (isPrefetchRequest(request.path)) this.transport.telemetry.prefetch.record(outcome.outcome, outcome.bodyBytesSent);
+      if (isPrefetchRequest(request.path)) {
+        this.transport.telemetry.prefetch.record(outcome.outcome, outcome.bodyBytesSent);
+        this.originPrefetch?.record(outcome.outcome, outcome.bodyBytesSent);
+      }
       log('debug', 'request.done', {
         session: this.quic.id, request: id, path: request.path, status: opened.status, bytes: opened.bodyLength, outcome: outcome.outcome,
         body_bytes_sent: outcome.bodyBytesSent,

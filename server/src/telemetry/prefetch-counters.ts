@@ -31,3 +31,14 @@ export class PrefetchCounters {
     return this.requests === 0 ? {} : this.fields();
   }
 }
+
+/** Sums counts (the origin's totals over its QUIC sessions and kernel-TCP connections, for /status). */
+export function sumPrefetchFields(parts: readonly PrefetchFields[]): PrefetchFields {
+  const sum: PrefetchFields = { prefetch_requests: 0, prefetch_cancelled: 0, prefetch_cancelled_bytes_sent: 0 };
+  for (const p of parts) {
+    sum.prefetch_requests += p.prefetch_requests;
+    sum.prefetch_cancelled += p.prefetch_cancelled;
+    sum.prefetch_cancelled_bytes_sent += p.prefetch_cancelled_bytes_sent;
+  }
+  return sum;
+}

@@ -40,7 +40,10 @@ for line in open(os.path.join(run, 'link-down.log')):
         continue
     p = line.split()
     if len(p) < 3: continue
-    t = int(p[0]); s = t // 1000; kind = p[1]; b = int(p[2])
+    # linkem's log (bench/linkem/src/fwd/mmlog.h): 'T + SIZE', 'T # 1504', 'T - SIZE DELAY', and 'T d PACKETS BYTES'
+    # for a drop: its bytes are the fourth field (the third counts packets)
+    t = int(p[0]); s = t // 1000; kind = p[1]
+    b = int(p[3]) if kind == 'd' else int(p[2])
     if kind == '#': cap[s] = cap.get(s, 0) + b
     elif kind == '+': arr[s] = arr.get(s, 0) + b; qbytes += b
     elif kind == '-':

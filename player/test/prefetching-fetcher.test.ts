@@ -306,3 +306,20 @@ test('no early request while the buffer will be at or above its target when the 
   assert.equal(below.requests.length, 2);
   assert.equal(belowTarget.counters.prefetchIssued, 1);
 });
+
+test('a server that ignores the early request\'s range (200, the whole segment): served as is, the rest dropped, nothing joined', async () => {
+  const server = new ManualServer({ '/abr/seg-a-1.m4s': file(400_000, 1), '/abr/seg-a-2.m4s': file(500_000, 2) });
+  const noRanges: MediaFetcher = { fetch: (path, range, cb, signal) => server.fetch(path, isPrefetchRequest(path) ? null : range, cb, signal) };
+  const fetcher = new PrefetchingFetcher(noRanges, { enabled: true, nowMs: () => server.clockMs });
+  const { first, cur } = await currentAtLead(server, fetcher, 'a', 'bl=4000,d=2000');
+  const early = server.requests[1]!;
+  await server.deliver(cur, 299_000, 10);
+  await first;
+  const served = fetcher.fetch(segmentPath('a', 2, false), null, () => {}, new AbortController().signal);
+  await new Promise((r) => setImmediate(r));
+  const rest = server.requests[2]!;
+  await server.deliver(early, 500_000, 100);
+  const response = await served;
+  assert.deepEqual(new Uint8Array(response.body), file(500_000, 2));
+  assert.ok(rest.signal.aborted, 'the rest is no longer needed');
+});

@@ -337,7 +337,10 @@ export class PrefetchingFetcher implements MediaFetcher {
       rest?.controller.abort();
       return this.inner.fetch(path, null, onProgress, signal);
     }
-    if (rest === null || prefix.body.byteLength < slot.prefixBytes) return { ...prefix, status: 200, statusText: 'OK' };
+    if (rest === null || prefix.status !== 206 || prefix.body.byteLength < slot.prefixBytes) {
+      rest?.controller.abort(); // the prefix is the whole segment (a server that ignored the range, or a short one)
+      return { ...prefix, status: 200, statusText: 'OK' };
+    }
     const restResponse = await rest.response;
     if (restResponse.status === 416) return { ...prefix, status: 200, statusText: 'OK' }; // the segment was exactly the prefix
     if (restResponse.status < 200 || restResponse.status >= 300) return restResponse;

@@ -3,19 +3,18 @@
 datagram run: the MI telemetry lines where prefetch_cancelled grows, with the cancelled bytes sent that step added,
 the player's latest CMCD (buffer length bl, encoded bitrate br of the object it asked for) and the controller's rate.
 Usage: cancel_times.py OUT_DIR..."""
-import glob, json, os, sys
+import json, os, sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'prefetch-waste-2'))
+from origin_counts import prefetch_runs  # noqa: E402  (the run walk, one definition for both folders)
 
 for out in sys.argv[1:]:
-    for line in open(os.path.join(out, 'results.jsonl')):
-        r = json.loads(line)
-        if not r['scheme'].endswith('+prefetch'):
-            continue
-        tel = sorted(glob.glob(os.path.join(out, 'runs', r['scenario'], r['scheme'], str(r['repetition']), 'telemetry', '*.jsonl')))
-        if not tel:
+    for r, tel in prefetch_runs(out):
+        if tel is None:
             continue
         print(f"{r['run_id']}:")
         prev_c, prev_b = 0, 0
-        for l in open(tel[0]):
+        for l in open(tel):
             o = json.loads(l)
             c, b = o.get('prefetch_cancelled', 0), o.get('prefetch_cancelled_bytes_sent', 0)
             if c > prev_c:

@@ -8,7 +8,7 @@ export const AIDS = [
     name: 'prefetch',
     /** The player page's URL parameter that turns it on. */
     playerParam: 'prefetch',
-    description: 'client-side early request of the next segment (CMCD nor), one segment ahead, byte-capped (player/src/transport/prefetching-fetcher.ts)',
+    description: 'client-side early request of a prefix of the next segment (CMCD nor), sized to hide the request gap (rate x time to first byte), none while the buffer is at its target (player/src/transport/prefetching-fetcher.ts)',
     /** The player marks these requests (PROTOCOL.md §2.6), so the origin counts the bytes it sent for cancelled ones. */
     originCountsWaste: true,
   },

@@ -12,7 +12,7 @@ let media: MediaFixture;
 let origin: RunningOrigin;
 
 before(async () => {
-  media = makeMedia({ 'v/seg-1.m4s': 4_000_000, 'v/seg-2.m4s': 100_000, 'v/big.m4s': 40_000_000 });
+  media = makeMedia({ 'v/seg-1.m4s': 4_000_000, 'v/seg-2.m4s': 100_000, 'v/big.m4s': 40_000_000, 'v/small.m4s': 1_000_000 });
   origin = await startOrigin(media.dir, ['--cc', 'fixed']);
 });
 
@@ -71,7 +71,12 @@ test('the kernel-TCP origin counts the bytes it sent for a cancelled early reque
     const req = httpGet({ host: '127.0.0.1', port: origin.tcpPort, path: withPrefetchMark('/v/big.m4s') }, (res) => {
       res.on('data', (chunk: Buffer) => {
         received += chunk.byteLength;
-        if (received > 200_000) req.destroy(); // the player abandons it mid-body
+        if (received > 200_000 && !res.isPaused()) {
+          // the player abandons it mid-body; after a pause longer than the origin's TCP_INFO sampling
+          // (BYTES_SENT_SAMPLE_MS), so its last sample has what the kernel sent before the receive window closed
+          res.pause();
+          setTimeout(() => req.destroy(), 100);
+        }
       });
       res.on('error', () => undefined);
     });
@@ -89,4 +94,26 @@ test('the kernel-TCP origin counts the bytes it sent for a cancelled early reque
   // was still open when the client left), never less
   assert.ok(sent >= received && sent < 40_000_000, `kernel bytes sent for the cancelled early request: ${sent} (received ${received})`);
   assert.equal(totals.prefetch_requests, before.prefetch_requests! + 1);
+});
+
+test('the kernel-TCP origin counts an early response it handed whole to the kernel as cancelled when the client leaves before the kernel sent it', async () => {
+  const before = (await origin.status()).prefetch_totals as Record<string, number>;
+  // The client reads the headers and nothing more: the kernel takes the 1 MB body into its send buffer (the origin
+  // has written it all) but can send only a receive window of it.
+  await new Promise<void>((resolve) => {
+    const req = httpGet({ host: '127.0.0.1', port: origin.tcpPort, path: withPrefetchMark('/v/small.m4s') }, (res) => {
+      res.pause();
+      setTimeout(() => req.destroy(), 1000);
+    });
+    req.on('error', () => undefined);
+    req.on('close', () => resolve());
+  });
+  let totals: Record<string, number> = {};
+  await waitFor(async () => {
+    totals = (await origin.status()).prefetch_totals as Record<string, number>;
+    return totals.prefetch_requests === before.prefetch_requests! + 1;
+  }, 5000, 'the early request in the origin\'s totals');
+  const sent = totals.prefetch_cancelled_bytes_sent! - before.prefetch_cancelled_bytes_sent!;
+  assert.equal(totals.prefetch_cancelled, before.prefetch_cancelled! + 1, 'cancelled, not complete');
+  assert.ok(sent > 0 && sent < 1_000_000, `kernel bytes sent for the cancelled early request: ${sent}`);
 });

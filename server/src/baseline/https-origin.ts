@@ -14,7 +14,7 @@ import { nowUs } from '../clock.ts';
 import { errorMessage, log } from '../log.ts';
 import { MemoryBodySource } from '../media/body-source.ts';
 import { ContinuousStreamBody } from '../media/continuous-stream.ts';
-import { tcpCmsdEstimate, trackBytesSent } from './tcp-info.ts';
+import { BYTES_SENT_SAMPLE_MS, tcpCmsdEstimate, trackBytesSent, type BytesSentTracker } from './tcp-info.ts';
 import { parseHttpRange, type MediaStore } from '../media/media-store.ts';
 import { listen, ListeningServer } from '../http/listening-server.ts';
 import { PlayerStateRecord, type PlayerStateFields } from '../telemetry/player-state.ts';
@@ -100,6 +100,23 @@ function fail(res: ServerResponse, status: number, message: string, headers: Rec
   res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', ...headers }).end(message + '\n');
 }
 
+/** A response handed whole to the kernel is not yet delivered: its send buffer can hold a whole segment, and a client
+ *  that abandons the request closes the connection and the kernel drops what it had not sent. So it is complete once
+ *  the kernel has sent its body, cancelled if the connection closes first. */
+function awaitSent(socket: Socket, sent: BytesSentTracker, bodyBytes: number, end: (outcome: 'complete' | 'cancelled') => void): void {
+  const check = setInterval(() => {
+    if ((sent.sent() ?? bodyBytes) < bodyBytes) return;
+    settle('complete');
+  }, BYTES_SENT_SAMPLE_MS);
+  const onClose = (): void => settle('cancelled');
+  const settle = (outcome: 'complete' | 'cancelled'): void => {
+    clearInterval(check);
+    socket.off('close', onClose);
+    end(outcome);
+  };
+  socket.once('close', onClose);
+}
+
 async function serve(
   req: IncomingMessage, res: ServerResponse, options: HttpsOriginOptions, fd: number | null, connection: ConnectionState | null,
   totals: PrefetchCounters,
@@ -132,11 +149,16 @@ async function serve(
   if (connection && isPrefetchRequest(req.url ?? '/')) {
     // The bytes the kernel sent while the early request was open, as the datagram origin counts its own.
     const sent = trackBytesSent(fd);
-    res.once('close', () => {
-      const outcome = res.writableFinished ? 'complete' : 'cancelled';
+    const end = (outcome: 'complete' | 'cancelled'): void => {
       const bytes = sent.stop();
       connection.prefetch.record(outcome, bytes);
       totals.record(outcome, bytes);
+    };
+    res.once('close', () => {
+      const bodyBytes = Number(res.getHeader('content-length') ?? 0);
+      if (!res.writableFinished) end('cancelled');
+      else if ((sent.sent() ?? bodyBytes) >= bodyBytes) end('complete');
+      else awaitSent(req.socket, sent, bodyBytes, end);
     });
   }
   // etp and rtt from the kernel's TCP_INFO for this connection (tcp-info.ts), as the datagram origin sends its controller's.

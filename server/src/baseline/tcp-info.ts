@@ -37,11 +37,18 @@ export function tcpCmsdEstimate(fd: number): Pick<CmsdDynamic, 'etpKbps' | 'rttM
 /** How often trackBytesSent reads TCP_INFO: a cancelled response's bytes miss at most this long of sending. */
 export const BYTES_SENT_SAMPLE_MS = 10;
 
+export interface BytesSentTracker {
+  /** Bytes sent since the tracker started, at the latest sample; null when the kernel cannot say. */
+  sent(): number | null;
+  /** Takes a last sample, stops sampling and returns sent() (0 when the kernel cannot say). */
+  stop(): number;
+}
+
 /** The bytes the kernel sent on the connection on `fd` (TCP_INFO bytes_sent: retransmissions and the response's
- *  header included) from now until stop(). Sampled every BYTES_SENT_SAMPLE_MS, because a peer that cancels by closing
- *  the connection leaves no fd to ask at the end: the last sample stands. 0 when the kernel cannot say (no fd, or no
- *  tcpi_bytes_sent before Linux 4.19). */
-export function trackBytesSent(fd: number | null): { stop(): number } {
+ *  header included) from now on. Sampled every BYTES_SENT_SAMPLE_MS, because a peer that cancels by closing the
+ *  connection leaves no fd to ask at the end: the last sample stands. The kernel cannot say without an fd, or without
+ *  tcpi_bytes_sent (before Linux 4.19). */
+export function trackBytesSent(fd: number | null): BytesSentTracker {
   const read = (): number | null => {
     if (fd === null) return null;
     try {
@@ -54,11 +61,13 @@ export function trackBytesSent(fd: number | null): { stop(): number } {
   let last = start;
   const timer = start === null ? null : setInterval(() => { last = read() ?? last; }, BYTES_SENT_SAMPLE_MS);
   timer?.unref();
+  const sent = (): number | null => (start === null || last === null ? null : last - start);
   return {
+    sent,
     stop(): number {
       if (timer) clearInterval(timer);
       last = read() ?? last;
-      return start === null || last === null ? 0 : last - start;
+      return sent() ?? 0;
     },
   };
 }

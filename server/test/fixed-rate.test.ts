@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { PccClient } from '../src/client/pcc-client.ts';
+import { MAX_DEBT_DURATION_US } from '../src/datagram/token-bucket.ts';
 import { makeMedia, startOrigin, waitFor, type MediaFixture, type RunningOrigin } from './helpers.ts';
 
 let media: MediaFixture;
@@ -25,8 +26,8 @@ after(async () => {
 const WINDOWS = 3;
 const SKIP_US = 500_000; // the first half second: handshake, first ACKs
 const TOLERANCE = 0.02;
-/** The token bucket keeps at most 50 ms of credit a late sender lost as debt and repays it after (token-bucket.ts). */
-const MAX_REPAID_S = 0.05;
+/** The token bucket keeps at most this much of credit a late sender lost as debt and repays it after. */
+const MAX_REPAID_S = MAX_DEBT_DURATION_US / 1e6;
 
 /** Milliseconds the session's sender stalled for anything but its own pacing, summed over the stall reasons. */
 function nonPacingStallMs(session: Record<string, unknown> | undefined): number {

@@ -68,6 +68,11 @@ export interface RunResult {
   origin_prefetch_cancelled?: number;
   origin_prefetch_cancelled_bytes_sent?: number;
   origin_prefetch_waste_ratio?: number | null;
+  /** (origin_prefetch_cancelled_bytes_sent + prefetch_waste_bytes) over the same IP bytes: an upper bound of the
+   *  aid's waste of bytes sent. The origin's count alone misses an early response received whole and never used; the
+   *  players' alone misses bytes sent and never received; a cancelled request's bytes the players received are in
+   *  both. */
+  prefetch_waste_of_sent_upper_ratio?: number | null;
   /** Mean over players of their mean idle time between back-to-back video segments (ms). */
   segment_gap_mean_ms?: number | null;
   /** The fidelity suite's real-vs-simulator figures of this run (fidelity.ts); absent in other runs. */

@@ -86,11 +86,14 @@ export async function readOriginPrefetch(httpBase: string): Promise<{ cancelled:
 export function originPrefetchFigures(
   counted: { cancelled: number; cancelledBytesSent: number },
   downIngressBytes: number,
-): Pick<RunResult, 'origin_prefetch_cancelled' | 'origin_prefetch_cancelled_bytes_sent' | 'origin_prefetch_waste_ratio'> {
+  playersWasteBytes: number,
+): Pick<RunResult, 'origin_prefetch_cancelled' | 'origin_prefetch_cancelled_bytes_sent' | 'origin_prefetch_waste_ratio' | 'prefetch_waste_of_sent_upper_ratio'> {
+  const ofSent = (bytes: number): number | null => (downIngressBytes > 0 ? bytes / downIngressBytes : null);
   return {
     origin_prefetch_cancelled: counted.cancelled,
     origin_prefetch_cancelled_bytes_sent: counted.cancelledBytesSent,
-    origin_prefetch_waste_ratio: downIngressBytes > 0 ? counted.cancelledBytesSent / downIngressBytes : null,
+    origin_prefetch_waste_ratio: ofSent(counted.cancelledBytesSent),
+    prefetch_waste_of_sent_upper_ratio: ofSent(counted.cancelledBytesSent + playersWasteBytes),
   };
 }
 
@@ -201,7 +204,7 @@ async function runOne(item: RunPlanItem, options: RunnerOptions): Promise<RunRes
       capacity_mbps: capacityMbps,
       wire_bytes_per_media_byte: wirePerDelivered,
       ...prefetchFigures(players),
-      ...(originPrefetch ? originPrefetchFigures(originPrefetch, summary.down.ingressBytes) : {}),
+      ...(originPrefetch ? originPrefetchFigures(originPrefetch, summary.down.ingressBytes, prefetchFigures(players).prefetch_waste_bytes ?? 0) : {}),
       ...(fidelity ? { fidelity } : {}),
       artifacts,
     };

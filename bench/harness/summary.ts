@@ -28,14 +28,15 @@ export interface SummaryRow {
 const METRICS = ['buffering_ratio', 'stall_count', 'stall_time_s', 'startup_delay_s', 'avg_bitrate_mbps', 'switch_count', 'goodput_mbps', 'link_utilization', 'queue_delay_p95_ms', 'wire_bytes_per_media_byte', 'prefetch_waste_ratio'] as const;
 type Metric = (typeof METRICS)[number];
 
-/** A run's aid waste in the summary tables. Early requests (`+prefetch`): the bytes the origin sent for those the players
- *  cancelled, over the bytes sent toward the players (origin_prefetch_waste_ratio): issue 18's target's own terms, and
- *  it counts what the players cannot see (bytes sent but never received: queued, lost or in flight at the cancel);
- *  it misses an early response received whole and never used, which the players' figure counts. Streams (`+stream`,
- *  not marked as early requests, so the origin counts none) and lines without the origin's count: the players' unused
- *  bytes over the bytes they received (prefetch_waste_ratio). Undefined: the line has neither. */
+/** A run's aid waste in the summary tables. Early requests (`+prefetch`): the upper bound of bytes sent
+ *  (prefetch_waste_of_sent_upper_ratio: the origin's bytes sent for those the players cancelled plus the players'
+ *  unused bytes, over the bytes sent toward the players): issue 18's target is of bytes sent, the origin sees bytes
+ *  the players never received (queued, lost or in flight at the cancel) and the players see an early response
+ *  received whole and never used, which the origin counts as served; an upper bound, so a target it meets is met.
+ *  Streams (`+stream`, not marked as early requests, so the origin counts none) and lines without the origin's count:
+ *  the players' unused bytes over the bytes they received (prefetch_waste_ratio). Undefined: the line has neither. */
 export function aidWasteRatio(r: RunResult): number | null | undefined {
-  return originCountsAidWaste(r.scheme) && typeof r.origin_prefetch_waste_ratio === 'number' ? r.origin_prefetch_waste_ratio : r.prefetch_waste_ratio;
+  return originCountsAidWaste(r.scheme) && typeof r.prefetch_waste_of_sent_upper_ratio === 'number' ? r.prefetch_waste_of_sent_upper_ratio : r.prefetch_waste_ratio;
 }
 
 export function summarize(results: readonly RunResult[]): SummaryRow[] {
@@ -101,7 +102,7 @@ export function summaryMarkdown(rows: readonly SummaryRow[], comparisons: readon
     // The aids' waste is a column only where an aided scheme ran: every other table would show a column of zeros.
     const aided = scenarioRows.some((row) => isAidedScheme(row.scheme));
     out.push(`### ${scenario}`, '');
-    out.push(`| scheme | runs (failed) | buffering ratio % | stalls | stall time s | startup s | avg bitrate Mbit/s | switches | goodput Mbit/s | utilization % | p95 queueing delay ms | wire B per media B |${aided ? ' aid waste % (prefetch: origin, of bytes sent; stream: players, of bytes received) |' : ''}`);
+    out.push(`| scheme | runs (failed) | buffering ratio % | stalls | stall time s | startup s | avg bitrate Mbit/s | switches | goodput Mbit/s | utilization % | p95 queueing delay ms | wire B per media B |${aided ? ' aid waste % (prefetch: origin + players, of bytes sent, upper bound; stream: players, of bytes received) |' : ''}`);
     out.push(`| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |${aided ? ' --- |' : ''}`);
     for (const r of scenarioRows) {
       out.push(

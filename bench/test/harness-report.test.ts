@@ -104,27 +104,27 @@ test('aid waste: averaged per scheme, in summary.csv always and in summary.md on
   assert.ok(Math.abs(prefetch.prefetch_waste_ratio.mean - 0.03) < 1e-12);
   assert.equal(plain.prefetch_waste_ratio.n, 1, 'a line without the field (older lines) is left out, not counted as 0');
   const markdown = summaryMarkdown(rows);
-  assert.match(markdown, /\| wire B per media B \| aid waste % \(prefetch: origin, of bytes sent; stream: players, of bytes received\) \|\n(\| --- ){13}\|/);
+  assert.match(markdown, /\| wire B per media B \| aid waste % \(prefetch: origin \+ players, of bytes sent, upper bound; stream: players, of bytes received\) \|\n(\| --- ){13}\|/);
   assert.match(markdown, /\| vivace\+prefetch \| 2 \(0\) \|[^\n]* \| 3\.00 ± \d+\.\d\d \|\n/);
   assert.match(markdown, /\| vivace \| 2 \(0\) \|[^\n]* \| 0\.00 \|\n/);
   assert.doesNotMatch(summaryMarkdown(summarize([run('vivace', 1, 0), run('tcp-cubic', 1, 0)])), /aid waste/, 'no aided scheme: no column');
   assert.match(summaryCsv(rows).split('\n')[0] ?? '', /,prefetch_waste_ratio_mean,prefetch_waste_ratio_ci95$/);
 });
 
-test('aid waste: early requests by the origin\'s bytes sent for those cancelled, streams and older lines by the players\' count', async () => {
+test('aid waste: early requests by the origin\'s bytes sent for those cancelled plus the players\' unused bytes, of bytes sent; streams and older lines by the players\' count', async () => {
   const { aidWasteRatio, summaryMarkdown } = await import('../harness/summary.ts');
   const { originPrefetchFigures } = await import('../harness/runner.ts');
-  // 90 kB sent for cancelled early requests of 1 MB sent toward the players
-  const figures = originPrefetchFigures({ cancelled: 3, cancelledBytesSent: 90_000 }, 1_000_000);
-  assert.deepEqual(figures, { origin_prefetch_cancelled: 3, origin_prefetch_cancelled_bytes_sent: 90_000, origin_prefetch_waste_ratio: 0.09 });
-  assert.equal(originPrefetchFigures({ cancelled: 0, cancelledBytesSent: 0 }, 0).origin_prefetch_waste_ratio, null);
+  // 90 kB sent for cancelled early requests and 30 kB the players received and never used, of 1 MB sent toward them
+  const figures = originPrefetchFigures({ cancelled: 3, cancelledBytesSent: 90_000 }, 1_000_000, 30_000);
+  assert.deepEqual(figures, { origin_prefetch_cancelled: 3, origin_prefetch_cancelled_bytes_sent: 90_000, origin_prefetch_waste_ratio: 0.09, prefetch_waste_of_sent_upper_ratio: 0.12 });
+  assert.equal(originPrefetchFigures({ cancelled: 0, cancelledBytesSent: 0 }, 0, 0).prefetch_waste_of_sent_upper_ratio, null);
   const aided = (scheme: string, repetition: number, extra: Partial<RunResult>): RunResult => ({
     ...run('vivace', repetition, 0), run_id: runId('s', scheme, repetition), scheme: scheme as RunResult['scheme'], prefetch_waste_ratio: 0.05, ...extra,
   });
-  assert.equal(aidWasteRatio(aided('vivace+prefetch', 1, figures)), 0.09, 'early requests: the origin\'s figure');
+  assert.equal(aidWasteRatio(aided('vivace+prefetch', 1, figures)), 0.12, 'early requests: origin + players, of bytes sent');
   assert.equal(aidWasteRatio(aided('vivace+prefetch', 1, {})), 0.05, 'a line without the origin\'s count: the players\'');
-  assert.equal(aidWasteRatio(aided('vivace+stream', 1, { ...figures, origin_prefetch_waste_ratio: 0 })), 0.05, 'streams: the players\' (the origin counts none)');
-  const rows = summarize([aided('vivace+prefetch', 1, figures), aided('vivace+prefetch', 2, { ...figures, origin_prefetch_waste_ratio: 0.11 }), run('vivace', 1, 0)]);
+  assert.equal(aidWasteRatio(aided('vivace+stream', 1, { ...figures, prefetch_waste_of_sent_upper_ratio: 0.01 })), 0.05, 'streams: the players\' (the origin counts none)');
+  const rows = summarize([aided('vivace+prefetch', 1, figures), aided('vivace+prefetch', 2, { ...figures, prefetch_waste_of_sent_upper_ratio: 0.08 }), run('vivace', 1, 0)]);
   const prefetch = rows.find((r) => r.scheme === 'vivace+prefetch');
   assert.ok(prefetch && Math.abs(prefetch.prefetch_waste_ratio.mean - 0.1) < 1e-12, `mean ${prefetch?.prefetch_waste_ratio.mean}`);
   assert.match(summaryMarkdown(rows), /\| vivace\+prefetch \| 2 \(0\) \|[^\n]* \| 10\.00 ± \d+\.\d\d \|\n/);

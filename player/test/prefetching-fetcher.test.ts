@@ -241,12 +241,9 @@ async function currentAtLead(server: ManualServer, fetcher: PrefetchingFetcher, 
 }
 const GAP_PREFIX_BYTES = 1.5 * 2020 * 100;
 
-/**
- * seg-a-1 to its lead (currentAtLead), the early request for seg-a-2 (its prefix: GAP_PREFIX_BYTES) 100,000 B in when
- * seg-a-1 ends and dash.js asks for seg-a-2 (naming seg-a-3 next).
- */
-async function askedWhilePrefixArrives(server: ManualServer, inner: MediaFetcher): Promise<{ fetcher: PrefetchingFetcher; early: Pending; seen: ReturnType<typeof collect>; served: Promise<MediaResponse> }> {
-  const fetcher = new PrefetchingFetcher(inner, { enabled: true, nowMs: () => server.clockMs });
+test('the prefix fetched ahead is rate × time to first byte (× PREFETCH_LEAD), the rest is asked for as soon as dash.js asks, and the next early request waits for the rest', async () => {
+  const server = new ManualServer({ '/abr/seg-a-1.m4s': file(400_000, 1), '/abr/seg-a-2.m4s': file(500_000, 2), '/abr/seg-a-3.m4s': file(500_000, 3) });
+  const fetcher = new PrefetchingFetcher(server, { enabled: true, nowMs: () => server.clockMs });
   const { first, cur } = await currentAtLead(server, fetcher, 'a', 'bl=4000,d=2000');
   assert.equal(cur.sent, 101_000);
   const early = server.requests[1]!;
@@ -258,12 +255,6 @@ async function askedWhilePrefixArrives(server: ManualServer, inner: MediaFetcher
   const seen = collect();
   const served = fetcher.fetch(segmentPath('a', 2, true), null, seen.cb, new AbortController().signal);
   await new Promise((r) => setImmediate(r));
-  return { fetcher, early, seen, served };
-}
-
-test('the prefix fetched ahead is rate × time to first byte (× PREFETCH_LEAD), the rest is asked for as soon as dash.js asks, and the next early request waits for the rest', async () => {
-  const server = new ManualServer({ '/abr/seg-a-1.m4s': file(400_000, 1), '/abr/seg-a-2.m4s': file(500_000, 2), '/abr/seg-a-3.m4s': file(500_000, 3) });
-  const { fetcher, early, seen, served } = await askedWhilePrefixArrives(server, server);
   // The prefix is still arriving: the rest goes out now, so its time to first byte overlaps the prefix's arrival.
   assert.equal(server.requests.length, 3);
   const rest = server.requests[2]!;
@@ -331,38 +322,4 @@ test('a server that ignores the early request\'s range (200, the whole segment):
   const response = await served;
   assert.deepEqual(new Uint8Array(response.body), file(500_000, 2));
   assert.ok(rest.signal.aborted, 'the rest is no longer needed');
-});
-
-test('over HTTP/1.1 (multiplexesRequests false) the rest is asked for when the prefix ends, on its connection, not beside it', async () => {
-  const server = new ManualServer({ '/abr/seg-a-1.m4s': file(400_000, 1), '/abr/seg-a-2.m4s': file(500_000, 2), '/abr/seg-a-3.m4s': file(500_000, 3) });
-  const http1: MediaFetcher = { multiplexesRequests: false, fetch: (path, range, cb, signal) => server.fetch(path, range, cb, signal) };
-  const { early, seen, served } = await askedWhilePrefixArrives(server, http1);
-  assert.equal(server.requests.length, 2, 'no second connection while the prefix is in flight');
-  await server.deliver(early, GAP_PREFIX_BYTES - 100_000, 50);
-  assert.equal(server.requests.length, 3, 'asked when the prefix ended');
-  const rest = server.requests[2]!;
-  assert.deepEqual(rest.range, { firstByte: GAP_PREFIX_BYTES, lastByte: null });
-  await server.deliver(rest, 500_000 - GAP_PREFIX_BYTES, 80);
-  const response = await served;
-  assert.equal(response.status, 200);
-  assert.deepEqual(new Uint8Array(response.body), file(500_000, 2));
-  assert.deepEqual(seen.events.map((e) => e.loaded), [100_000, GAP_PREFIX_BYTES, 500_000]);
-  assert.equal(server.requests[3]?.path.split('?', 1)[0], '/abr/seg-a-3.m4s', 'the next early request still watches the rest');
-});
-
-test('over HTTP/1.1, dash.js aborting while the prefix arrives: the rest is never asked for', async () => {
-  const server = new ManualServer({ '/abr/seg-a-1.m4s': file(400_000, 1), '/abr/seg-a-2.m4s': file(500_000, 2) });
-  const http1: MediaFetcher = { multiplexesRequests: false, fetch: (path, range, cb, signal) => server.fetch(path, range, cb, signal) };
-  const fetcher = new PrefetchingFetcher(http1, { enabled: true, nowMs: () => server.clockMs });
-  const { first, cur } = await currentAtLead(server, fetcher, 'a', 'bl=4000,d=2000');
-  const early = server.requests[1]!;
-  await server.deliver(cur, 299_000, 10);
-  await first;
-  const abort = new AbortController();
-  const served = fetcher.fetch(segmentPath('a', 2, false), null, () => {}, abort.signal);
-  abort.abort();
-  await assert.rejects(served);
-  assert.ok(early.signal.aborted);
-  await new Promise((r) => setImmediate(r));
-  assert.equal(server.requests.length, 2, 'no rest request');
 });

@@ -9,8 +9,6 @@ import type { StreamSource } from './continuous-stream-fetcher.ts';
 import type { ByteRange, MediaFetcher, MediaResponse, ProgressCallback } from './media-fetcher.ts';
 
 export class HttpFetcher implements MediaFetcher, StreamSource {
-  /** Plain HTTP/1.1 (the origin's TCP baseline, https too: a Node https server): one request per connection at a time. */
-  readonly multiplexesRequests = false;
   /** Body bytes received (goodput accounting), by fetch() and stream() alike. */
   bytesReceived = 0;
 

@@ -22,13 +22,6 @@ export interface MediaResponse {
 export type ProgressCallback = (loadedBytes: number, totalBytes: number, durationMs?: number) => void;
 
 export interface MediaFetcher {
-  /**
-   * Whether a request made while another is in flight rides the same warm connection (WebTransport streams on one
-   * session: absent means yes). HTTP/1.1 says false: there it takes another connection, whose congestion window starts
-   * small (slow start, or restarted after idling), so whoever overlaps requests on purpose (prefetching-fetcher.ts)
-   * asks on the free connection instead.
-   */
-  readonly multiplexesRequests?: boolean;
   fetch(path: string, range: ByteRange | null, onProgress: ProgressCallback, signal: AbortSignal): Promise<MediaResponse>;
 }
 

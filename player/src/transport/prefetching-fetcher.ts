@@ -7,10 +7,7 @@
 // would take no longer than `PREFETCH_LEAD` times that request's own time to first byte: the gap it hides.
 // Only what hides the gap is fetched ahead: a prefix of about rate × time to first byte (× PREFETCH_LEAD), not the
 // segment. When dash.js asks for the segment, the rest is asked for at once, so its first byte arrives while the
-// prefix still fills the link, on a transport that multiplexes requests on one connection (WebTransport). Over HTTP/1.1
-// (`multiplexesRequests` false, media-fetcher.ts) that would take another connection, cold or idle-restarted (RFC 5681
-// §4.1), beside the warm one still carrying the prefix: there the rest is asked for when the prefix ends, on its
-// connection. A rendition switch (dash.js asks for another object of the same type) cancels the early
+// prefix still fills the link. A rendition switch (dash.js asks for another object of the same type) cancels the early
 // request (PROTOCOL.md §2.4 CANCEL): what it had received, at most the prefix, is counted as waste. No early request
 // while the buffer will be at or above dash.js's target when the current segment is in: dash.js then waits by choice,
 // and the gap costs nothing. A segment served from arrived bytes reports their real arrival timing to dash.js (the
@@ -75,18 +72,9 @@ class Transfer {
   firstByteMs: number | null = null;
   endMs: number | null = null;
   readonly listeners = new Set<(mark: Mark, previous: Mark | null, total: number) => void>();
-  /** Settles with the inner fetch once launched; rejects if aborted before it was. */
-  readonly response: Promise<MediaResponse>;
-  launched = false;
-  settle!: { resolve: (r: MediaResponse) => void; reject: (e: unknown) => void };
+  response!: Promise<MediaResponse>;
 
-  /** `startedMs`: when the request went out (set at launch). */
-  constructor(readonly path: string, readonly range: ByteRange | null, public startedMs: number) {
-    this.response = new Promise((resolve, reject) => { this.settle = { resolve, reject }; });
-    this.controller.signal.addEventListener('abort', () => {
-      if (!this.launched) this.settle.reject(new DOMException('aborted before it was asked for', 'AbortError'));
-    }, { once: true });
-  }
+  constructor(readonly path: string, readonly range: ByteRange | null, readonly startedMs: number) {}
 
   onProgress(loaded: number, total: number, nowMs: number): void {
     if (loaded > 0 && this.firstByteMs === null) this.firstByteMs = nowMs;
@@ -179,10 +167,8 @@ export class PrefetchingFetcher implements MediaFetcher {
       // The rest of the segment is asked for now, not when the prefix ends: its time to first byte overlaps the
       // prefix's arrival (the gap the prefix is sized to cover, PREFETCH_LEAD). None when the prefix already ended
       // short of its range (it is the whole segment).
-      // Over HTTP/1.1 it waits for the prefix's connection (serveFromSlot launches it).
       const whole = slot.transfer.endMs !== null && slot.transfer.loaded < slot.prefixBytes;
-      const rest = whole ? null : new Transfer(path, { firstByte: slot.prefixBytes, lastByte: null }, requestedMs);
-      if (rest !== null && this.inner.multiplexesRequests !== false) this.launch(rest);
+      const rest = whole ? null : this.start(path, { firstByte: slot.prefixBytes, lastByte: null });
       transfer = slot.transfer;
       served = this.serveFromSlot(slot, path, rest, onProgress, signal);
       // The next early request watches the rest's arrival: the segment ends when the rest does.
@@ -242,19 +228,12 @@ export class PrefetchingFetcher implements MediaFetcher {
   }
 
   private start(path: string, range: ByteRange | null): Transfer {
-    return this.launch(new Transfer(path, range, this.nowMs()));
-  }
-
-  /** Sends `transfer`'s request through the inner fetcher (once; not after an abort). */
-  private launch(transfer: Transfer): Transfer {
-    if (transfer.launched || transfer.controller.signal.aborted) return transfer;
-    transfer.launched = true;
-    transfer.startedMs = this.nowMs();
+    const transfer = new Transfer(path, range, this.nowMs());
     const noteFirstByte = (): void => {
       this.ttfbsMs.push(transfer.firstByteMs! - transfer.startedMs);
       if (this.ttfbsMs.length > GAP_SAMPLES) this.ttfbsMs.shift();
     };
-    this.inner.fetch(transfer.path, transfer.range, (loaded, total) => {
+    transfer.response = this.inner.fetch(path, range, (loaded, total) => {
       const first = transfer.firstByteMs === null;
       transfer.onProgress(loaded, total, this.nowMs());
       if (first && transfer.firstByteMs !== null) noteFirstByte();
@@ -267,8 +246,7 @@ export class PrefetchingFetcher implements MediaFetcher {
         }
         if (r.status >= 200 && r.status < 300) transfer.loaded = r.body.byteLength;
         return r;
-      })
-      .then(transfer.settle.resolve, transfer.settle.reject);
+      });
     return transfer;
   }
 
@@ -363,7 +341,6 @@ export class PrefetchingFetcher implements MediaFetcher {
       rest?.controller.abort(); // the prefix is the whole segment (a server that ignored the range, or a short one)
       return { ...prefix, status: 200, statusText: 'OK' };
     }
-    this.launch(rest); // not multiplexed: now, on the prefix's connection (launched already otherwise)
     const restResponse = await rest.response;
     if (restResponse.status === 416) return { ...prefix, status: 200, statusText: 'OK' }; // the segment was exactly the prefix
     if (restResponse.status < 200 || restResponse.status >= 300) return restResponse;

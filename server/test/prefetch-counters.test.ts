@@ -64,6 +64,16 @@ test('/status and the telemetry lines count early requests, those cancelled and 
   assert.ok(totals.prefetch_cancelled_bytes_sent! >= 200_000, `origin-wide cancelled bytes: ${totals.prefetch_cancelled_bytes_sent}`);
 });
 
+/** The origin's prefetch_totals once one more early request than in `before` has ended. */
+async function totalsAfterOneMore(before: Record<string, number>): Promise<Record<string, number>> {
+  let totals: Record<string, number> = {};
+  await waitFor(async () => {
+    totals = (await origin.status()).prefetch_totals as Record<string, number>;
+    return totals.prefetch_requests === before.prefetch_requests! + 1;
+  }, 5000, 'the early request in the origin\'s totals');
+  return totals;
+}
+
 test('the kernel-TCP origin counts the bytes it sent for a cancelled early request, in /status and its totals after the connection closed', async () => {
   const before = (await origin.status()).prefetch_totals as Record<string, number>;
   let received = 0;
@@ -84,11 +94,8 @@ test('the kernel-TCP origin counts the bytes it sent for a cancelled early reque
     req.on('close', () => resolve());
     req.on('timeout', () => reject(new Error('no response')));
   });
-  let totals: Record<string, number> = {};
-  await waitFor(async () => {
-    totals = (await origin.status()).prefetch_totals as Record<string, number>;
-    return totals.prefetch_cancelled === before.prefetch_cancelled! + 1;
-  }, 5000, 'the cancel in the origin\'s totals');
+  const totals = await totalsAfterOneMore(before);
+  assert.equal(totals.prefetch_cancelled, before.prefetch_cancelled! + 1);
   const sent = totals.prefetch_cancelled_bytes_sent! - before.prefetch_cancelled_bytes_sent!;
   // the kernel may have sent more than the client read (loopback buffers: 40 MB is more than they hold, so the response
   // was still open when the client left), never less
@@ -108,11 +115,7 @@ test('the kernel-TCP origin counts an early response it handed whole to the kern
     req.on('error', () => undefined);
     req.on('close', () => resolve());
   });
-  let totals: Record<string, number> = {};
-  await waitFor(async () => {
-    totals = (await origin.status()).prefetch_totals as Record<string, number>;
-    return totals.prefetch_requests === before.prefetch_requests! + 1;
-  }, 5000, 'the early request in the origin\'s totals');
+  const totals = await totalsAfterOneMore(before);
   const sent = totals.prefetch_cancelled_bytes_sent! - before.prefetch_cancelled_bytes_sent!;
   assert.equal(totals.prefetch_cancelled, before.prefetch_cancelled! + 1, 'cancelled, not complete');
   assert.ok(sent > 0 && sent < 1_000_000, `kernel bytes sent for the cancelled early request: ${sent}`);

@@ -2,13 +2,15 @@
 // Pure: the caller passes time (µs) and the rate on every call; nothing reads a clock.
 //
 // Credit beyond the burst is lost when the sender was idle or blocked (by cwnd, the peer's window, QUIC's
-// buffer). When it was only waiting for tokens (the event loop ran late) at most one more burst of it is kept as
-// debt and repaid a little above the rate, so the usual sub-millisecond lateness costs no rate; longer stalls are
-// forfeited, as kernel pacing forfeits a late sender's time (tcp_update_skb_after_send recovers at most half a
-// packet gap): a CPU-starved sender catching up at above the rate is what overflowed a 6-ms bottleneck buffer
+// buffer). When it was only waiting for tokens (the event loop ran late) lateness shorter than a counted stall is
+// kept as debt and repaid a little above the rate, so a busy event loop costs no rate; longer stalls are forfeited,
+// as kernel pacing forfeits a late sender's time (tcp_update_skb_after_send recovers at most half a packet gap):
+// a CPU-starved sender catching up at up to 25 % above the rate is what overflowed a 6-ms bottleneck buffer
 // (issue 17). The MI's rate a PCC controller scores is the bytes it actually sent (thesis §4;
 // pcc_mi_compute_stats), so forfeited credit shows there as a lower send rate, not as a misreading. Debt is owed
 // only at the rate it was incurred at: a new rate (a PCC controller's next monitor interval) forgives it.
+
+import { STALL_MIN_US } from './stall-reasons.ts';
 
 const US_PER_S = 1e6;
 
@@ -17,10 +19,10 @@ export const MIN_BURST_PACKETS = 2;
 /** …and otherwise this much time at the rate: timers and sleeps are ~1 ms coarse, so less would cost rate. */
 export const BURST_DURATION_US = 1000;
 /**
- * Lost credit kept as debt, at most this much time at the rate (one burst): covers a turn that ran a timer's
- * precision late, not a stall; with the bucket, a late sender's excess over the rate is ≤ two bursts in all.
+ * Lost credit kept as debt, at most this much time at the rate: lateness below the origin's stall threshold (the
+ * event loop's usual 0.1–3 ms) is repaid; a longer stall is counted as one (stall_*_ms) and the rest forfeited.
  */
-export const MAX_DEBT_DURATION_US = BURST_DURATION_US;
+export const MAX_DEBT_DURATION_US = STALL_MIN_US;
 /**
  * Debt is repaid at this fraction of the newly accrued credit, i.e. at ≤ 5 % above the rate: the few percent a
  * PCC probe already adds stays below a link the controller has nearly filled, where 25 % went above it.

@@ -2,15 +2,10 @@
 // Pure: the caller passes time (µs) and the rate on every call; nothing reads a clock.
 //
 // Credit beyond the burst is lost when the sender was idle or blocked (by cwnd, the peer's window, QUIC's
-// buffer). When it was only waiting for tokens (the event loop ran late) lateness shorter than a counted stall is
-// kept as debt and repaid a little above the rate, so a busy event loop costs no rate; longer stalls are forfeited,
-// as kernel pacing forfeits a late sender's time (tcp_update_skb_after_send recovers at most half a packet gap):
-// a CPU-starved sender catching up at up to 25 % above the rate is what overflowed a 6-ms bottleneck buffer
-// (issue 17). The MI's rate a PCC controller scores is the bytes it actually sent (thesis §4;
-// pcc_mi_compute_stats), so forfeited credit shows there as a lower send rate, not as a misreading. Debt is owed
-// only at the rate it was incurred at: a new rate (a PCC controller's next monitor interval) forgives it.
-
-import { STALL_MIN_US } from './stall-reasons.ts';
+// buffer), but when it was only waiting for tokens (the event loop ran late) part of it is kept as debt and
+// repaid a little above the rate: bursts stay capped and the average rate holds on a busy machine. Debt is owed
+// only at the rate it was incurred at: a new rate (a PCC controller's next monitor interval) forgives it, so
+// credit a late turn lost in one MI is not sent in the next at up to 25 % above that MI's own rate.
 
 const US_PER_S = 1e6;
 
@@ -18,16 +13,10 @@ const US_PER_S = 1e6;
 export const MIN_BURST_PACKETS = 2;
 /** …and otherwise this much time at the rate: timers and sleeps are ~1 ms coarse, so less would cost rate. */
 export const BURST_DURATION_US = 1000;
-/**
- * Lost credit kept as debt, at most this much time at the rate: lateness below the origin's stall threshold (the
- * event loop's usual 0.1–3 ms) is repaid; a longer stall is counted as one (stall_*_ms) and the rest forfeited.
- */
-export const MAX_DEBT_DURATION_US = STALL_MIN_US;
-/**
- * Debt is repaid at this fraction of the newly accrued credit, i.e. at ≤ 5 % above the rate: the few percent a
- * PCC probe already adds stays below a link the controller has nearly filled, where 25 % went above it.
- */
-export const DEBT_REPAY_FRACTION = 0.05;
+/** Lost credit kept as debt, at most this much time at the rate: covers an event-loop stall, not idleness. */
+export const MAX_DEBT_DURATION_US = 50_000;
+/** Debt is repaid at this fraction of the newly accrued credit, i.e. at ≤ 25 % above the rate. */
+export const DEBT_REPAY_FRACTION = 0.25;
 /**
  * A sender waiting for tokens sleeps until the bucket is this close to full: a quarter of a burst, so at high rates a
  * turn sends three quarters of a burst (each turn is a sleep, an event-loop turn and a hand-over to QUIC that wakes
@@ -63,7 +52,7 @@ export class TokenBucket {
   /**
    * Adds the credit accrued since the last refill at `rateBytesPerSec`, capped at `capBytes`. `waitedForTokens`:
    * the sender's last turn stopped for lack of tokens, so credit beyond the cap was lost to lateness and is
-   * kept as debt (up to MAX_DEBT_DURATION_US of the rate, the rest forfeited); otherwise any debt is forgiven, as it is when the rate
+   * kept as debt (up to MAX_DEBT_DURATION_US of the rate); otherwise any debt is forgiven, as it is when the rate
    * changed: repaid at a new rate, it would make an MI's send rate what the controller did not choose. (A rate
    * controller measures each MI at the rate it sent; thesis §4.4.)
    */

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Paired before/after tables for the pacer-debt hold. Usage: tables.py OUT_DIR PCC_REPLAY > tables.md
+"""Paired before/after tables for the pacer-debt hold. Usage: tables.py OUT_DIR PCC_REPLAY [AFTER_COMMIT] > tables.md
 OUT_DIR holds before-N / after-N bench dirs (hold.sh). Per-run figures come from bulk-75kb/inputs.py (same columns
 as bulk-75kb/summary.md); this adds means ± 95 % Student-t intervals and paired differences (after − before)."""
 import sys, os, glob, subprocess, statistics as st, collections, json
@@ -31,6 +31,7 @@ def row(bench, replay):
 
 def main():
     out, replay = sys.argv[1], sys.argv[2]
+    after = sys.argv[3] if len(sys.argv) > 3 else '24a4fe4'
     runs = collections.defaultdict(dict)
     for d in sorted(glob.glob(os.path.join(out, '*-[0-9]'))):
         if not os.path.isdir(d): continue
@@ -38,7 +39,7 @@ def main():
         runs[label][int(pair)] = row(d, replay)
     names = list(next(iter(runs['after'].values())).keys())
     pairs = sorted(set(runs['before']) & set(runs['after']))
-    print('| figure | before (712aebe token-bucket.ts) | after (24a4fe4) | after − before (paired) | per pair before → after |')
+    print(f'| figure | before (712aebe token-bucket.ts) | after ({after}) | after − before (paired) | per pair before → after |')
     print('| --- | --- | --- | --- | --- |')
     for n in names:
         b = [runs['before'][k][n] for k in pairs]; a = [runs['after'][k][n] for k in pairs]

@@ -14,7 +14,7 @@ import { nowUs } from '../clock.ts';
 import { errorMessage, log } from '../log.ts';
 import { MemoryBodySource } from '../media/body-source.ts';
 import { ContinuousStreamBody } from '../media/continuous-stream.ts';
-import { BYTES_SENT_SAMPLE_MS, tcpCmsdEstimate, trackBytesSent, type BytesSentTracker } from './tcp-info.ts';
+import { tcpCmsdEstimate, trackBytesSent, type BytesSentTracker } from './tcp-info.ts';
 import { parseHttpRange, type MediaStore } from '../media/media-store.ts';
 import { listen, ListeningServer } from '../http/listening-server.ts';
 import { PlayerStateRecord, type PlayerStateFields } from '../telemetry/player-state.ts';
@@ -104,17 +104,16 @@ function fail(res: ServerResponse, status: number, message: string, headers: Rec
  *  that abandons the request closes the connection and the kernel drops what it had not sent. So it is complete once
  *  the kernel has sent its body, cancelled if the connection closes first. */
 function awaitSent(socket: Socket, sent: BytesSentTracker, bodyBytes: number, end: (outcome: 'complete' | 'cancelled') => void): void {
-  const check = setInterval(() => {
-    if ((sent.sent() ?? bodyBytes) < bodyBytes) return;
-    settle('complete');
-  }, BYTES_SENT_SAMPLE_MS);
-  const onClose = (): void => settle('cancelled');
-  const settle = (outcome: 'complete' | 'cancelled'): void => {
-    clearInterval(check);
-    socket.off('close', onClose);
-    end(outcome);
-  };
+  if (socket.destroyed) { // closed already: the last sample is all the kernel sent (no close event to wait for)
+    end((sent.sent() ?? bodyBytes) >= bodyBytes ? 'complete' : 'cancelled');
+    return;
+  }
+  const onClose = (): void => end('cancelled');
   socket.once('close', onClose);
+  sent.whenSent(bodyBytes, () => {
+    socket.off('close', onClose);
+    end('complete');
+  });
 }
 
 async function serve(
@@ -157,7 +156,6 @@ async function serve(
     res.once('close', () => {
       const bodyBytes = Number(res.getHeader('content-length') ?? 0);
       if (!res.writableFinished) end('cancelled');
-      else if ((sent.sent() ?? bodyBytes) >= bodyBytes) end('complete');
       else awaitSent(req.socket, sent, bodyBytes, end);
     });
   }

@@ -40,6 +40,9 @@ export const BYTES_SENT_SAMPLE_MS = 10;
 export interface BytesSentTracker {
   /** Bytes sent since the tracker started, at the latest sample; null when the kernel cannot say. */
   sent(): number | null;
+  /** Calls `then` once, at the first sample that shows at least `bytes` sent (at once if it already has, or if the
+   *  kernel cannot say); never after stop(). */
+  whenSent(bytes: number, then: () => void): void;
   /** Takes a last sample, stops sampling and returns sent() (0 when the kernel cannot say). */
   stop(): number;
 }
@@ -59,13 +62,28 @@ export function trackBytesSent(fd: number | null): BytesSentTracker {
   };
   const start = read();
   let last = start;
-  const timer = start === null ? null : setInterval(() => { last = read() ?? last; }, BYTES_SENT_SAMPLE_MS);
-  timer?.unref();
+  let waiter: { bytes: number; then: () => void } | null = null;
   const sent = (): number | null => (start === null || last === null ? null : last - start);
+  const settleWaiter = (): void => {
+    if (waiter === null || (sent() ?? Infinity) < waiter.bytes) return;
+    const { then } = waiter;
+    waiter = null;
+    then();
+  };
+  const timer = start === null ? null : setInterval(() => {
+    last = read() ?? last;
+    settleWaiter();
+  }, BYTES_SENT_SAMPLE_MS);
+  timer?.unref();
   return {
     sent,
+    whenSent(bytes: number, then: () => void): void {
+      waiter = { bytes, then };
+      settleWaiter();
+    },
     stop(): number {
       if (timer) clearInterval(timer);
+      waiter = null;
       last = read() ?? last;
       return sent() ?? 0;
     },

@@ -110,20 +110,18 @@ export class SendLoop {
   wake(member: SendLoopMember): void {
     if (!this.members.has(member)) return;
     this.members.set(member, 0);
-    const now = this.clock();
-    if (now < this.scheduledForUs) this.scheduledByWake = true;
-    this.scheduleAt(now);
+    this.scheduleAt(this.clock());
   }
 
-  private scheduleAt(dueUs: number, maySleep = false): void {
+  /** `planned`: the turn a member's due time asks for (it may sleep until then); otherwise wake() asked for it. */
+  private scheduleAt(dueUs: number, planned = false): void {
     if (dueUs >= this.scheduledForUs) return;
-    const byWake = this.scheduledByWake && !maySleep;
     this.cancel();
-    this.scheduledByWake = byWake;
+    this.scheduledByWake = !planned;
     this.scheduledForUs = dueUs;
     const waitUs = dueUs - this.clock();
     if (waitUs < TIMER_ABOVE_US) {
-      if (maySleep && waitUs > SLEEP_ABOVE_US) {
+      if (planned && waitUs > SLEEP_ABOVE_US) {
         this.sleeps++;
         Atomics.wait(sleepCell, 0, 0, Math.min(waitUs - SLEEP_ABOVE_US / 2, SLEEP_SLICE_US) / 1000);
       }

@@ -190,6 +190,7 @@ async function runOne(item: RunPlanItem, options: RunnerOptions): Promise<RunRes
       ? collectFidelity({ runDir, scenario, scheme, seed, params: controllerParamsFor(scenario, scheme), cpu: cpu.stop(), goodputMbps, wirePerDelivered, linkStartOffsetMs: 0 })
       : undefined;
     cpu = null;
+    const playersPrefetch = prefetchFigures(players);
     return {
       ...base, status: 'ok', wall_s: (Date.now() - startedAt.getTime()) / 1000, players,
       buffering_ratio: mean(players.map((p) => p.buffering_ratio)),
@@ -203,8 +204,8 @@ async function runOne(item: RunPlanItem, options: RunnerOptions): Promise<RunRes
       queue_delay_p95_ms: summary.down.queueDelayMs.p95,
       capacity_mbps: capacityMbps,
       wire_bytes_per_media_byte: wirePerDelivered,
-      ...prefetchFigures(players),
-      ...(originPrefetch ? originPrefetchFigures(originPrefetch, summary.down.ingressBytes, prefetchFigures(players).prefetch_waste_bytes ?? 0) : {}),
+      ...playersPrefetch,
+      ...(originPrefetch ? originPrefetchFigures(originPrefetch, summary.down.ingressBytes, playersPrefetch.prefetch_waste_bytes ?? 0) : {}),
       ...(fidelity ? { fidelity } : {}),
       artifacts,
     };

@@ -250,7 +250,6 @@ export class PrefetchingFetcher implements MediaFetcher {
     return transfer;
   }
 
-
   /**
    * Starts the early request for `nextPath` when the current transfer is close enough to its end (PREFETCH_LEAD),
    * sized to the gap, unless the buffer will be at or above its target then (CMCD `bl` + `d` at the request, less

@@ -1,6 +1,6 @@
 // One browser run: Chromium inside the emulated namespace plays the scenario's media from the origin on the
 // host side for duration_s, one page per player, then reports window.pccPlayer.metrics() per page.
-import { appendFileSync, existsSync, mkdirSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromiumPath, launchChromium } from '@pcc-stream/e2e/chromium';
 import type { PccPlayerApi, SessionReport } from '@pcc-stream/player';
@@ -14,6 +14,9 @@ import type { PlayerResult } from './results.ts';
 import type { Scenario, Scheme } from './scenario.ts';
 import { controllerParamsFor, schemeTransport } from './schemes.ts';
 import { aidPlayerParams } from './aids.ts';
+
+/** Each player's per-segment ABR record in the run's folder: abr-segments-player-<n>.jsonl. */
+export const ABR_SEGMENTS_FILE_PREFIX = 'abr-segments-player-';
 
 /** What window.pccPlayer.metrics() returns (the player's own type); the page may lack the API if it failed to load. */
 type PlayerReport = SessionReport;
@@ -161,6 +164,9 @@ export async function runBrowser(shell: LinkemShell, ports: OriginPorts, scheme:
       if (!report) throw new Error(`player ${i} has no metrics (window.pccPlayer missing)`);
       if (report.startupDelayS === null) throw new Error(`player ${i} never started playing`);
       reports.push(report);
+      // Per-segment ABR record (player/src/metrics/abr-segment-log.ts), one JSON object a line, per player.
+      const abr = await page.evaluate(() => (window as unknown as PagePlayerApi).pccPlayer?.abrSegments?.(0) ?? []);
+      if (existsSync(runDir)) writeFileSync(join(runDir, `${ABR_SEGMENTS_FILE_PREFIX}${i + 1}.jsonl`), abr.map((r) => JSON.stringify(r)).join('\n') + (abr.length > 0 ? '\n' : ''));
     }
     const pageBytes = players.pageBytes();
     if (existsSync(runDir)) await pages[0]?.screenshot({ path: join(runDir, 'player.png') });

@@ -25,6 +25,7 @@ window.pccPlayer = {
   allMetrics: () => sessions.map((s) => s.report()),
   errors: () => pageErrors.slice(),
   cmsd: (index = 0) => sessions[index]?.cmsdReport() ?? null,
+  abrSegments: (index = 0) => sessions[index]?.abrSegments() ?? [],
 };
 
 window.addEventListener('unhandledrejection', (ev) => showPageError(`Unexpected error: ${String(ev.reason)}`));

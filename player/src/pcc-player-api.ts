@@ -1,4 +1,5 @@
 // window.pccPlayer: the page's metrics API for the benchmark harness, the e2e tests and users' consoles.
+import type { AbrLogRecord } from './metrics/abr-segment-log.ts';
 import type { CmsdReport, SessionReport } from './session/playback-session.ts';
 
 export interface PccPlayerApi {
@@ -10,6 +11,8 @@ export interface PccPlayerApi {
   errors(): string[];
   /** Session `index`'s CMSD as handed to dash.js and its throughput samples after the etp blend, or null. */
   cmsd(index?: number): CmsdReport | null;
+  /** Session `index`'s per-segment ABR record (video segments and quality switches, metrics/abr-segment-log.ts). */
+  abrSegments(index?: number): AbrLogRecord[];
 }
 
 declare global {

@@ -2,6 +2,7 @@
 import { MediaPlayer, type MediaPlayerClass, type Representation } from 'dashjs';
 import type { SessionParams } from '../config/session-params.ts';
 import { installTransportLoader } from '../dash/transport-loader.ts';
+import { AbrSegmentLog, type AbrEventSource, type AbrLogRecord } from '../metrics/abr-segment-log.ts';
 import { PlaybackMetrics, type MetricsSnapshot } from '../metrics/playback-metrics.ts';
 import { HttpFetcher } from '../transport/http-fetcher.ts';
 import { PrefetchingFetcher } from '../transport/prefetching-fetcher.ts';
@@ -125,6 +126,7 @@ export class PlaybackSession {
   private firstSegmentKbps: number | null = null;
   private readonly cmsdHanded: CmsdReport['handed'] = [];
   private readonly throughputSamples: CmsdReport['samples'] = [];
+  private abrLog: AbrSegmentLog | null = null;
 
   constructor(params: SessionParams, pane: SessionPane, onFatal: (message: string) => void, options: { sharedLink?: boolean } = {}) {
     this.params = params;
@@ -169,6 +171,9 @@ export class PlaybackSession {
   private startPlayer(manifestUrl: string): void {
     const player = MediaPlayer().create();
     this.player = player;
+    const abrLog = this.abrLog = new AbrSegmentLog(this.startedMs, performance.timeOrigin);
+    // dash.js types on() per event name; the log listens by name from MediaPlayer.events.
+    abrLog.attach(player as unknown as AbrEventSource, MediaPlayer.events as unknown as Record<string, string>);
     // TCP loads through our loader too (fetch() on the kernel's TCP; ?cc= still comes from the interceptor below):
     // dash.js's own XHR loader lost the ABR's samples on loopback, where a segment often arrives in one XHR progress
     // event (no bytes after the one it takes as latency) or within its 10 ms "from a cache" threshold, and Chromium
@@ -183,6 +188,7 @@ export class PlaybackSession {
       const bufferTargetS = player.getSettings().streaming?.buffer?.bufferTimeDefault;
       loaderFetcher = this.mediaFetcher = new PrefetchingFetcher(inner, {
         enabled: this.params.prefetch,
+        onServed: (served) => abrLog.onServed(served),
         ...(typeof bufferTargetS === 'number' && bufferTargetS >= 0 ? { bufferTargetMs: bufferTargetS * 1000 } : {}),
       });
     }
@@ -395,6 +401,11 @@ export class PlaybackSession {
       etpWeightRatio: CMSD_ETP_WEIGHT_RATIO, handed: this.cmsdHanded.slice(), samples: this.throughputSamples.slice(),
       lastVideoRequestCmsd: JSON.parse(JSON.stringify(lastVideoRequestCmsd ?? null)) as unknown,
     };
+  }
+
+  /** Per-segment ABR record (metrics/abr-segment-log.ts); empty before dash.js started. */
+  abrSegments(): AbrLogRecord[] {
+    return this.abrLog?.list() ?? [];
   }
 
   report(): SessionReport {

@@ -62,6 +62,28 @@ export interface PrefetchCounters {
 
 interface Mark { atMs: number; loaded: number }
 
+/** One transfer's timing on the fetcher's clock (nowMs), for the per-segment ABR record (metrics/abr-segment-log.ts). */
+export interface TransferTiming {
+  startedMs: number;
+  firstByteMs: number | null;
+  endMs: number | null;
+  bytes: number;
+}
+
+/** A video segment dash.js asked for, as the fetcher delivered it: what the path did, beside what dash.js measured. */
+export interface ServedSegment {
+  /** The path and query dash.js asked for (its URL's pathname + search). */
+  path: string;
+  /** When dash.js's request reached the fetcher. */
+  requestedMs: number;
+  /** Served from an early request: `prefix` is that request, `transfer` the rest asked for when dash.js asked (null when
+   *  the prefix was the whole segment). Otherwise `prefix` is null and `transfer` is dash.js's own request. */
+  fromPrefetch: boolean;
+  prefix: TransferTiming | null;
+  transfer: TransferTiming | null;
+  status: number;
+}
+
 /** One transfer through the inner fetcher, with its arrival history. */
 class Transfer {
   readonly controller = new AbortController();
@@ -109,6 +131,12 @@ export interface PrefetchOptions {
   /** dash.js's buffer target (ms); DASH_BUFFER_TARGET_MS if absent. */
   bufferTargetMs?: number;
   nowMs?: () => number;
+  /** Called once per video segment dash.js asked for, when its response is in (or failed: status 0). */
+  onServed?: (served: ServedSegment) => void;
+}
+
+function timing(t: Transfer | null): TransferTiming | null {
+  return t === null ? null : { startedMs: t.startedMs, firstByteMs: t.firstByteMs, endMs: t.endMs, bytes: t.loaded };
 }
 
 /**
@@ -183,11 +211,22 @@ export class PrefetchingFetcher implements MediaFetcher {
       served = transfer.response;
       armOn = transfer;
     }
-    if (isVideo) this.trackGap(transfer!, backToBack);
+    if (isVideo) {
+      this.trackGap(transfer!, backToBack);
+      this.noteServed(path, requestedMs, slot !== null && slot.used && transfer === slot.transfer ? slot.transfer : null, armOn, served);
+    }
     else if (objectType === 'i' && this.asksBackToBack(requestedMs)) this.trackSwitchInit(transfer!);
     const next = this.options.enabled && isVideo && range === null ? state?.nextObjectPath : undefined;
     if (next !== undefined && armOn !== null) this.armPrefetch(armOn, next, path, objectType, state, requestedMs);
     return served;
+  }
+
+  private noteServed(path: string, requestedMs: number, prefix: Transfer | null, own: Transfer | null, served: Promise<MediaResponse>): void {
+    const onServed = this.options.onServed;
+    if (!onServed) return;
+    const rest = prefix !== null && own === prefix ? null : own;
+    const note = (status: number): void => onServed({ path, requestedMs, fromPrefetch: prefix !== null, prefix: timing(prefix), transfer: timing(rest), status });
+    served.then((r) => note(r.status), () => note(0));
   }
 
   /** Whether a request at `requestedMs` follows the last video segment (or a switch's init segment) at once. */

@@ -357,7 +357,18 @@ export class PrefetchingFetcher implements MediaFetcher {
       prefixTotal = announced;
       report(mark.atMs);
     };
-    const live = (mark: Mark): void => report(mark.atMs);
+    const live = (mark: Mark): void => {
+      if (rest !== null && rest.marks.length === 1 && t.endMs !== null) {
+        // The rest's first event after the prefix had ended: from the prefix's last byte until now no byte of this
+        // segment was on its way: dash.js's own wait before it asked (the prefix may end seconds before, while the
+        // buffer is at its target) and the rest's time to first byte. dash.js counts neither for a request of its own
+        // (the time to first byte is latency, not download time: ThroughputModel, useDeadTimeLatency), so neither is
+        // handed to it as download time: a response head starts the rest's download at once, a first piece of
+        // body (a transport that reports no head) counts from the rest's request.
+        lastMs = mark.loaded === 0 ? mark.atMs : Math.max(lastMs, rest.startedMs);
+      }
+      report(mark.atMs);
+    };
     for (const mark of t.marks) replay(mark, null, t.total);
     rest?.listeners.add(live);
     rest?.response.catch(() => {}); // awaited below unless the prefix fails first

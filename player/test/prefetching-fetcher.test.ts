@@ -5,58 +5,9 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { createTransportLoader } from '../src/dash/transport-loader.ts';
 import { isPrefetchRequest } from '@pcc-stream/protocol';
-import type { ByteRange, MediaFetcher, MediaResponse, ProgressCallback } from '../src/transport/media-fetcher.ts';
+import type { MediaFetcher, MediaResponse, ProgressCallback } from '../src/transport/media-fetcher.ts';
+import { ManualServer, file, segmentPath, type Pending } from './prefetch-test-server.ts';
 import { PREFETCH_LEAD, PREFETCH_MIN_BYTES, PrefetchingFetcher } from '../src/transport/prefetching-fetcher.ts';
-
-interface Pending {
-  path: string;
-  range: ByteRange | null;
-  body: Uint8Array;
-  sent: number;
-  signal: AbortSignal;
-  onProgress: ProgressCallback;
-  resolve: (r: MediaResponse) => void;
-  reject: (e: Error) => void;
-}
-
-/** Files whose bytes arrive only when the test delivers them; ranges as HTTP (206, 416). */
-class ManualServer implements MediaFetcher {
-  clockMs = 0;
-  readonly requests: Pending[] = [];
-  constructor(private readonly files: Record<string, Uint8Array>) {}
-  fetch(path: string, range: ByteRange | null, onProgress: ProgressCallback, signal: AbortSignal): Promise<MediaResponse> {
-    return new Promise((resolve, reject) => {
-      const file = this.files[path.split('?', 1)[0]!];
-      if (!file) return resolve({ status: 404, statusText: 'Not Found', contentType: 'text/plain', body: new ArrayBuffer(0) });
-      if (range && range.firstByte >= file.byteLength) return resolve({ status: 416, statusText: 'Range Not Satisfiable', contentType: 'text/plain', body: new ArrayBuffer(0) });
-      const body = range ? file.slice(range.firstByte, range.lastByte === null ? undefined : range.lastByte + 1) : file;
-      const p: Pending = { path, range, body, sent: 0, signal, onProgress, resolve, reject };
-      signal.addEventListener('abort', () => reject(new Error('aborted')), { once: true });
-      this.requests.push(p);
-    });
-  }
-  /** `bytes` more of request `p` arrive after `afterMs`; the response resolves with the last byte. */
-  async deliver(p: Pending, bytes: number, afterMs: number): Promise<void> {
-    this.clockMs += afterMs;
-    if (p.signal.aborted) return;
-    p.sent = Math.min(p.body.byteLength, p.sent + bytes);
-    p.onProgress(p.sent, p.body.byteLength);
-    if (p.sent === p.body.byteLength) {
-      p.resolve({ status: p.range ? 206 : 200, statusText: 'OK', contentType: 'video/mp4', body: p.body.slice().buffer });
-    }
-    await new Promise((r) => setImmediate(r));
-  }
-}
-
-function file(n: number, seed: number): Uint8Array {
-  return Uint8Array.from({ length: n }, (_, i) => (i * 31 + seed) & 0xff);
-}
-
-function segmentPath(rep: string, n: number, next: boolean, buffer = 'bl=4000'): string {
-  // As dash.js writes it (ot is a token; cmcdQueryArgument quotes strings).
-  const members = [buffer, ...(next ? [`nor="${encodeURIComponent(`seg-${rep}-${n + 1}.m4s`)}"`] : []), 'ot=v'];
-  return `/abr/seg-${rep}-${n}.m4s?CMCD=${encodeURIComponent(members.join(','))}`;
-}
 
 function collect(): { events: Array<{ loaded: number; durationMs: number | undefined }>; cb: ProgressCallback } {
   const events: Array<{ loaded: number; durationMs: number | undefined }> = [];

@@ -43,7 +43,7 @@ export interface AbrSegmentRecord {
   fromPrefetch: boolean | null;
   prefix: SegmentTransferRecord | null;
   transfer: SegmentTransferRecord | null;
-  /** 8·bytes over the path's own time for the segment: from the first transfer's first byte to the last one's end. */
+  /** 8·bytes over the time the path carried the segment (pathRateKbps); null for an abandoned one. */
   pathKbps: number | null;
   abandoned: boolean;
   status: number | null;
@@ -104,14 +104,21 @@ function pathOf(url: string): string {
   }
 }
 
-/** 8·bytes over the path's time for a segment: from the earliest first byte of its transfers to the latest end. */
+/** 8·bytes over the time the path was carrying a segment: the union of its transfers' first-byte-to-end intervals (the
+ *  prefix may end seconds before dash.js asks for the rest, which is no time the path spent on it). */
 export function pathRateKbps(prefix: TransferTiming | null, transfer: TransferTiming | null): number | null {
-  const parts = [prefix, transfer].filter((t): t is TransferTiming => t !== null && t.firstByteMs !== null && t.endMs !== null);
+  const parts = [prefix, transfer].filter((t): t is TransferTiming => t !== null && t.firstByteMs !== null && t.endMs !== null)
+    .map((t) => ({ fromMs: t.firstByteMs!, toMs: t.endMs!, bytes: t.bytes }))
+    .sort((a, b) => a.fromMs - b.fromMs);
   if (parts.length === 0) return null;
-  const fromMs = Math.min(...parts.map((t) => t.firstByteMs!));
-  const toMs = Math.max(...parts.map((t) => t.endMs!));
-  const bytes = parts.reduce((s, t) => s + t.bytes, 0);
-  return toMs > fromMs ? (8 * bytes) / (toMs - fromMs) : null;
+  let busyMs = 0;
+  let openUntilMs = -Infinity;
+  for (const p of parts) {
+    busyMs += Math.max(0, p.toMs - Math.max(p.fromMs, openUntilMs));
+    openUntilMs = Math.max(openUntilMs, p.toMs);
+  }
+  const bytes = parts.reduce((s, p) => s + p.bytes, 0);
+  return busyMs > 0 ? (8 * bytes) / busyMs : null;
 }
 
 export class AbrSegmentLog {

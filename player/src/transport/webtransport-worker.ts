@@ -173,13 +173,14 @@ function drainBody(r: ActiveRequest, tUs: number): boolean {
 function maybeProgress(r: ActiveRequest, now: number): void {
   const body = r.body;
   if (!body) return;
-  if (r.progress.due(now, body.filled, body.complete)) {
-    if (r.chunks && body.retainedBytes > 0) {
+  for (const loaded of r.progress.reports(now, body.filled, body.complete)) {
+    // A chunked body's bytes go with the report of them (after the head's, progress-pacer.ts).
+    if (r.chunks && loaded > 0 && body.retainedBytes > 0) {
       const bytes = body.takeNew();
-      post({ type: 'progress', id: r.id, loaded: body.filled, total: body.declaredBytes, bytes }, [bytes]);
-      return;
+      post({ type: 'progress', id: r.id, loaded, total: body.declaredBytes, bytes }, [bytes]);
+    } else {
+      post({ type: 'progress', id: r.id, loaded, total: body.declaredBytes });
     }
-    post({ type: 'progress', id: r.id, loaded: body.filled, total: body.declaredBytes });
   }
 }
 

@@ -9,20 +9,11 @@
 
 #include "algorithms/vivace_state.h"
 #include "check.h"
+#include "vivace_capture.h"
 
 #define MBPS (1e6 / 8.0) /* bytes/s per Mbit/s */
 #define MIN_RTT_US 40000.0
 #define AVG_RTT_US 44000.0
-
-static vivace_state *captured;
-static const cc_param_desc params[VIVACE_P_COUNT] = {VIVACE_PARAM_ROWS(900, 0)};
-static const pcc_hooks hooks = VIVACE_HOOKS(vivace_mi_utility);
-static void capture_init(void *state, cc_context *ctx, int64_t now_us) {
-    (void)now_us;
-    captured = state;
-    vivace_init_with_hooks(state, ctx, &hooks);
-}
-static const cc_ops capturing_ops = VIVACE_OPS("vivace-captured", "test: Vivace with its state in reach", params, VIVACE_P_COUNT, capture_init);
 
 /* A slow-start MI's result at rate_mbps that sent its rate and lost nothing; delivered_share of it got through. */
 static pcc_mi_result slow_start_mi(double rate_mbps, double delivered_share, double rtt_gradient, uint32_t lost) {

@@ -10,18 +10,9 @@
 
 #include "algorithms/vivace_state.h"
 #include "check.h"
+#include "vivace_capture.h"
 
 #define MBPS (1e6 / 8.0) /* bytes/s per Mbit/s */
-
-static vivace_state *captured;
-static const cc_param_desc params[VIVACE_P_COUNT] = {VIVACE_PARAM_ROWS(900, 0)};
-static const pcc_hooks hooks = VIVACE_HOOKS(vivace_mi_utility);
-static void capture_init(void *state, cc_context *ctx, int64_t now_us) {
-    (void)now_us;
-    captured = state;
-    vivace_init_with_hooks(state, ctx, &hooks);
-}
-static const cc_ops capturing_ops = VIVACE_OPS("vivace-captured", "test: Vivace with its state in reach", params, VIVACE_P_COUNT, capture_init);
 
 /* A slow-start MI result: target and sent rates, Mbit/s, all of it delivered, nothing lost, this RTT gradient. */
 static pcc_mi_result slow_start_mi(double target_mbps, double sent_mbps, double rtt_gradient) {

@@ -134,6 +134,20 @@ test('a packet declared lost and acknowledged later counts as a spurious loss', 
   assert.equal(tracker.packetsLost, 3);
 });
 
+test('lost packets acknowledged by several ranges of one ACK each count once; those outside the ranges stay lost', () => {
+  const tracker = new SentPacketTracker({ random: () => 0.99 });
+  for (let i = 0; i < 14; i++) send(tracker, i * 10);
+  const r = tracker.onAck(ack([[13, 13]]), 200);
+  assert.ok(r.ok);
+  assert.deepEqual(r.value.lost.map((p) => p.packetNumber), [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+  // Ranges between, across and below the lost numbers: 1-2, 4, 6-8 and 10 were received after all.
+  assert.ok(tracker.onAck(ack([[13, 13], [10, 10], [6, 8], [4, 4], [1, 2]]), 300).ok);
+  assert.equal(tracker.spuriousLosses, 7);
+  // 0, 3, 5 and 9 are still remembered as lost: acknowledged now, they count; the others do not count twice.
+  assert.ok(tracker.onAck(ack([[13, 13], [0, 10]]), 400).ok);
+  assert.equal(tracker.spuriousLosses, 11);
+});
+
 test('an allocated number that was never sent counts as skipped', () => {
   const tracker = new SentPacketTracker({ random: () => 0.99 });
   send(tracker, 0); // 0

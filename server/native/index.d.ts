@@ -216,11 +216,13 @@ export class Session {
    * rates. At most max datagrams and maxBytes of payload (only a first datagram larger than
    * maxBytes exceeds it). Empty (lengths.length 0) after close. */
   recvDatagramsPacked(max: number, maxBytes: number): Promise<PackedDatagrams>;
-  /** Push-style receive: calls onBatch on the JS thread with every datagram that waits, packed as by
-   * recvDatagramsPacked (one call per event-loop turn at most; no promise or Buffer per batch or datagram), and once
-   * with null when the session has ended and every datagram was handed over. One reader per session: a second call
-   * throws, and recvDatagrams* must not be used beside it. An exception thrown by onBatch is uncaught. */
-  onDatagrams(onBatch: (batch: PackedDatagrams | null) => void): void;
+  /** Push-style receive: calls onBatch(count, packed) on the JS thread with every datagram that waits (one call per
+   * event-loop turn at most; no promise, Buffer or object per batch or datagram), and once with (0, null) when the
+   * session has ended and every datagram was handed over. `packed` is one ArrayBuffer: `count` receive stamps
+   * (Float64, as TimedDatagrams.receivedAtNs), `count` lengths (Uint32), then the payloads back to back (native byte
+   * order; server/src/datagram/packed-datagrams.ts `unpackPushedBatch` views it). One reader per session: a second
+   * call throws, and recvDatagrams* must not be used beside it. An exception thrown by onBatch is uncaught. */
+  onDatagrams(onBatch: (count: number, packed: ArrayBuffer | null) => void): void;
   /** The next stream the peer opens; null after close. */
   acceptBi(): Promise<BiStream | null>;
   /** Rejects if the session is closed ("session closed: ..."; a rejection carries no SESSION_CLOSED_CODE). */

@@ -262,15 +262,22 @@ export class SentPacketTracker {
     return lost;
   }
 
-  /** Removes acknowledged numbers from the recently-lost list, counting each as a spurious loss once. */
+  /**
+   * Removes acknowledged numbers from the recently-lost list, counting each as a spurious loss once. One merge walk
+   * (the list ascending, the ranges descending as onAck checked), in place: every ACK comes here, and testing each
+   * lost number against every range with a new list per ACK cost the origin ~2 µs per datagram at 100 Mbit/s.
+   */
   private countSpuriousLosses(ack: AckDatagram): void {
-    if (this.recentlyLost.length === 0) return;
-    const keep: number[] = [];
-    for (const pn of this.recentlyLost) {
-      if (ack.ranges.some((r) => pn >= r.smallest && pn <= r.largest)) this.spuriousLosses++;
-      else keep.push(pn);
+    const lost = this.recentlyLost;
+    let kept = 0;
+    let r = ack.ranges.length - 1; // the lowest range
+    for (let i = 0; i < lost.length; i++) {
+      const pn = lost[i]!;
+      while (r >= 0 && ack.ranges[r]!.largest < pn) r--;
+      if (r >= 0 && pn >= ack.ranges[r]!.smallest) this.spuriousLosses++;
+      else lost[kept++] = pn;
     }
-    this.recentlyLost = keep;
+    lost.length = kept;
   }
 
   private markLost(p: SentPacket): void {

@@ -5,7 +5,7 @@ use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use bytes::Bytes;
-use napi::bindgen_prelude::{Buffer, Float64Array, Function};
+use napi::bindgen_prelude::{Buffer, Float64Array, FnArgs, Function};
 use napi::threadsafe_function::ThreadsafeFunctionCallMode;
 use napi_derive::napi;
 use tokio::task::AbortHandle;
@@ -16,7 +16,7 @@ use crate::close_info::{close_info_from, CloseInfo};
 use crate::congestion::{CongestionHandle, CongestionKind};
 use crate::errors::{coded, failure, invalid_arg, session_closed, uncoded, CodedResult, ErrorCode};
 use crate::inbound_limits::{InboundDatagramLimits, InboundGate, Violation};
-use crate::packed_datagrams::PackedDatagrams;
+use crate::packed_datagrams::{PackedBatch, PackedDatagrams};
 use crate::poll_once::poll_once;
 use crate::recv_queue::{monotonic_ns, RecvQueue};
 use crate::session_stats::SessionStats;
@@ -243,23 +243,27 @@ impl Session {
         Ok(PackedDatagrams::of(&batch))
     }
 
-    /// Calls `onBatch` on the JavaScript thread with every datagram that waits, packed as by `recvDatagramsPacked`
-    /// (however many arrived since the last call: one call per turn of the event loop at most, and no promise, task
-    /// or Buffer per batch or datagram), and once with null when the session has ended and every datagram was handed
-    /// over. A session has one such reader: a second call throws, and `recvDatagrams*` must not be used beside it.
-    /// An exception thrown by `onBatch` is the process's uncaught exception.
-    #[napi(ts_args_type = "onBatch: (batch: PackedDatagrams | null) => void")]
-    pub fn on_datagrams(&self, on_batch: Function<'_, Option<PackedDatagrams>, ()>) -> napi::Result<()> {
+    /// Calls `onBatch(count, packed)` on the JavaScript thread with every datagram that waits (however many arrived
+    /// since the last call: one call per turn of the event loop at most, and no promise, task, Buffer or object per
+    /// batch or datagram): `packed` is one ArrayBuffer laid out as `PackedBatch` says; once the session has ended and
+    /// every datagram was handed over, `onBatch(0, null)`. A session has one such reader: a second call throws, and
+    /// `recvDatagrams*` must not be used beside it. An exception thrown by `onBatch` is the process's uncaught
+    /// exception.
+    #[napi(ts_args_type = "onBatch: (count: number, packed: ArrayBuffer | null) => void")]
+    pub fn on_datagrams(&self, on_batch: Function<'_, FnArgs<(u32, Option<PackedBatch>)>, ()>) -> napi::Result<()> {
         let queue = Arc::downgrade(&self.received);
         let deliver = on_batch.build_threadsafe_function::<()>().callee_handled::<false>().build_callback(
             move |_| {
                 // The session (and its queue) may be gone by the time this runs: then nothing more will come.
-                let Some(queue) = queue.upgrade() else { return Ok(None) };
+                let Some(queue) = queue.upgrade() else { return Ok(FnArgs::from((0, None))) };
                 let (taken, released) = queue.take_all();
                 // Let go here, on the JavaScript thread, after the last call was queued: the handle no longer keeps
                 // the process alive.
                 drop(released);
-                Ok(if taken.ended { None } else { Some(PackedDatagrams::of(&taken.datagrams)) })
+                if taken.ended {
+                    return Ok(FnArgs::from((0, None)));
+                }
+                Ok(FnArgs::from((taken.datagrams.len() as u32, Some(PackedBatch(taken.datagrams)))))
             },
         )?;
         let deliver = Arc::new(deliver);

@@ -23,3 +23,22 @@ export function splitPackedDatagrams(data: Uint8Array, lengths: ArrayLike<number
   }
   return datagrams;
 }
+
+/** Bytes per datagram before the payloads of a pushed batch: its receive stamp (f64) and its length (u32). */
+const PUSHED_HEADER_BYTES_PER_DATAGRAM = 8 + 4;
+
+/**
+ * The `count` datagrams of a batch the addon pushed (`Session.onDatagrams`) as one ArrayBuffer: `count` receive
+ * stamps (f64, ns of CLOCK_MONOTONIC), `count` lengths (u32), then the payloads back to back, all in this machine's
+ * byte order (the layout of `PackedBatch` in server/native/src/packed_datagrams.rs). Views, not copies. A buffer too
+ * short for its count's stamps and lengths, or whose lengths do not cover the rest exactly, is refused (RangeError).
+ */
+export function unpackPushedBatch(count: number, packed: ArrayBuffer): { datagrams: Uint8Array[]; receivedAtNs: Float64Array } {
+  const headerBytes = count * PUSHED_HEADER_BYTES_PER_DATAGRAM;
+  if (!Number.isInteger(count) || count < 0 || headerBytes > packed.byteLength) {
+    throw new RangeError(`pushed batch: ${count} datagrams need ${headerBytes} bytes of stamps and lengths, the batch has ${packed.byteLength}`);
+  }
+  const receivedAtNs = new Float64Array(packed, 0, count);
+  const lengths = new Uint32Array(packed, count * 8, count);
+  return { datagrams: splitPackedDatagrams(new Uint8Array(packed, headerBytes), lengths), receivedAtNs };
+}

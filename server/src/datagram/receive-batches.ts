@@ -1,9 +1,9 @@
 // The receive side of a datagram session, for both ends (the origin's ACK loop, the client's DATA loop):
-// batches pushed by the QUIC addon (one buffer each), each datagram dated when the addon took it off the connection.
-import type { PackedDatagrams, Session } from '@pcc-stream/quic';
+// batches pushed by the QUIC addon (one ArrayBuffer each), each datagram dated when the addon took it off the connection.
+import type { Session } from '@pcc-stream/quic';
 import { nowUs, usFromMonotonicNs } from '../clock.ts';
 import { log } from '../log.ts';
-import { splitPackedDatagrams } from './packed-datagrams.ts';
+import { unpackPushedBatch } from './packed-datagrams.ts';
 
 /**
  * Hands every received batch to `onBatch` until the session ends (the returned promise then resolves) or `isClosed()`
@@ -25,18 +25,19 @@ export function receiveDatagramBatches(
       if (err === undefined) resolve();
       else reject(err instanceof Error ? err : new Error(String(err)));
     };
-    const onPacked = (batch: PackedDatagrams | null): void => {
+    const onPacked = (count: number, packed: ArrayBuffer | null): void => {
       if (settled) return;
-      if (batch === null || isClosed()) return settle();
-      if (batch.lengths.length === 0) return;
-      let datagrams;
+      if (packed === null || isClosed()) return settle();
+      if (count === 0) return;
+      let batch;
       try {
-        datagrams = splitPackedDatagrams(batch.data, batch.lengths);
+        batch = unpackPushedBatch(count, packed);
       } catch (err) {
         // Batches are independent buffers: the next one is framed afresh, and the sender sees this one's datagrams as lost.
-        log('error', 'receive.malformed_batch', { session: quic.id, datagrams: batch.lengths.length, error: err });
+        log('error', 'receive.malformed_batch', { session: quic.id, datagrams: count, error: err });
         return;
       }
+      const { datagrams } = batch;
       const now = nowUs();
       // Converted in place: the addon's array is this batch's own.
       const receivedAtUs = batch.receivedAtNs;

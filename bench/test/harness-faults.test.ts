@@ -3,7 +3,7 @@
 // vivace in real Chromium behind linkem, then resume.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { appendFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { appendFileSync, cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { opportunitiesBetween, parseTrace, rateTraceWithOutages } from '../linkem/src/driver/index.ts';
@@ -37,6 +37,17 @@ function rateTimeline(outDir: string, run: RunResult | undefined): string {
     nextS = p.t_us / 1e6 + 0.5;
   }
   return shown.join(' ');
+}
+
+/** A run whose controller missed the recovery: its directory (the session's pcc-replay recording under record/, its
+ * telemetry, the player's timeline, the logs) copied out of the test's results, which are removed, so that the
+ * failure can be replayed (controller-wasm README, "Recording and replaying a session"). Returns where. */
+function keepRun(outDir: string, run: RunResult | undefined): string {
+  const telemetry = run?.artifacts.telemetry;
+  if (telemetry === undefined) return 'no run directory';
+  const kept = mkdtempSync(join(tmpdir(), 'pcc-faults-missed-recovery-'));
+  cpSync(join(outDir, telemetry, '..'), kept, { recursive: true });
+  return kept;
 }
 
 test('blackout trace: the constant rate everywhere except the outage window, where there is no opportunity at all', () => {
@@ -112,7 +123,8 @@ test('faults suite, short form: blackout, origin-restart and origin-drain with v
       .map((s) => ({ ...s, durationS: 24, repetitions: 1, schemes: ['vivace' as const] }));
     const items = plan(scenarios);
     assert.deepEqual(items.map((i) => i.scenario.fault), ['blackout', 'origin-restart', 'origin-drain']);
-    const performed = await runPlan(items, { outDir, mediaDir, playerDir, shouldStop: () => false });
+    // recorded: a missed recovery is kept for replay (keepRun)
+    const performed = await runPlan(items, { outDir, mediaDir, playerDir, record: true, shouldStop: () => false });
     const byCase = new Map<string, RunResult>(performed.map((r) => [r.fault?.case ?? r.scenario, r]));
     const passed = (run: RunResult | undefined, name: string) => {
       const c = run?.fault?.checks.find((k) => k.name.startsWith(name));
@@ -125,8 +137,9 @@ test('faults suite, short form: blackout, origin-restart and origin-drain with v
     passed(blackout, 'session survived');
     passed(blackout, 'playback resumed without a reload');
     assert.equal(blackout?.fault?.figures.transport_sessions, 1);
-    assert.equal(typeof blackout?.fault?.figures.rate_recovery_s, 'number',
-      `the controller got back to 80 % of the link before the run ended; its rate over the session (s:Mbit/s, blackout at link ${blackout?.fault?.figures.blackout_from_link_s}-${blackout?.fault?.figures.blackout_to_link_s} s): ${rateTimeline(outDir, blackout)}`);
+    if (typeof blackout?.fault?.figures.rate_recovery_s !== 'number') {
+      assert.fail(`the controller got back to 80 % of the link before the run ended; its rate over the session (s:Mbit/s, blackout at link ${blackout?.fault?.figures.blackout_from_link_s}-${blackout?.fault?.figures.blackout_to_link_s} s): ${rateTimeline(outDir, blackout)}; the run, with the session's recording under record/, is kept in ${keepRun(outDir, blackout)}`);
+    }
     const restart = byCase.get('origin-restart');
     assert.equal(restart?.status, 'ok', restart?.error);
     passed(restart, 'same certificate after the restart');

@@ -33,4 +33,6 @@ int cc_path_silence_spans(const cc_path_silence *s, const cc_sent_packet *packet
     return packet->first_sent_time_at_send_us < s->ack_silence_end_us;
 }
 
+int64_t cc_path_silence_ack_silence_end_us(const cc_path_silence *s) { return s->ack_silence_end_us; }
+
 int64_t cc_path_silence_forward_gap_us(const cc_path_silence *s) { return s->forward_gap_us; }

@@ -49,6 +49,10 @@ void cc_path_silence_on_ack(cc_path_silence *s, const struct cc_sent_packet *pac
  * held through it, or sent into it (one sent after it before anything sent after it was acked). */
 int cc_path_silence_spans(const cc_path_silence *s, const struct cc_sent_packet *packet);
 
+/* The first ack after the latest silence of the acks, µs (sender's clock; 0 before any): feedback that stopped
+ * altogether and came back. Read by Vivace's MI-timeout recovery (vivace_timeout.c). */
+int64_t cc_path_silence_ack_silence_end_us(const cc_path_silence *s);
+
 /* How long the receiver had received nothing before the latest ack's packet, µs (receiver's clock; 0 when the ack
  * had no receive time or is the first with one; negative when it was received before the latest one). */
 int64_t cc_path_silence_forward_gap_us(const cc_path_silence *s);

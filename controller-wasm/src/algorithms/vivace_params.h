@@ -29,6 +29,7 @@ enum {
     VIVACE_P_SLOW_START_DRAIN,
     VIVACE_P_PROBE_PAIR_CHECK,
     VIVACE_P_FORWARD_SILENCE_MI,
+    VIVACE_P_ONE_HALVING_RECOVERY,
     VIVACE_P_COUNT
 };
 
@@ -65,6 +66,8 @@ enum {
         {"probe_pair_check", 1, 0, 1,                                                                      \
          "boolean; 1: a probe round decides nothing when the sender sent a pair's higher probe slower than its lower one and than (1 - epsilon) x its rate (0: the thesis's comparison of the target rates)"}, \
         {"forward_silence_mi", 1, 0, 1,                                                                    \
-         "boolean; 1: after the forward link held a packet while it delivered nothing for longer than the MI timeout (a blackout), an open sRTT-sized MI ends at the length the sRTT gives now, as after a return-path silence (0: after a return-path silence only)"}
+         "boolean; 1: after the forward link held a packet while it delivered nothing for longer than the MI timeout (a blackout), an open sRTT-sized MI ends at the length the sRTT gives now, as after a return-path silence (0: after a return-path silence only)"}, \
+        {"one_halving_recovery", 1, 0, 1,                                                                  \
+         "boolean; 1: after an MI-timeout episode of one halving (the rate is already what the halving left), the first MI to complete starts a recovery at that rate, whose clean MI goes on to the rate before the halving (0: probing goes on from the halved rate)"}
 
 #endif /* PCC_VIVACE_PARAMS_H */

@@ -108,9 +108,12 @@ void vivace_recover_up_to(vivace_state *s, double target_rate) {
  * gradient climbs from half the capacity last seen, and it climbs only in full probe rounds: after a blackout a
  * video player's short segment requests (an app-limited MI every few MIs) re-run every round, and the rate stayed
  * at half the link for seconds while the sender had data waiting. Only with a latency term, as for a fade recovery. */
+int vivace_fade_began_above(const vivace_state *s, double rate) {
+    return s->fade_pending && s->rate_before_fade > rate && vivace_param(s, VIVACE_P_LATENCY_COEFFICIENT) > 0;
+}
+
 int vivace_extend_recovery(vivace_state *s, const pcc_mi_result *r, double rate) {
-    if (s->fade_recovering || !s->fade_pending || !(s->rate_before_fade > rate)) return 0;
-    if (!(vivace_param(s, VIVACE_P_LATENCY_COEFFICIENT) > 0) || vivace_probe_congested(s, r)) return 0;
+    if (s->fade_recovering || !vivace_fade_began_above(s, rate) || vivace_probe_congested(s, r)) return 0;
     s->fade_pending = 0;
     s->recovery_target = s->rate_before_fade;
     return 1;

@@ -70,6 +70,7 @@ typedef struct vivace_state {
     double rate_after_first_halving; /* bytes/s: what the first halving of the episode left */
     int halved_first_slow_start;     /* the episode's first halving came in the first slow start */
     int episode_late_on_the_way_back; /* since then an ack (of any packet) came late on the way back */
+    int episode_ack_silence;         /* since then the acks stopped for longer than a PTO and came back (path_silence.h) */
     int srtt_has_return_delay;       /* 1: an ack came late on the way back or through a forward silence, the sRTT
                                       * not yet back near the minimum */
     double recovery_target;          /* bytes/s: timeout recovery's slow start stops here; 0: not recovering */
@@ -172,6 +173,9 @@ int vivace_start_fade_recovery(vivace_state *s, int direction);
 /* Ends a pending fade and re-enters the starting phase up to target_rate as a fade recovery (an MI the sender could
  * not fill ends it). */
 void vivace_recover_up_to(vivace_state *s, double target_rate);
+/* Whether a pending fade began above rate (bytes/s), with a utility that has a latency term (b > 0): what an
+ * MI-timeout recovery may extend to. */
+int vivace_fade_began_above(const vivace_state *s, double rate);
 /* An MI-timeout recovery's slow start reached its target at rate (bytes/s) on result r: 1 when its doubling goes on
  * up to the rate a pending fade began from (the target is raised there). */
 int vivace_extend_recovery(vivace_state *s, const pcc_mi_result *r, double rate);

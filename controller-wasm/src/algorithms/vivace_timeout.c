@@ -36,6 +36,7 @@ void vivace_on_timeout(void *state, const pcc_mi_result *r) {
         /* in slow start, recovery_target is 0 only in the first one (vivace_reenter_slow_start sets it) */
         s->halved_first_slow_start = s->phase == STATE_SLOW_START && !(s->recovery_target > 0);
         s->episode_late_on_the_way_back = 0;
+        s->episode_ack_silence = 0;
     }
     s->awaiting_feedback = 1;
     vivace_note_fade(s, current);
@@ -70,8 +71,23 @@ int vivace_start_timeout_recovery(vivace_state *s) {
         resume_first_slow_start(s, s->base_rate);
         return 1;
     }
-    if (!(s->base_rate < s->rate_after_first_halving)) return 0;
-    vivace_reenter_slow_start(s, s->rate_after_first_halving);
+    if (s->base_rate < s->rate_after_first_halving) {
+        vivace_reenter_slow_start(s, s->rate_after_first_halving);
+        return 1;
+    }
+    /* One halving, and the feedback had stopped altogether (a silence of the acks, path_silence.h: a blackout; the
+     * sender's MIs could not close in it, a video player's requests did not get through): the rate is already what
+     * the halving left, a recovery at its target, and the halving measured a silence, not a queue. The recovery's next
+     * MI is its last step and decides as that step does (vivace_extend_recovery, vivace_recovery.c): clean, the
+     * doubling goes on to the rate before the halving (§4.4); met a queue or lost, probing goes on from here. Left to
+     * probing, a 3 s blackout of 10 Mbit/s kept the rate at half the link for 10 s (faults suite, short form): its
+     * rounds need four filled MIs in a row, and after the blackout the player's short requests left every third
+     * unfilled. A halving while acks still came (an LTE capacity dip) is left to the gradient, as before. */
+    if (!vivace_flag(s, VIVACE_P_ONE_HALVING_RECOVERY) || !s->episode_ack_silence ||
+        !vivace_fade_began_above(s, s->base_rate)) {
+        return 0;
+    }
+    vivace_reenter_slow_start(s, s->base_rate);
     return 1;
 }
 
@@ -178,6 +194,9 @@ static int held_through_forward_silence(const vivace_state *s, const cc_ack_even
  * RTT) was delayed on the way back. Then, like TCP's spurious-RTO undo (RFC 5682 F-RTO, Eifel), the rate returns
  * to what it was before the first halving. */
 void vivace_undo_spurious_timeout(vivace_state *s, const cc_ack_event *event) {
+    if (s->awaiting_feedback && cc_path_silence_ack_silence_end_us(event->silence) > s->halved_at_us) {
+        s->episode_ack_silence = 1; /* the episode's feedback stopped altogether and came back */
+    }
     /* 0: no timestamp; beyond 2^53 µs (285 years) a forged one, and the subtractions below must not overflow */
     if (event->recv_time_us <= 0 || event->recv_time_us > ((int64_t)1 << 53)) return;
     int64_t one_way_us = event->recv_time_us - event->packet->sent_time_us;

@@ -112,8 +112,23 @@ int vivace_fade_began_above(const vivace_state *s, double rate) {
     return s->fade_pending && s->rate_before_fade > rate && vivace_param(s, VIVACE_P_LATENCY_COEFFICIENT) > 0;
 }
 
+/* After a silence of the acks (a blackout: episode_ack_silence, vivace_timeout.c) the recovery's MI at its target
+ * is the path's first test at that rate, and an RTT gradient alone (no loss, no standing queue) in an MI that delivered
+ * what it sent within ε is as likely RTT noise as a queue: a queue growing at g delivers x / (1 + g) (eq. 4.4), so it
+ * bounds g near ε. The next MI at the target, already open (the doubling stops at the target), decides instead, once:
+ * a queue shows there again. On the real path (3 s blackout of 10 Mbit/s, the faults short form) one such 36-packet MI
+ * at 4.35 Mbit/s read 0.021 with RTTs of 42-46 ms and kept the rate at half the link; the 13 MIs after it at 4.1-4.8
+ * read no significant gradient. Returns 1 when the recovery goes on at its target (consumes the silence's mark). */
+static int retest_after_silence(vivace_state *s, const pcc_mi_result *r) {
+    if (!s->episode_ack_silence || r->stats.packets_lost > 0 || vivace_mi_standing_queue(s, r)) return 0;
+    if (r->stats.throughput_bps < (1.0 - vivace_param(s, VIVACE_P_EPSILON)) * r->stats.send_rate_bps) return 0;
+    s->episode_ack_silence = 0;
+    return 1;
+}
+
 int vivace_extend_recovery(vivace_state *s, const pcc_mi_result *r, double rate) {
-    if (s->fade_recovering || !vivace_fade_began_above(s, rate) || vivace_probe_congested(s, r)) return 0;
+    if (s->fade_recovering || !vivace_fade_began_above(s, rate)) return 0;
+    if (vivace_probe_congested(s, r)) return retest_after_silence(s, r);
     s->fade_pending = 0;
     s->recovery_target = s->rate_before_fade;
     return 1;

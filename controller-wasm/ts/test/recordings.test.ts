@@ -276,3 +276,27 @@ test('after a blackout that halved the rate once, the rate goes back up to the r
   const recorded = highestAfter(replayMisOfText(withParam(text, 'one_halving_recovery', 0)));
   assert.ok(recorded.highestBps < 0.6 * recorded.beforeBps, shown(recorded));
 });
+
+// Found 2026-11-27 (bench/published/2026-11-25/blackout-recovery-3, hold h2, run "on 4": c3ea966's controller,
+// rate_recovery_s 1.13), origin + Chromium through linkem, as above; the session's first 13 s. One MI-timeout halving
+// (8.70 -> 4.35 Mbit/s), and every packet of the MI open through the blackout was lost. The one-halving recovery
+// started at 4.35 Mbit/s on that MI's result (the acks had stopped for 3.0 s: episode_ack_silence), but its MI at the
+// target (36 packets, no loss, RTTs of 42-46 ms, mean 1.06 x the minimum) read a significant RTT gradient of 0.021:
+// the recovery ended there and probing went on at half the link. In that run the fade recovery got to 8.7 Mbit/s
+// 0.8 s later; when the player's short requests leave MIs unfilled it does not come (the CI's miss in
+// blackout-recovery-3). Fixed in vivace_recovery.c (retest_after_silence): after a silence of the acks, such an MI,
+// which delivered what it sent, leaves the decision to the next MI at the target, once.
+test('after a blackout, the recovery MI at its target that read a small RTT gradient is tested once more (vivace, replayed)', () => {
+  const { mis, steps, timedOut, recovery } = blackoutReplay('vivace-10mbps-20ms-150kb-blackout-retest.replay', 1);
+  const beforeBps = timedOut[0]!.targetRateBps;
+  const held = mis.find((m) => m.id > timedOut.at(-1)!.id && m.durationUs > 1e6);
+  assert.ok(held !== undefined && held.packetsSent > 0 && held.packetsLost === held.packetsSent,
+    'an MI open through the blackout, all of its packets lost');
+  const exit = steps.findIndex((s, i) => i > recovery && s.state !== 'slow_start');
+  const during = steps.slice(recovery, exit >= 0 ? exit : steps.length);
+  const rates = [...new Set(during.map((s) => s.miRateBps))];
+  assert.ok(Math.min(...rates) < 0.55 * beforeBps, `one halving: the recovery's rates ${rates.map((r) => (r / 1e6).toFixed(2))}`);
+  const highest = Math.max(...rates);
+  assert.ok(highest >= 0.9 * beforeBps,
+    `the recovery's rates reached ${(highest / 1e6).toFixed(2)} Mbit/s; before the blackout ${(beforeBps / 1e6).toFixed(2)}`);
+});

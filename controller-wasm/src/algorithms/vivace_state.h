@@ -176,8 +176,9 @@ void vivace_recover_up_to(vivace_state *s, double target_rate);
 /* Whether a pending fade began above rate (bytes/s), with a utility that has a latency term (b > 0): what an
  * MI-timeout recovery may extend to. */
 int vivace_fade_began_above(const vivace_state *s, double rate);
-/* An MI-timeout recovery's slow start reached its target at rate (bytes/s) on result r: 1 when its doubling goes on
- * up to the rate a pending fade began from (the target is raised there). */
+/* An MI-timeout recovery's slow start reached its target at rate (bytes/s) on result r: 1 when the recovery goes on,
+ * either doubling up to the rate a pending fade began from (the target is raised there) or, after a silence of the
+ * acks, at its target for one more MI that decides instead of r (retest_after_silence, vivace_recovery.c). */
 int vivace_extend_recovery(vivace_state *s, const pcc_mi_result *r, double rate);
 
 /* vivace_probing.c */

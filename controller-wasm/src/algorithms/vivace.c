@@ -138,7 +138,7 @@ void vivace_on_result(void *state, const pcc_mi_outcome *outcome) {
 
 void vivace_on_ack(void *state, const cc_ack_event *event) {
     vivace_state *s = state;
-    vivace_undo_spurious_timeout(s, event);
+    vivace_timeout_on_ack(s, event);
     /* An MI spans about an RTT so that its result comes in time for the next decision (thesis §4.4). An ack-path
      * outage (an LTE uplink silent for seconds) leaves the sRTT at the seconds its held acks waited; once fresh
      * samples show the path's own RTT again, an MI that sRTT sized would hold its rate, with no decision, for those

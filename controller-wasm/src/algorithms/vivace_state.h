@@ -197,10 +197,11 @@ void vivace_on_moving_result(vivace_state *s, const pcc_mi_result *r, double uti
 /* vivace_timeout.c */
 void vivace_on_timeout(void *state, const pcc_mi_result *r);
 int vivace_start_timeout_recovery(vivace_state *s);
-/* Per ack with a receive timestamp: undoes MI-timeout halvings the return path alone caused, judges a longer path,
- * and marks srtt_has_return_delay when the ack came late on the way back or its packet was held through a forward
- * silence. */
-void vivace_undo_spurious_timeout(vivace_state *s, const cc_ack_event *event);
+/* Per ack, the MI-timeout episode's bookkeeping: marks episode_ack_silence when the acks had stopped altogether since
+ * the halving and came back; with a receive timestamp, undoes halvings the return path alone caused, judges a longer
+ * path, and marks srtt_has_return_delay when the ack came late on the way back or its packet was held through a
+ * forward silence. */
+void vivace_timeout_on_ack(vivace_state *s, const cc_ack_event *event);
 void vivace_on_loss(void *state, const cc_loss_event *event);
 
 #endif /* PCC_VIVACE_STATE_H */

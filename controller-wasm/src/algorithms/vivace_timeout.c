@@ -193,7 +193,7 @@ static int held_through_forward_silence(const vivace_state *s, const cc_ack_even
  * no forward queue (its one-way delay near the lowest seen, while it came more than the MI timeout after the path's
  * RTT) was delayed on the way back. Then, like TCP's spurious-RTO undo (RFC 5682 F-RTO, Eifel), the rate returns
  * to what it was before the first halving. */
-void vivace_undo_spurious_timeout(vivace_state *s, const cc_ack_event *event) {
+void vivace_timeout_on_ack(vivace_state *s, const cc_ack_event *event) {
     if (s->awaiting_feedback && cc_path_silence_ack_silence_end_us(event->silence) > s->halved_at_us) {
         s->episode_ack_silence = 1; /* the episode's feedback stopped altogether and came back */
     }

@@ -2,7 +2,7 @@
 // the rendition dash.js chose, the throughput sample its model took from that request (and the trace it took it
 // from), its estimate after it, and the request's real timing as the fetcher saw it (served from an early request or
 // not); beside them, every video quality switch dash.js asked for with its rule's reason, and every abandoned request.
-// The bench writes it per run as abr-segments.jsonl (bench/harness/README.md). Times are ms on the session's clock
+// The bench writes it per run and player as abr-segments-player-N.jsonl (bench/harness/README.md). Times are ms on the session's clock
 // (performance.now() less the session's start).
 import type { ServedSegment, TransferTiming } from '../transport/prefetching-fetcher.ts';
 

@@ -143,10 +143,13 @@ static void restart_for_starving_player(vivace_video_state *video, const pcc_mi_
     double spare = spare_ms(app, s->loop.now_us);
     if (spare < 0 || spare > param(video, VIVACE_VIDEO_P_BUFFER_LOW_MS)) return;
     double needed_rate = app->bitrate_bps / 8.0; /* bytes/s */
-    if (!(s->base_rate < needed_rate) || vivace_mi_standing_queue(s, r)) return;
     /* After a fade the starting phase goes back up to the rate the fade began from, as Vivace's own recovery would
-     * (vivace_recovery.c): the bitrate is what the player needs, not a bound on what the link had. */
+     * (vivace_recovery.c): the bitrate is what the player needs, not a bound on what the link had. So it also starts
+     * when the rate is already above the bitrate but below that: after a dip the player asks for its lowest rendition,
+     * and a rate a little above it refills no buffer (it only keeps up), while a download-time-weighted ABR estimate
+     * takes those slow transfers for the path's. */
     double target_rate = s->fade_pending && s->rate_before_fade > needed_rate ? s->rate_before_fade : needed_rate;
+    if (!(s->base_rate < target_rate) || vivace_mi_standing_queue(s, r)) return;
     vivace_recover_up_to(s, target_rate); /* the end of the object (an MI the sender could not fill) holds its doubling */
 }
 

@@ -109,6 +109,7 @@ void vivace_reenter_slow_start(vivace_state *s, double target_rate) {
     s->recovery_target = target_rate;
     s->delivery_max = 0.0; /* capacity may have changed since: measure again */
     s->slow_start_last_rate = 0.0;
+    s->slow_start_cleared_rate = 0.0;
     s->phase = STATE_SLOW_START;
     s->slow_start_have_best = 0;
     s->slow_start_next_rate = s->base_rate;
@@ -125,6 +126,18 @@ static int near_carried_rate(const vivace_state *s, const pcc_mi_result *r) {
     if (!(s->recovery_target > 0)) return 0;
     double carried = s->fade_pending && s->rate_before_fade > s->recovery_target ? s->rate_before_fade : s->recovery_target;
     return 2.0 * r->stats.target_rate_bps / 8.0 > carried;
+}
+
+/* Whether a recovery's MI ran at a rate that an MI of this recovery already passed: one at the target read clean and
+ * raised the target above it (vivace_extend_recovery), while this one, opened before that result came back (the
+ * doubling stops at the target), sent the same rate again. §4.4's exit compares the utility of a higher rate with the
+ * best one's; this MI tested no higher rate, and two MIs at one rate that disagree show noise, not that the rate is
+ * too high. On the real path (3 s blackout of 10 Mbit/s, the faults short form) such a 21-packet MI at 5.36 Mbit/s
+ * read 0.075 (no loss, mean RTT 43.9 ms against a 41.2 ms minimum) right after a clean one at that rate, and its
+ * utility drop ended the recovery at half the link before the doubled rate was sent; probing held it there to the
+ * end of the run. The next MI, at the raised rate, tests that rate: a queue shows there, and its exit falls back. */
+static int repeats_cleared_rate(const vivace_state *s, const pcc_mi_result *r) {
+    return s->slow_start_cleared_rate > 0 && r->stats.target_rate_bps / 8.0 <= s->slow_start_cleared_rate;
 }
 
 /* §4.4.4 ignores "small measurement errors" in slow start (th_latency, th_loss; Table 4.1) so as not to end it
@@ -152,6 +165,8 @@ static int measurement_error_only(const vivace_state *s, const pcc_mi_result *r)
     int gradient_counted = vivace_mi_queue_grew(s, r);
     if (gradient_counted && r->stats.rtt_gradient >= SLOW_START_JITTER_GRADIENT) return 0;
     if (sender_short) return 1;
+    /* a standing queue (the path changed under the rate) still ends it, as do loss and a steep gradient above */
+    if (repeats_cleared_rate(s, r)) return !vivace_mi_standing_queue(s, r);
     return gradient_counted && !near_carried_rate(s, r) && delivered_its_sends(s, r);
 }
 
@@ -179,8 +194,12 @@ void vivace_on_slow_start_result(vivace_state *s, const pcc_mi_result *r, double
     s->slow_start_best_noise_var = noise_var;
     if (rate >= s->loop.ctx->max_rate_bytes_per_s) {
         vivace_enter_probing(s, rate); /* nothing left to double */
-    } else if (s->recovery_target > 0 && rate >= s->recovery_target && !vivace_extend_recovery(s, r, rate)) {
-        s->recovery_target = 0.0; /* recovered */
-        vivace_enter_probing(s, rate);
+    } else if (s->recovery_target > 0 && rate >= s->recovery_target) {
+        if (!vivace_extend_recovery(s, r, rate)) {
+            s->recovery_target = 0.0; /* recovered */
+            vivace_enter_probing(s, rate);
+        } else if (s->recovery_target > rate) {
+            s->slow_start_cleared_rate = rate; /* raised: not a retest at the target */
+        }
     }
 }

@@ -47,6 +47,8 @@ typedef struct vivace_state {
     double slow_start_best_noise_var;
     double delivery_max;             /* bytes/s: highest delivery-rate sample of this slow-start episode */
     double slow_start_last_rate;     /* bytes/s: the episode's latest slow-start MI, 0 before the first */
+    double slow_start_cleared_rate;  /* bytes/s: a recovery's MI at this rate read clean and raised its target above
+                                      * it (vivace_extend_recovery); 0: none in this slow start */
     /* drain (slow_start_drain): one MI at drain_rate for drain_duration_us before the next probe round */
     int64_t drain_duration_us;       /* 0: no drain pending */
     double drain_rate;

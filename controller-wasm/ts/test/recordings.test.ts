@@ -300,3 +300,28 @@ test('after a blackout, the recovery MI at its target that read a small RTT grad
   assert.ok(highest >= 0.9 * beforeBps,
     `the recovery's rates reached ${(highest / 1e6).toFixed(2)} Mbit/s; before the blackout ${(beforeBps / 1e6).toFixed(2)}`);
 });
+
+// Found 2026-11-27 (bench/published/2026-11-25/blackout-recovery-4, hold h2, run 51: d6baebf's controller, the faults
+// short form's miss), origin + Chromium through linkem, as above, beside a busy loop; the session's first 13 s. One
+// MI-timeout halving (10.72 -> 5.36 Mbit/s); the one-halving recovery's MI at its target read clean (21 packets,
+// gradient 0.010) and raised the target to 10.72. But the MI after it, opened at 5.36 before that result came back,
+// read 0.075 (no loss, mean RTT 43.9 ms against a 41.2 ms minimum, utility -365 against 3.23), and that drop ended
+// the recovery before any MI at 10.72 was tested; probing held 5.1-5.6 Mbit/s to the run's end. Fixed in
+// vivace_slow_start.c (repeats_cleared_rate): an MI at a rate a clean MI of the recovery already passed tests no
+// higher rate (§4.4's exit compares a higher rate's utility with the best's), so only loss, a steep gradient or a
+// standing queue end the recovery there.
+test('after a blackout, an MI repeating the rate whose clean MI raised the recovery\'s target does not end it (vivace, replayed)', () => {
+  const { mis, steps, timedOut, recovery } = blackoutReplay('vivace-10mbps-20ms-150kb-blackout-repeat-mi.replay', 1);
+  const beforeBps = timedOut[0]!.targetRateBps;
+  const inRecovery = mis.filter((m) => m.id >= steps[recovery]!.miCompleted && !m.appLimited);
+  // the case: two MIs in a row at the halved rate, the first clean, the second's utility turned negative by a gradient
+  const repeat = inRecovery.findIndex((m, i) => i > 0 && m.targetRateBps < 0.55 * beforeBps &&
+    m.targetRateBps === inRecovery[i - 1]!.targetRateBps && inRecovery[i - 1]!.rttGradient < 0.02 &&
+    m.packetsLost === 0 && m.rttGradient > 0.05 && m.rttGradient < 0.1 && m.utility < 0);
+  assert.ok(repeat > 0, 'a clean MI at the halved target, then one at the same rate with a jitter-level gradient');
+  const exit = steps.findIndex((s, i) => i > recovery && s.state !== 'slow_start');
+  // the recovery ends on the result of an MI at the rate before the blackout, not on the repeat's
+  const ended = exit >= 0 ? mis.find((m) => m.id === steps[exit]!.miCompleted - 1) : undefined;
+  assert.ok(ended === undefined || ended.targetRateBps >= 0.9 * beforeBps,
+    `the recovery ended on MI ${ended?.id} at ${((ended?.targetRateBps ?? 0) / 1e6).toFixed(2)} Mbit/s; before the blackout ${(beforeBps / 1e6).toFixed(2)}`);
+});

@@ -63,6 +63,34 @@ async function openPage(query: string): Promise<{ page: Page; close: () => Promi
   return { page, close: () => context.close() };
 }
 
+/**
+ * The per-segment ABR log (player/src/metrics/abr-segment-log.ts, the bench's abr-segments-player-N.jsonl) is wired to
+ * real dash.js: each of its sources must have filled its fields for the segments played — dash.js's loading events
+ * (index, rendition), its HttpList metric (request times, the etp it parsed), its stored throughput sample paired
+ * with that entry (the same value its CmsdReport saw stored), its estimate after it, and the fetcher's transfer.
+ */
+async function assertAbrLogWired(page: Page, report: CmsdReport, handedEtp: number[]): Promise<void> {
+  const log = await page.evaluate(() => window.pccPlayer.abrSegments(0));
+  const segments = log.filter((r) => r.kind === 'segment');
+  const tell = `(${segments.length} segment records; last ${JSON.stringify(segments.slice(-2))})`;
+  const loaded = segments.filter((s) => s.index !== null && s.renditionKbps !== null && s.renditionKbps > 0);
+  assert.ok(loaded.length >= 5, `dash.js's loading events named only ${loaded.length} segments ${tell}`);
+  const timed = segments.filter((s) => s.dashRequestMs !== null && s.dashEndMs !== null && s.dashEndMs >= s.dashRequestMs);
+  assert.ok(timed.length >= 5, `dash.js's HttpList gave request times for only ${timed.length} segments ${tell}`);
+  const carried = segments.filter((s) => s.transfer !== null && s.transfer.bytes > 0 && s.pathKbps !== null && s.pathKbps > 0);
+  assert.ok(carried.length >= 5, `the fetcher reported the transfer of only ${carried.length} segments ${tell}`);
+  const sampled = segments.filter((s) => s.sampleKbps !== null);
+  assert.ok(sampled.length >= 3, `only ${sampled.length} segments were paired with a throughput sample ${tell}`);
+  const stored = report.samples.map((s) => s.valueKbps);
+  const unknownSamples = sampled.filter((s) => !stored.some((v) => Math.abs(v - s.sampleKbps!) <= 1e-6 * Math.max(1, v)));
+  assert.deepEqual(unknownSamples, [], 'a segment\'s sample is one dash.js stored');
+  const withEtp = segments.filter((s) => s.etpKbps !== null);
+  assert.ok(withEtp.length >= 3, `dash.js's HttpList carried an etp for only ${withEtp.length} segments ${tell}`);
+  const unsent = withEtp.filter((s) => !handedEtp.some((e) => Math.abs(e - s.etpKbps!) <= 1));
+  assert.deepEqual(unsent, [], 'every etp in the log is one the loader handed dash.js');
+  assert.ok(sampled.some((s) => s.estimateKbps !== null && s.estimateKbps > 0), `no estimate recorded after a sample ${tell}`);
+}
+
 function etpOf(cmsdDynamic: string): number | null {
   const d = decodeCmsdDynamic(cmsdDynamic);
   return d.ok && d.value.etpKbps !== undefined ? d.value.etpKbps : null;
@@ -91,6 +119,7 @@ test('WebTransport datagrams: the origin sees dash.js\'s CMCD bl; dash.js reads 
     const matching = blended.filter((s) => handedEtp.some((e) => Math.abs(e - s.impliedEtpKbps!) <= 1));
     assert.ok(matching.length >= 3, `only ${matching.length} of ${report.samples.length} throughput samples carry a received etp `
       + `(w ${report.etpWeightRatio}; samples ${JSON.stringify(report.samples.slice(-5))}; etp ${handedEtp.slice(-5).join(', ')})`);
+    await assertAbrLogWired(page, report, handedEtp);
   } finally {
     await close();
   }

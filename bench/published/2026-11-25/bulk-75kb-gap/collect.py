@@ -7,14 +7,14 @@ runs, replay = sys.argv[1], sys.argv[2]
 def mis(path):
     out = subprocess.run([replay, '--mi', path], capture_output=True, text=True, check=True).stdout
     return [json.loads(l) for l in out.splitlines()]
-for d in sorted(glob.glob(os.path.join(runs, '[AB]-[0-9]'))):
+for d in sorted(glob.glob(os.path.join(runs, '[A-Z]-[0-9]'))):
     inv = os.path.basename(d)
     for l in open(os.path.join(d, 'results.jsonl')):
         r = json.loads(l)
         p = r.get('controller_params') or {}
         b_on = r['scheme'] == 'vivace'
         moving = p.get('moving', 1 if r['scheme'] == 'vivace-loss' else 0)
-        cond = ('vivace' if b_on else 'vivace-loss') + ('' if (moving == (0 if b_on else 1)) else f' moving={moving}')
+        cond = r['scheme'] + ''.join(f' {k}={v}' for k, v in sorted(p.items()))
         row = {'invocation': inv, 'repetition': int(inv.split('-')[1]), 'scheme': r['scheme'], 'controller_params': p,
                'condition': cond, 'latency_term': b_on, 'moving': moving, 'goodput_mbps': r['goodput_mbps'],
                'throughput_mbps': (r.get('fidelity') or {}).get('real_throughput_mbps'),

@@ -27,12 +27,13 @@ for c, reps in by.items():
     ks = [k for k in sorted(reps) if k in base]
     d = [reps[k]['throughput_mbps'] - base[k]['throughput_mbps'] for k in ks]
     print(f"- {c}: {ci(d)} Mbit/s (pairs {', '.join(f'{x:+.1f}' for x in d)})")
-print()
-print('Factorial effects (2 × 2, each pair within one repetition; 6 pairs each):')
-print()
-def get(c, k): return by[c][k]['throughput_mbps']
-ks = sorted(base)
-lat = [get('vivace-loss moving=0', k) - get('vivace', k) for k in ks] + [get('vivace-loss', k) - get('vivace moving=1', k) for k in ks]
-mov = [get('vivace moving=1', k) - get('vivace', k) for k in ks] + [get('vivace-loss', k) - get('vivace-loss moving=0', k) for k in ks]
-print(f"- latency term off (b = 0), at moving = 0 and at moving = 1: {ci(lat)} Mbit/s (pairs {', '.join(f'{x:+.1f}' for x in lat)})")
-print(f"- moving on, with b = 900 and with b = 0: {ci(mov)} Mbit/s (pairs {', '.join(f'{x:+.1f}' for x in mov)})")
+if all(c in by for c in ('vivace-loss moving=0', 'vivace moving=1', 'vivace-loss')):
+  print()
+  print('Factorial effects (2 × 2, each pair within one repetition; 6 pairs each):')
+  print()
+  def get(c, k): return by[c][k]['throughput_mbps']
+  ks = sorted(base)
+  lat = [get('vivace-loss moving=0', k) - get('vivace', k) for k in ks] + [get('vivace-loss', k) - get('vivace moving=1', k) for k in ks]
+  mov = [get('vivace moving=1', k) - get('vivace', k) for k in ks] + [get('vivace-loss', k) - get('vivace-loss moving=0', k) for k in ks]
+  print(f"- latency term off (b = 0), at moving = 0 and at moving = 1: {ci(lat)} Mbit/s (pairs {', '.join(f'{x:+.1f}' for x in lat)})")
+  print(f"- moving on, with b = 900 and with b = 0: {ci(mov)} Mbit/s (pairs {', '.join(f'{x:+.1f}' for x in mov)})")

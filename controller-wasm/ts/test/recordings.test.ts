@@ -308,8 +308,8 @@ test('after a blackout, the recovery MI at its target that read a small RTT grad
 // read 0.075 (no loss, mean RTT 43.9 ms against a 41.2 ms minimum, utility -365 against 3.23), and that drop ended
 // the recovery before any MI at 10.72 was tested; probing held 5.1-5.6 Mbit/s to the run's end. Fixed in
 // vivace_slow_start.c (repeats_cleared_rate): an MI at a rate a clean MI of the recovery already passed tests no
-// higher rate (§4.4's exit compares a higher rate's utility with the best's), so only loss, a steep gradient or a
-// standing queue end the recovery there.
+// higher rate (§4.4's exit compares a higher rate's utility with the best's), so only loss, a steep gradient, a
+// standing queue or a delivery below what its gradient explains (x/(1+g), within ε) end the recovery there.
 test('after a blackout, an MI repeating the rate whose clean MI raised the recovery\'s target does not end it (vivace, replayed)', () => {
   const { mis, steps, timedOut, recovery } = blackoutReplay('vivace-10mbps-20ms-150kb-blackout-repeat-mi.replay', 1);
   const beforeBps = timedOut[0]!.targetRateBps;

@@ -17,6 +17,11 @@
 #define AMPLIFIER_CONFIDENCE 0.5
 /* The double check needs a loss difference beyond this many standard errors of a two-proportion test. */
 #define DOUBLE_CHECK_CONFIDENCE 2.0
+/* A round in which every probe lost more than this is an overload, not noise: 4 x the ~5% loss at which eq. 4.1
+ * stops rewarding a higher rate (vivace_moving.c, tolerated_loss; the kernel paper's loss resistance), and about
+ * 7 x the 3% random loss Vivace must hold its rate through (thesis Fig 4.3). Binomial noise of 3% loss reads 20%
+ * in a 10-packet MI about 3% of the time, in all four probes of a round about once in a million rounds. */
+#define OVERLOAD_LOSS 0.2
 
 double vivace_probe_rate(const vivace_state *s, int slot) {
     double eps = s->epsilon;
@@ -43,16 +48,20 @@ static unsigned confidence_amplifier(unsigned tau) {
     return tau <= 3 ? tau : 2 * tau - 3;
 }
 
-/* The most any probe of the round got through the path, Mbit/s: its target rate times the fraction of
- * what it sent that was acknowledged (a fraction, so an application-limited MI does not lower it). */
-static double probes_delivered_mbps(const vivace_state *s) {
+/* The most any probe of the round got through the path, Mbit/s: the fraction of what it sent that was acknowledged
+ * times its target rate (a fraction, so an application-limited MI does not lower it), or times the rate it was
+ * actually sent at (of_sent: the path's delivery rate when the sender could not carry out the target). */
+static double probes_delivered_mbps_of(const vivace_state *s, int of_sent) {
     double best = 0.0;
     for (int slot = 0; slot < PCC_PROBE_SLOTS; slot++) {
-        double delivered = s->probes[slot].rate_mbps * s->probes[slot].delivered_fraction;
+        const probe_result *p = &s->probes[slot];
+        double delivered = (of_sent ? p->sent_mbps : p->rate_mbps) * p->delivered_fraction;
         if (delivered > best) best = delivered;
     }
     return best;
 }
+
+static double probes_delivered_mbps(const vivace_state *s) { return probes_delivered_mbps_of(s, 0); }
 
 /* The highest rate the round's probes were sent at, Mbit/s. */
 static double probes_offered_mbps(const vivace_state *s) {
@@ -174,12 +183,33 @@ static int is_abnormal(const vivace_state *s, double gradient) {
     return down_lost / down_sent - up_lost / up_sent > DOUBLE_CHECK_CONFIDENCE * se;
 }
 
+/* A round that cannot decide (a pair voided, or the pairs disagree) while every probe, and the flow's recent loss
+ * average (a sustained overload, not one round's drop-tail burst), lost more than OVERLOAD_LOSS:
+ * eq. 4.1 scores every rate above the delivery rate worse there (§4.2, the loss term), so no pair can be noise, yet
+ * repeating the round at the same base leaves a full buffer and tens of percent of loss for seconds. The base steps
+ * down to (1 - ε) x what the path delivered: the next round's upper probe, r(1 + ε), sends no more than that, and
+ * the queue the loss points to drains. 1: stepped. */
+static int step_down_from_overload(vivace_state *s) {
+    if (!(s->loop.loss_average > OVERLOAD_LOSS)) return 0;
+    for (int slot = 0; slot < PCC_PROBE_SLOTS; slot++) {
+        if (!(s->probes[slot].loss_rate > OVERLOAD_LOSS)) return 0;
+    }
+    double next_mbps = probes_delivered_mbps_of(s, 1) * (1.0 - s->epsilon);
+    if (!(next_mbps > 0) || !(next_mbps < vivace_to_mbps(s->base_rate))) return 0;
+    s->loop.gradient = 0.0;
+    vivace_reset_direction(s);
+    s->epsilon = vivace_epsilon_min(s);
+    vivace_enter_probing(s, next_mbps / 8e-6);
+    return 1;
+}
+
 static int same_sign(double a, double b) { return (a > 0) == (b > 0) && (a < 0) == (b < 0); }
 
 static void on_probes_complete(vivace_state *s) {
     int delivery_fell = vivace_round_delivery_fell(s, probes_delivered_mbps(s), probes_offered_mbps(s));
     for (int pair = 0; pair < PCC_PROBE_PAIRS && vivace_flag(s, VIVACE_P_PROBE_PAIR_CHECK); pair++) {
         if (!pair_carried_out(s, &s->probes[2 * pair])) {
+            if (step_down_from_overload(s)) return;
             s->loop.gradient = 0.0;
             vivace_enter_probing(s, s->base_rate); /* measure again; the same ε: the step was not too small */
             return;
@@ -191,6 +221,7 @@ static void on_probes_complete(vivace_state *s) {
         double other_variance;
         double other = pair_gradient(&s->probes[2 * pair], &other_variance);
         if (!same_sign(gradient, other)) {
+            if (step_down_from_overload(s)) return;
             s->loop.gradient = 0.0;
             widen_epsilon(s);
             vivace_enter_probing(s, s->base_rate); /* inconclusive: stay, measure again */

@@ -187,6 +187,19 @@ static int held_through_forward_silence(const vivace_state *s, const cc_ack_even
     return cc_path_silence_forward_gap_us(event->silence) > timeout_us && one_way_us - s->min_one_way_us > timeout_us;
 }
 
+/* Whether an ack shows that the delay which timed the MI out cleared before the first halving, with no loss in the
+ * episode (path_step_open): the packet was sent before it, at the rate that timed out, and came back on time (not
+ * late) through an empty forward path. In eq. 4.1's model (§4.3.1, eq. 4.4) the sender's own queue drains only
+ * when it sends below the capacity, so a queue that emptied while it still sent that rate was not its doing: a
+ * stall of the receiving host (a browser tab's event loop that read nothing for 100-500 ms, then everything) or of
+ * the path, which a halving relieves of nothing. An on-time ack that arrives after the halving is of a packet sent
+ * less than an RTT and the MI timeout before it, after the late MI. */
+static int cleared_before_halving(const vivace_state *s, const cc_ack_event *event, int64_t one_way_us, int late) {
+    int64_t timeout_us = pcc_loop_mi_timeout_us(&s->loop);
+    return event->packet->sent_time_us < s->halved_at_us && !late &&
+           SPURIOUS_QUEUE_SHARE * (one_way_us - s->min_one_way_us) < timeout_us;
+}
+
 /* MI-timeout halvings assume the silence was congestion. A path's return direction alone also goes silent for
  * seconds (LTE uplinks): the data got through, only the acks waited, and the halvings leave the rate at the floor,
  * where 10-packet MIs take about a second each. Receive timestamps tell the two apart: a late ack whose packet met
@@ -220,6 +233,10 @@ void vivace_timeout_on_ack(vivace_state *s, const cc_ack_event *event) {
     if (!s->awaiting_feedback && !s->path_step_open) return;
     int late = late_us > pcc_loop_mi_timeout_us(&s->loop);
     if (s->awaiting_feedback && delayed_on_the_way_back) {
+        undo_halvings(s);
+        return;
+    }
+    if (s->path_step_open && cleared_before_halving(s, event, one_way_us, late)) {
         undo_halvings(s);
         return;
     }

@@ -157,6 +157,19 @@ static void record_receiver_time(pcc_mi *mi, uint32_t bytes, int64_t recv_time_u
 
 /* An ack with a receiver time: another time than the frame's starts a new frame. Earlier receipts ended at the latest
  * time seen before it; a late frame (no later than that) was received among them, where is unknown (0). */
+/* Welford's update of the one-way delay's regression on send time, as the RTT's (pcc_mi_on_ack). */
+static void record_one_way_delay(pcc_mi *mi, const cc_sent_packet *packet, int64_t recv_time_us) {
+    double x = (double)(packet->sent_time_us - mi->start_time_us);
+    double y = (double)(recv_time_us - packet->sent_time_us);
+    mi->owd_samples++;
+    double inverse_n = 1.0 / (double)mi->owd_samples;
+    double dx = x - mi->owd_mean_send_time_us;
+    mi->owd_mean_send_time_us += dx * inverse_n;
+    mi->owd_mean_us += (y - mi->owd_mean_us) * inverse_n;
+    mi->owd_m2_send_time += dx * (x - mi->owd_mean_send_time_us);
+    mi->owd_co_moment += dx * (y - mi->owd_mean_us);
+}
+
 static int note_frame(pcc_mi_tracker *tracker, const cc_sent_packet *packet, int64_t recv_time_us) {
     int released = 0;
     if (recv_time_us != tracker->frame_recv_us) {
@@ -234,6 +247,7 @@ int pcc_mi_on_ack(pcc_mi_tracker *tracker, const cc_sent_packet *packet, int64_t
     if (mi != NULL && recv_time_us > 0) {
         if (mi->bytes_recv_timed == 0) mi->frame_bytes_before = tracker->frame_bytes;
         record_receiver_time(mi, packet->bytes, recv_time_us);
+        record_one_way_delay(mi, packet, recv_time_us);
     }
     /* packets no MI listens for any more were received in the frame all the same */
     if (recv_time_us > 0) tracker->frame_bytes += packet->bytes;
@@ -348,6 +362,9 @@ int pcc_mi_pop_result(pcc_mi_tracker *tracker, double min_rtt_us, pcc_mi_result 
     out->last_pn = mi->last_pn;
     out->start_time_us = mi->start_time_us;
     out->end_time_us = mi->end_time_us;
+    double owd_gradient = mi->owd_m2_send_time > 0 ? mi->owd_co_moment / mi->owd_m2_send_time : 0.0;
+    out->owd_gradient_known = mi->owd_samples >= 2 && mi->owd_m2_send_time > 0 && isfinite(owd_gradient);
+    out->owd_gradient = out->owd_gradient_known ? owd_gradient : 0.0;
     tracker->head = (tracker->head + 1) % PCC_MI_CAPACITY;
     tracker->count--;
     return 1;

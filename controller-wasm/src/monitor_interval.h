@@ -60,6 +60,10 @@ typedef struct pcc_mi {
     double m2_send_time;          /* sum of squared deviations of send time */
     double m2_rtt;
     double co_moment;             /* sum of (send time dev) * (rtt dev) */
+    /* The same regression for the one-way delay (the receiver's time less the send time; the clocks' offset
+     * cancels in the slope), over the acks that carry a receiver time. */
+    uint32_t owd_samples;
+    double owd_mean_send_time_us, owd_mean_us, owd_m2_send_time, owd_co_moment;
 } pcc_mi;
 
 /* Closed MIs whose achieved send rate is remembered (see pcc_mi_recent_send_rate). */
@@ -94,6 +98,10 @@ typedef struct pcc_mi_result {
     int timed_out;                /* fate of some packets unknown when it was finished */
     int app_limited;              /* the sender ran out of data while it was open (pcc_mi_mark_app_limited) */
     double rtt_gradient_stderr;   /* standard error of the regression slope (0 with < 3 samples) */
+    /* d(one-way delay)/dt over send time, dimensionless, as rtt_gradient but on the receiver's clock: the forward
+     * path's share of the RTT's rise; owd_gradient_known is 0 with fewer than 2 receiver-timed acks at 2 send times */
+    double owd_gradient;
+    int owd_gradient_known;
     uint64_t first_pn, last_pn;   /* for cc_set_mi_observer */
     int64_t start_time_us, end_time_us;
 } pcc_mi_result;

@@ -1,5 +1,6 @@
 /* Monitor-interval bookkeeping: association under reordering and loss, in-order completion,
- * timeouts, the RTT-gradient regression, zero-length intervals and delivery on the receiver's clock. */
+ * timeouts, the RTT- and one-way-delay-gradient regressions, zero-length intervals and delivery on the receiver's
+ * clock. */
 #include <string.h>
 
 #include "check.h"
@@ -319,7 +320,37 @@ static void test_stalled_sender(void) {
     CHECK_NEAR(stalled_mi_duration_us(1), 30000 - 20000, 1e-9); /* the 21 ms gap less one paced gap */
 }
 
+/* An MI of 10 packets sent 1 ms apart whose RTT rose by rtt_rise_us per ms of send time while the receiver stamped
+ * them owd_rise_us per ms later than their one-way delay at the start; without receiver times, unknown. */
+static pcc_mi_result one_way_delay_mi(int64_t rtt_rise_us, int64_t owd_rise_us, int with_receiver_time) {
+    pcc_mi_tracker t;
+    send_ten_packets(&t);
+    pcc_mi_start(&t, 1e6, 0, 0, 10000);
+    for (uint64_t i = 0; i < 10; i++) {
+        cc_sent_packet p = packet(i, (int64_t)i * 1000);
+        int64_t recv_us = with_receiver_time ? 5000000 + (int64_t)i * (1000 + owd_rise_us) : 0;
+        pcc_mi_on_ack(&t, &p, 20000 + (int64_t)i * rtt_rise_us, recv_us);
+    }
+    pcc_mi_result r;
+    CHECK(pcc_mi_pop_result(&t, 20000, &r) == 1);
+    return r;
+}
+
+static void test_one_way_delay_gradient(void) {
+    /* a forward queue: the one-way delay rises with the RTT */
+    pcc_mi_result forward = one_way_delay_mi(200, 200, 1);
+    CHECK(forward.owd_gradient_known);
+    CHECK_NEAR(forward.stats.rtt_gradient, 0.2, 1e-9);
+    CHECK_NEAR(forward.owd_gradient, 0.2, 1e-9);
+    /* a delay after the receiver's stamp (its acks held, the return path): the RTT alone rises */
+    pcc_mi_result back = one_way_delay_mi(300, 0, 1);
+    CHECK_NEAR(back.stats.rtt_gradient, 0.3, 1e-9);
+    CHECK_NEAR(back.owd_gradient, 0.0, 1e-9);
+    CHECK(!one_way_delay_mi(300, 0, 0).owd_gradient_known);
+}
+
 int main(void) {
+    test_one_way_delay_gradient();
     test_idle_sender();
     test_stalled_sender();
     test_receiver_clock();

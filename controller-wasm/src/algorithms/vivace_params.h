@@ -30,6 +30,7 @@ enum {
     VIVACE_P_PROBE_PAIR_CHECK,
     VIVACE_P_FORWARD_SILENCE_MI,
     VIVACE_P_ONE_HALVING_RECOVERY,
+    VIVACE_P_SLOW_START_FORWARD_GRADIENT,
     VIVACE_P_COUNT
 };
 
@@ -68,6 +69,8 @@ enum {
         {"forward_silence_mi", 1, 0, 1,                                                                    \
          "boolean; 1: after the forward link held a packet while it delivered nothing for longer than the MI timeout (a blackout), an open sRTT-sized MI ends at the length the sRTT gives now, as after a return-path silence (0: after a return-path silence only)"}, \
         {"one_halving_recovery", 1, 0, 1,                                                                  \
-         "boolean; 1: after an MI-timeout episode of one halving (the rate is already what the halving left), the first MI to complete starts a recovery at that rate, whose clean MI goes on to the rate before the halving (0: probing goes on from the halved rate)"}
+         "boolean; 1: after an MI-timeout episode of one halving (the rate is already what the halving left), the first MI to complete starts a recovery at that rate, whose clean MI goes on to the rate before the halving (0: probing goes on from the halved rate)"}, \
+        {"slow_start_forward_gradient", 1, 0, 1,                                                           \
+         "boolean; 1: in slow start, an RTT gradient of 0.1 or more that the one-way delay (the receiver's clock) did not show (below 0.1) in an MI that lost nothing, met no standing queue and delivered its sends within a 0.1 queue's decides nothing, below the rate the path carried lately (0: it ends slow start)"}
 
 #endif /* PCC_VIVACE_PARAMS_H */

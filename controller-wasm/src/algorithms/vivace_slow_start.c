@@ -148,6 +148,20 @@ static int delivered_what_gradient_explains(const vivace_state *s, const pcc_mi_
     return r->stats.throughput_bps >= (1.0 - vivace_param(s, VIVACE_P_EPSILON)) * r->stats.send_rate_bps / (1.0 + gradient);
 }
 
+/* Whether an MI's steep RTT gradient was not the forward path's: its one-way delay (the receiver's clock) rose at
+ * most at the jitter level, and it delivered what it sent within a jitter-level queue's x / (1 + g) (eq. 4.4). A
+ * bottleneck queue shows in both, whatever the acks' timing; a delay after the receiver's stamp (its ack held by the
+ * receiver or the sender descheduled, the return path) raises the RTTs alone. On the real path (faults short form,
+ * 10 Mbit/s, load 4-7) a 10-packet MI of the first slow start at 1.82 Mbit/s read an RTT gradient of 0.168 and
+ * delivered all it sent while its one-way delay fell (-0.022), and ending there left the flow at a third of the link;
+ * after a blackout a 16-packet MI at 3.42 Mbit/s read 0.564 (one ack 31 ms late on the way back, one-way 0.009) and
+ * delivered 0.94 of its sends. MIs at 7.5-10.8 Mbit/s there that read 0.17-0.24 rose 0.16-0.22 one way, a queue,
+ * though they delivered 0.93-0.97 of what they sent: the delivery alone does not tell. */
+static int gradient_not_forward(const pcc_mi_result *r) {
+    return r->owd_gradient_known && r->owd_gradient < SLOW_START_JITTER_GRADIENT &&
+           r->stats.throughput_bps >= r->stats.send_rate_bps / (1.0 + SLOW_START_JITTER_GRADIENT);
+}
+
 /* §4.4.4 ignores "small measurement errors" in slow start (th_latency, th_loss; Table 4.1) so as not to end it
  * early. On the real path two such errors ended it at 8-27 Mbit/s, each in an MI that lost nothing and whose RTT
  * gradient, if significant, stayed below SLOW_START_JITTER_GRADIENT:
@@ -157,7 +171,7 @@ static int delivered_what_gradient_explains(const vivace_state *s, const pcc_mi_
  *   (within ε; a queue growing at g = dRTT/dt delivers x / (1 + g)).
  * Such an MI's utility drop decides nothing (as an app-limited MI's, vivace.c): the doubling goes on, the best MI
  * stays the best, so an exit on the next MI still falls back below the rate this one sent. Loss, a steep gradient
- * or a delivery shortfall end slow start. A recovery's doubling (recovery_target > 0) climbs back toward a rate the
+ * that the one-way delay shows too (gradient_not_forward) or a delivery shortfall end slow start. A recovery's doubling (recovery_target > 0) climbs back toward a rate the
  * path carried lately, where a small gradient is the first sign of the queue: within a doubling of that rate
  * (near_carried_rate) it is not forgiven, and the exit falls back to what that MI delivered (exit_delivered). */
 static int measurement_error_only(const vivace_state *s, const pcc_mi_result *r) {
@@ -171,7 +185,12 @@ static int measurement_error_only(const vivace_state *s, const pcc_mi_result *r)
      * 42 Mbit/s on a 100 Mbit/s link. */
     if (sender_short && r->stats.send_rate_bps / 8.0 <= s->delivery_max) return 1;
     int gradient_counted = vivace_mi_queue_grew(s, r);
-    if (gradient_counted && r->stats.rtt_gradient >= SLOW_START_JITTER_GRADIENT) return 0;
+    if (gradient_counted && r->stats.rtt_gradient >= SLOW_START_JITTER_GRADIENT) {
+        /* one that the forward path did not see is a measurement error too, below the rate the path carried lately
+         * and without a standing queue */
+        return vivace_flag(s, VIVACE_P_SLOW_START_FORWARD_GRADIENT) && !near_carried_rate(s, r) &&
+               !vivace_mi_standing_queue(s, r) && gradient_not_forward(r);
+    }
     if (sender_short) return 1;
     /* a standing queue or a delivery shortfall (the path changed under the rate) still ends it, as do loss and a
      * steep gradient above */

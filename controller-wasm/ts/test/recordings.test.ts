@@ -97,8 +97,9 @@ test('slow start goes on through RTT-gradient jitter in an MI that delivered wha
 // the stale-MI test below): replayed open loop with that rule, the MIs after the blackout cut the recorded sends (paced
 // at the long MI's rate) into other slices, and the slow-start cases each test is about are no longer in their
 // inputs. So they replay with the rule off, as recorded (recordedWithForwardSilenceMi 0).
-function blackoutReplay(file: string, recordedWithForwardSilenceMi = 0) {
-  const text = withParam(inputsOnly(readFileSync(join(DIR, file), 'utf8')), 'forward_silence_mi', recordedWithForwardSilenceMi);
+function blackoutReplay(file: string, recordedWithForwardSilenceMi = 0, params: Record<string, number> = {}) {
+  const text = Object.entries(params).reduce((t, [name, value]) => withParam(t, name, value),
+    withParam(inputsOnly(readFileSync(join(DIR, file), 'utf8')), 'forward_silence_mi', recordedWithForwardSilenceMi));
   const mis = replayMisOfText(text);
   const steps = replayStatesOfText(text);
   const timedOut = mis.filter((m) => m.timedOut);
@@ -206,9 +207,13 @@ test('after a blackout of both directions the next MI does not last the held pac
 // round) until two clean increases started a fade recovery up to the 8.5 Mbit/s before the blackout. Its first MI was
 // one the player's short request left unfilled, and that result ended the recovery at 2.65 Mbit/s: the rate stayed
 // under 3.4 Mbit/s until the run ended. Fixed in vivace.c: such an MI, which says nothing about the path's capacity,
-// neither ends a fade recovery nor lets its doubling go on (§4.4; it holds the rate last sent).
+// neither ends a fade recovery nor lets its doubling go on (§4.4; it holds the rate last sent). The timeout recovery's
+// exit (its 17-packet MI at 4.04 Mbit/s read 0.198 with no loss and delivered all it sent, while its one-way delay
+// rose 0.077) is the case of the contradicted-gradient tests below, which slow_start_forward_gradient forgives: this
+// test replays the recorded path with it off, so that the fade recovery it is about comes.
 test('an MI the sender could not fill does not end a fade recovery after a blackout (vivace, replayed)', () => {
-  const { mis, steps, timedOut, recovery } = blackoutReplay('vivace-10mbps-20ms-150kb-blackout-app-limited.replay', 1);
+  const { mis, steps, timedOut, recovery } = blackoutReplay('vivace-10mbps-20ms-150kb-blackout-app-limited.replay', 1,
+    { slow_start_forward_gradient: 0 });
   // the fade recovery: the next time the state turns to slow start after the timeout recovery ended
   const probing = steps.findIndex((s, i) => i > recovery && s.state !== 'slow_start');
   const fade = steps.findIndex((s, i) => i > probing && probing >= 0 && s.state === 'slow_start');
@@ -324,4 +329,53 @@ test('after a blackout, an MI repeating the rate whose clean MI raised the recov
   const ended = exit >= 0 ? mis.find((m) => m.id === steps[exit]!.miCompleted - 1) : undefined;
   assert.ok(ended === undefined || ended.targetRateBps >= 0.9 * beforeBps,
     `the recovery ended on MI ${ended?.id} at ${((ended?.targetRateBps ?? 0) / 1e6).toFixed(2)} Mbit/s; before the blackout ${(beforeBps / 1e6).toFixed(2)}`);
+});
+
+/** An MI that lost nothing and read a steep RTT gradient (≥ 0.1, utility below 0) while it delivered what it sent
+ * within `delivered`, far more than the x/(1+g) a bottleneck queue growing at g delivers (eq. 4.4). */
+function returnPathGradientMi(mis: ReturnType<typeof replayMisOfText>, afterId: number, delivered: number) {
+  return mis.find((m) => m.id > afterId && m.packetsLost === 0 && m.rttGradient >= 0.1 && m.utility < 0 &&
+    m.throughputBps >= delivered * m.sendRateBps && m.sendRateBps / (1 + m.rttGradient) < 0.9 * m.throughputBps);
+}
+
+// Found 2026-11-27 (bench/published/2026-11-25/slow-start-exit, hold h2, run 59: 81cbda8's controller, the faults short
+// form's miss beside a busy loop, load 5.4-5.9), origin + Chromium through linkem, 10 Mbit/s, 20 ms, 150 KB; the
+// session's first 8 s, before the blackout. The first slow start ended at its third MI, 1.82 Mbit/s: 10 packets, no
+// loss, an RTT gradient of 0.168 (utility -257), while the MI delivered all it sent (a queue growing at 0.168 delivers
+// 0.86 of it) and its one-way delay on the receiver's clock fell (-0.022): the rise was on the way back. Probing
+// climbed to only 3.26 Mbit/s by the blackout, and the recovery went back to about that. Fixed in monitor_interval.c
+// (the MI's one-way-delay gradient) and vivace_slow_start.c (slow_start_forward_gradient): a steep RTT gradient that
+// the forward path did not show is a measurement error (§4.4.4), not the bottleneck's queue.
+test('slow start goes on through a steep RTT gradient its one-way delay did not show (vivace, 10 Mbit/s, replayed)', () => {
+  const file = 'vivace-10mbps-20ms-150kb-startup-return-path-gradient.replay';
+  const { mis, statesUntil } = slowStartCase(file);
+  const steep = returnPathGradientMi(mis, -1, 0.95);
+  assert.ok(steep !== undefined && steep.targetRateBps < 5e6, 'an MI below half the link delivered what it sent with a steep gradient');
+  // its result and the next: the doubling went on
+  assert.deepEqual(statesUntil(steep.id + 2), ['slow_start']);
+  // the recording holds the case: without the rule, that result ends slow start
+  const off = replayStatesOfText(withParam(inputsOnly(readFileSync(join(DIR, file), 'utf8')), 'slow_start_forward_gradient', 0));
+  assert.ok(off.some((s) => s.miCompleted <= steep.id + 2 && s.state !== 'slow_start'), 'slow start ended on it with the rule off');
+});
+
+// Found 2026-11-27 (the same hold, run 57, load 4.4-6.3), as above; the session's first 14 s. 20 MIs timed out through
+// the blackout (8.79 -> 1.21 Mbit/s); the recovery doubled 1.10, 1.16, 2.31, then its 16-packet MI at 3.42 Mbit/s read
+// 0.564 with no loss (mean RTT 53.2 ms against 41.2: one ack 31 ms late on the way back, the one-way delay's gradient
+// 0.009) and delivered 0.94 of what it sent (a queue at 0.564 delivers 0.64), and that ended the recovery; probing held
+// 2.2-2.6 Mbit/s to the run's end. The next MI, at 4.63 Mbit/s, read -0.106. Fixed as above: more than a doubling below
+// the rate before the blackout, such a gradient does not end the recovery.
+test('after a blackout, a steep RTT gradient its one-way delay did not show does not end the recovery (vivace, replayed)', () => {
+  const file = 'vivace-10mbps-20ms-150kb-blackout-return-path-gradient.replay';
+  const { mis, steps, timedOut, recovery } = blackoutReplay(file, 1);
+  const beforeBps = timedOut[0]!.targetRateBps;
+  const steep = returnPathGradientMi(mis, timedOut.at(-1)!.id, 0.9);
+  assert.ok(steep !== undefined && 2 * steep.targetRateBps < beforeBps,
+    `a recovery MI more than a doubling below the rate before the blackout delivered what it sent with a steep gradient: ${JSON.stringify(steep)}`);
+  assert.ok(steps.at(-1)!.miCompleted >= steep.id + 2, 'the recording goes on past the next result');
+  const inRecovery = (states: typeof steps, from: number) =>
+    new Set(states.slice(from).filter((s) => s.miCompleted <= steep.id + 2).map((s) => s.state));
+  assert.deepEqual([...inRecovery(steps, recovery)], ['slow_start']);
+  // the recording holds the case: without the rule, that result ends the recovery
+  const off = blackoutReplay(file, 1, { slow_start_forward_gradient: 0 });
+  assert.ok(inRecovery(off.steps, off.recovery).size > 1, 'the recovery ended on it with the rule off');
 });

@@ -55,18 +55,17 @@ static int sender_fell_short(const vivace_state *s, const pcc_mi_result *r) {
     return r->stats.send_rate_bps < (1.0 - vivace_param(s, VIVACE_P_EPSILON)) * r->stats.target_rate_bps;
 }
 
-/* The rate an MI showed the path carries, bytes/s, for the best-MI bookkeeping of §4.4's exit: its target when the
- * sender carried it out and the path delivered what was sent (within ε), else what it delivered (no more than the
- * target). An MI the sender fell short in tested no rate at its target, and one that lost nothing but delivered
- * less than it sent held the rest in a queue (a queue growing at g delivers x / (1 + g), eq. 4.4): the path proved
- * its delivery. On the real path (100 Mbit/s, 1 MB buffer) an MI of target 171 Mbit/s sent 115 and delivered 82
- * without loss; its gradient (0.18) was within noise, so its utility (x = 115) beat the clean MI at 104 and it
- * became the best: the exit fell back to 171 and the buffer stayed full for seconds. A lossy MI keeps its target:
- * its shortfall is the loss its utility already prices. */
+/* The rate an MI showed the path carries, bytes/s, for the best-MI bookkeeping of §4.4's exit: its target, unless the
+ * sender fell short of it in the first slow start; then what it delivered (no more than the target): such an MI
+ * tested no rate at its target, and its utility's x is the rate it sent. On the real path (100 Mbit/s, 1 MB buffer)
+ * an MI of target 171 Mbit/s sent 115 and delivered 82 without loss; its gradient (0.18) was within noise, so its
+ * utility beat the clean MI at 104 and it became the best: the exit fell back to 171 and the buffer stayed full for
+ * seconds. A recovery's doubling stops at a rate the path carried lately (recovery_target), so its best MI's target
+ * stands no higher than that; there a target the sender missed by a few percent stays the best rate (after a 3 s
+ * blackout of 10 Mbit/s, 2.37 of 2.52 Mbit/s sent: counted at its 2.14 delivered, the recovery fell back further). */
 static double proved_rate(const vivace_state *s, const pcc_mi_result *r) {
     double target = r->stats.target_rate_bps / 8.0;
-    int queue_held = r->stats.packets_lost == 0 && !delivered_its_sends(s, r);
-    if (!sender_fell_short(s, r) && !queue_held) return target;
+    if (s->recovery_target > 0 || !sender_fell_short(s, r)) return target;
     double delivered = r->stats.throughput_bps / 8.0;
     return isfinite(delivered) && delivered > 0 && delivered < target ? delivered : target;
 }

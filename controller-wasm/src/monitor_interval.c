@@ -155,21 +155,26 @@ static void record_receiver_time(pcc_mi *mi, uint32_t bytes, int64_t recv_time_u
     mi->bytes_recv_timed += bytes;
 }
 
-/* An ack with a receiver time: another time than the frame's starts a new frame. Earlier receipts ended at the latest
- * time seen before it; a late frame (no later than that) was received among them, where is unknown (0). */
-/* Welford's update of the one-way delay's regression on send time, as the RTT's (pcc_mi_on_ack). */
-static void record_one_way_delay(pcc_mi *mi, const cc_sent_packet *packet, int64_t recv_time_us) {
-    double x = (double)(packet->sent_time_us - mi->start_time_us);
-    double y = (double)(recv_time_us - packet->sent_time_us);
-    mi->owd_samples++;
-    double inverse_n = 1.0 / (double)mi->owd_samples;
-    double dx = x - mi->owd_mean_send_time_us;
-    mi->owd_mean_send_time_us += dx * inverse_n;
-    mi->owd_mean_us += (y - mi->owd_mean_us) * inverse_n;
-    mi->owd_m2_send_time += dx * (x - mi->owd_mean_send_time_us);
-    mi->owd_co_moment += dx * (y - mi->owd_mean_us);
+/* Welford's online update of a regression's means and co-moments with the point (x, y). */
+static void regression_add(pcc_regression *g, double x, double y) {
+    g->n++;
+    double inverse_n = 1.0 / (double)g->n;
+    double dx = x - g->mean_x;
+    double dy = y - g->mean_y;
+    g->mean_x += dx * inverse_n;
+    g->mean_y += dy * inverse_n;
+    g->m2_x += dx * (x - g->mean_x);
+    g->m2_y += dy * (y - g->mean_y);
+    g->co_moment += dx * (y - g->mean_y);
 }
 
+/* The regression's slope, dy/dx; 0 with fewer than 2 points at 2 x values. */
+static double regression_slope(const pcc_regression *g) {
+    return g->n >= 2 && g->m2_x > 0 ? g->co_moment / g->m2_x : 0.0;
+}
+
+/* An ack with a receiver time: another time than the frame's starts a new frame. Earlier receipts ended at the latest
+ * time seen before it; a late frame (no later than that) was received among them, where is unknown (0). */
 static int note_frame(pcc_mi_tracker *tracker, const cc_sent_packet *packet, int64_t recv_time_us) {
     int released = 0;
     if (recv_time_us != tracker->frame_recv_us) {
@@ -247,27 +252,16 @@ int pcc_mi_on_ack(pcc_mi_tracker *tracker, const cc_sent_packet *packet, int64_t
     if (mi != NULL && recv_time_us > 0) {
         if (mi->bytes_recv_timed == 0) mi->frame_bytes_before = tracker->frame_bytes;
         record_receiver_time(mi, packet->bytes, recv_time_us);
-        record_one_way_delay(mi, packet, recv_time_us);
+        regression_add(&mi->owd, (double)(packet->sent_time_us - mi->start_time_us), (double)(recv_time_us - packet->sent_time_us));
     }
     /* packets no MI listens for any more were received in the frame all the same */
     if (recv_time_us > 0) tracker->frame_bytes += packet->bytes;
     if (mi == NULL) return released;
     mi->packets_acked++;
     mi->bytes_acked += packet->bytes;
-    /* Welford's online update of means and co-moments for the regression of RTT on send time. */
-    double x = (double)(packet->sent_time_us - mi->start_time_us);
-    double y = (double)rtt_us;
-    if (mi->rtt_samples == 0 || rtt_us != mi->last_rtt_us) mi->rtt_distinct_samples++;
+    if (mi->rtt.n == 0 || rtt_us != mi->last_rtt_us) mi->rtt_distinct_samples++;
     mi->last_rtt_us = rtt_us;
-    mi->rtt_samples++;
-    double inverse_n = 1.0 / (double)mi->rtt_samples;
-    double dx = x - mi->mean_send_time_us;
-    double dy = y - mi->mean_rtt_us;
-    mi->mean_send_time_us += dx * inverse_n;
-    mi->mean_rtt_us += dy * inverse_n;
-    mi->m2_send_time += dx * (x - mi->mean_send_time_us);
-    mi->m2_rtt += dy * (y - mi->mean_rtt_us);
-    mi->co_moment += dx * (y - mi->mean_rtt_us);
+    regression_add(&mi->rtt, (double)(packet->sent_time_us - mi->start_time_us), (double)rtt_us);
     return completed(tracker, mi) || released;
 }
 
@@ -322,24 +316,25 @@ void pcc_mi_compute_stats(const pcc_mi *mi, double min_rtt_us, cc_mi_stats *out,
         if (received_bps < out->throughput_bps) out->throughput_bps = received_bps;
     }
     out->loss_rate = mi->packets_sent > 0 ? (double)mi->packets_lost / (double)mi->packets_sent : 0.0;
-    out->avg_rtt_us = mi->rtt_samples > 0 ? mi->mean_rtt_us : 0.0;
+    out->avg_rtt_us = mi->rtt.n > 0 ? mi->rtt.mean_y : 0.0;
     out->min_rtt_us = min_rtt_us;
     out->packets_sent = mi->packets_sent;
     out->packets_acked = mi->packets_acked;
     out->packets_lost = mi->packets_lost;
-    out->rtt_samples = mi->rtt_samples;
+    out->rtt_samples = mi->rtt.n;
     double gradient = 0.0, stderr_slope = 0.0;
     /* Thesis §4.4.4: the RTT gradient is the least-squares slope of RTT over send time. */
-    if (mi->rtt_samples >= 2 && mi->m2_send_time > 0) {
-        gradient = mi->co_moment / mi->m2_send_time;
-        if (mi->rtt_samples >= 3) {
-            double residual = mi->m2_rtt - gradient * mi->co_moment;
+    const pcc_regression *rtt = &mi->rtt;
+    if (rtt->n >= 2 && rtt->m2_x > 0) {
+        gradient = regression_slope(rtt);
+        if (rtt->n >= 3) {
+            double residual = rtt->m2_y - gradient * rtt->co_moment;
             if (residual < 0) residual = 0;
             /* Errors shared within an ack inflate the slope's variance by about the packets per ack
              * (the design effect of clustered samples); without this a batch of late acks passed as a
              * significant RTT rise. */
-            double packets_per_sample = (double)mi->rtt_samples / (double)mi->rtt_distinct_samples;
-            stderr_slope = sqrt(residual / ((double)mi->rtt_samples - 2) / mi->m2_send_time * packets_per_sample);
+            double packets_per_sample = (double)rtt->n / (double)mi->rtt_distinct_samples;
+            stderr_slope = sqrt(residual / ((double)rtt->n - 2) / rtt->m2_x * packets_per_sample);
         }
     }
     out->rtt_gradient = isfinite(gradient) ? gradient : 0.0;
@@ -362,8 +357,8 @@ int pcc_mi_pop_result(pcc_mi_tracker *tracker, double min_rtt_us, pcc_mi_result 
     out->last_pn = mi->last_pn;
     out->start_time_us = mi->start_time_us;
     out->end_time_us = mi->end_time_us;
-    double owd_gradient = mi->owd_m2_send_time > 0 ? mi->owd_co_moment / mi->owd_m2_send_time : 0.0;
-    out->owd_gradient_known = mi->owd_samples >= 2 && mi->owd_m2_send_time > 0 && isfinite(owd_gradient);
+    double owd_gradient = regression_slope(&mi->owd);
+    out->owd_gradient_known = mi->owd.n >= 2 && mi->owd.m2_x > 0 && isfinite(owd_gradient);
     out->owd_gradient = out->owd_gradient_known ? owd_gradient : 0.0;
     tracker->head = (tracker->head + 1) % PCC_MI_CAPACITY;
     tracker->count--;

@@ -22,6 +22,15 @@
 #define PCC_MI_IDLE_FACTOR 4.0
 #define PCC_MI_IDLE_MIN_US 2000.0
 
+/* A least-squares line of y on x, kept as running means and co-moments (Welford) for a stable regression. */
+typedef struct pcc_regression {
+    uint32_t n;
+    double mean_x, mean_y;
+    double m2_x;                  /* sum of squared deviations of x */
+    double m2_y;
+    double co_moment;             /* sum of (x dev) * (y dev) */
+} pcc_regression;
+
 typedef struct pcc_mi {
     uint64_t id;                  /* increases by one per MI */
     int tag;                      /* the algorithm's label (probe up/down, slow start, ...) */
@@ -49,21 +58,15 @@ typedef struct pcc_mi {
     int frame_pending;
     int64_t frame_span_start_us;
     uint64_t frame_span_bytes;
-    /* RTT vs send time, kept as running means and co-moments (Welford) for a stable regression. */
-    uint32_t rtt_samples;
+    /* RTT (us) on send time (us, relative to start_time_us). */
+    pcc_regression rtt;
     /* Packets acknowledged together share one RTT sample (and its timing noise): the regression's
      * standard error counts runs of equal samples once, not every packet. */
     uint32_t rtt_distinct_samples;
     int64_t last_rtt_us;
-    double mean_send_time_us;     /* relative to start_time_us */
-    double mean_rtt_us;
-    double m2_send_time;          /* sum of squared deviations of send time */
-    double m2_rtt;
-    double co_moment;             /* sum of (send time dev) * (rtt dev) */
-    /* The same regression for the one-way delay (the receiver's time less the send time; the clocks' offset
-     * cancels in the slope), over the acks that carry a receiver time. */
-    uint32_t owd_samples;
-    double owd_mean_send_time_us, owd_mean_us, owd_m2_send_time, owd_co_moment;
+    /* The one-way delay (the receiver's time less the send time, us; the clocks' offset cancels in the slope) on send
+     * time, over the acks that carry a receiver time. */
+    pcc_regression owd;
 } pcc_mi;
 
 /* Closed MIs whose achieved send rate is remembered (see pcc_mi_recent_send_rate). */

@@ -191,7 +191,7 @@ static int gradient_not_forward(const pcc_mi_result *r) {
  *   (within ε; a queue growing at g = dRTT/dt delivers x / (1 + g)).
  * Such an MI's utility drop decides nothing (as an app-limited MI's, vivace.c): the doubling goes on, the best MI
  * stays the best, so an exit on the next MI still falls back below the rate this one sent. Loss, a steep gradient
- * that the one-way delay shows too (gradient_not_forward) or a delivery shortfall end slow start. A recovery's
+ * (unless the one-way delay did not show it: gradient_not_forward) or a delivery shortfall end slow start. A recovery's
  * doubling (recovery_target > 0) climbs back toward a rate the path carried lately, where a small gradient is the
  * first sign of the queue: within a doubling of that rate (near_carried_rate) it is not forgiven, and the exit falls
  * back to what that MI delivered (exit_delivered). */

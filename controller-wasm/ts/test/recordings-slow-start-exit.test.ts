@@ -17,8 +17,8 @@ const EPSILON = 0.05; // vivace's probing step (Table 4.1)
 // start's doubled targets: the MI at 171 Mbit/s sent 115 and delivered 82 without loss; its RTT gradient (0.18) was
 // within noise, so its utility (x = 115) beat the clean MI at 104 and it became slow start's best MI at its target.
 // The exit fell back to that target: a base of 171 Mbit/s (probes 163/180) on a 100 Mbit/s link, and the 80 ms
-// buffer stayed full for seconds. Fixed in vivace_slow_start.c (proved_rate): an MI the sender fell short in, or that
-// lost nothing but delivered less than it sent, counts as the best at what it delivered, not at its target.
+// buffer stayed full for seconds. Fixed in vivace_slow_start.c (proved_rate): in the first slow start, an MI the sender
+// fell short in counts as the best at what it delivered, not at its target.
 test('slow start exits no higher than the path delivered when the sender fell short of the best MI (vivace, 1 MB, replayed)', () => {
   assertBuildsFresh(['build/pcc-replay'], LIBRARY_SOURCES);
   const text = inputsOnly(readFileSync(join(DIR, 'vivace-100mbps-30ms-1mb-slow-start-overshoot.replay'), 'utf8'));

@@ -10,6 +10,7 @@ import { nowUs } from './clock.ts';
 import { ControllerFactory } from './controllers/controller-factory.ts';
 import { randomBytes, X509Certificate } from 'node:crypto';
 import { SendLoop } from './datagram/send-loop.ts';
+import { BURST_DURATION_US } from './datagram/token-bucket.ts';
 import { processCpuUs } from './datagram/stall-reasons.ts';
 import { ControlServer } from './http/control-server.ts';
 import { errorMessage, log } from './log.ts';
@@ -68,6 +69,8 @@ export interface OriginOptions {
    *  (the quic-cubic / quic-bbr baselines) and loss recovery run on QUIC's. Endpoint-wide: the scheme is chosen
    *  after the handshake, when quinn has fixed the connection's transport settings. */
   requestAckFrequency: boolean;
+  /** Datagram sessions' pacing burst, µs at the rate (token-bucket.ts, --pacing-burst-us). */
+  pacingBurstUs: number;
 }
 
 /** A player opens one session and, after an origin restart or a graceful stop, one more per reconnect attempt: ten a
@@ -105,6 +108,7 @@ export const DEFAULT_ORIGIN_OPTIONS: Omit<OriginOptions, 'mediaDir'> = {
   staticDir: null,
   datagramSendBufferBytes: 4 * 1024 * 1024,
   requestAckFrequency: true,
+  pacingBurstUs: BURST_DURATION_US,
 };
 
 export class Origin {
@@ -332,7 +336,7 @@ export class Origin {
         transport = new DatagramTransport(quic, controller, this.sendLoop, this.options.logDir, (code, reason) => {
           log('warn', 'session.violation', { session: quic.id, remote: quic.remoteAddress, code, reason });
           session?.close(code, reason);
-        }, this.memory.maxTrackedPackets);
+        }, this.memory.maxTrackedPackets, this.options.pacingBurstUs);
       } catch (err) {
         controller.destroy();
         throw err;

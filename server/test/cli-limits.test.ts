@@ -35,6 +35,11 @@ test('origin CLI: --help and clear errors for bad options', () => {
     assert.equal(bad.code, 2, value);
     assert.match(bad.stderr, message);
   }
+  for (const value of ['50', '2500', '300.5']) {
+    const bad = cli('origin-main.ts', ['--pacing-burst-us', value]);
+    assert.equal(bad.code, 2, value);
+    assert.match(bad.stderr, new RegExp(`--pacing-burst-us must be an integer from 100 to 2000 \\(µs\\), got ${value}`));
+  }
   const badBurst = cli('origin-main.ts', ['--handshake-burst-per-address', '0.5']);
   assert.equal(badBurst.code, 2);
   assert.match(badBurst.stderr, /--handshake-burst-per-address must be an integer ≥ 1/);

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import {
-  BURST_DURATION_US, DEBT_REPAY_FRACTION, MAX_DEBT_DURATION_US, MIN_BURST_PACKETS, TokenBucket, WAKE_BEFORE_FULL_US, burstBytes,
+  BURST_DURATION_US, DEBT_REPAY_FRACTION, MAX_DEBT_DURATION_US, MIN_BURST_PACKETS, TokenBucket, WAKE_BEFORE_FULL_FRACTION, burstBytes,
 } from '../src/datagram/token-bucket.ts';
 
 const PACKET_BYTES = 1200;
@@ -105,6 +105,8 @@ test('a sender that takes what the bucket allows holds the rate when one turn in
   assert.ok(withoutDebt < 0.95, `without the debt the late turns would cost rate: ${withoutDebt}`);
 });
 
+const WAKE_BEFORE_FULL_US = WAKE_BEFORE_FULL_FRACTION * BURST_DURATION_US;
+
 test('a sender out of tokens waits for one packet, or until a quarter of a burst before the bucket fills', () => {
   const bucket = new TokenBucket(0);
   // 1 Gbit/s: the burst (125 kB, 1 ms) is far above a packet: wait until three quarters of a burst have accrued.
@@ -119,35 +121,61 @@ test('a sender out of tokens waits for one packet, or until a quarter of a burst
   assert.equal(bucket.waitUs(PACKET_BYTES, 125_000_000, 12 * PACKET_BYTES), 1, 'never less than 1 µs');
 });
 
+/** A sender woken when waitUs says, for 1 s of virtual time: packets per turn, its largest turn and the rate it sent. */
+function wokenOnTime(rate: number, bucket: TokenBucket): { packetsPerTurn: number; maxTurnBytes: number; cap: number; sentRate: number } {
+  const cap = bucket.capBytes(rate, PACKET_BYTES);
+  let sent = 0;
+  let turns = 0;
+  let t = 0;
+  let maxTurnBytes = 0;
+  while (t < 1_000_000) {
+    bucket.refill(t, rate, cap, true);
+    let turnBytes = 0;
+    while (bucket.allows(PACKET_BYTES)) {
+      bucket.take(PACKET_BYTES);
+      turnBytes += PACKET_BYTES;
+    }
+    if (t > 0) {
+      turns++;
+      sent += turnBytes;
+      maxTurnBytes = Math.max(maxTurnBytes, turnBytes);
+    }
+    t += bucket.waitUs(PACKET_BYTES, rate, cap);
+  }
+  return { packetsPerTurn: sent / PACKET_BYTES / turns, maxTurnBytes, cap, sentRate: (sent * 1e6) / t };
+}
+
 test('a sender woken when waitUs says sends several packets a turn at high rates, at the rate, within the burst', () => {
   // Each turn costs the origin a sleep, an event-loop turn and a hand-over to QUIC: at 100 Mbit/s it used to wake for
   // every packet, then (until WAKE_BEFORE_FULL_US was a quarter burst) sent half a burst per turn: 4.2 packets at
   // 100 Mbit/s, 8.3 at 200, 2.1 at 50. Woken on time it now sends about three quarters of a burst, never more.
   for (const [rateMbps, minPacketsPerTurn] of [[100, 6], [200, 12], [50, 3]] as const) {
     const rate = (rateMbps * 1e6) / 8;
-    const cap = burstBytes(rate, PACKET_BYTES);
-    const bucket = new TokenBucket(0);
-    let sent = 0;
-    let turns = 0;
-    let t = 0;
-    let maxTurnBytes = 0;
-    while (t < 1_000_000) {
-      bucket.refill(t, rate, cap, true);
-      let turnBytes = 0;
-      while (bucket.allows(PACKET_BYTES)) {
-        bucket.take(PACKET_BYTES);
-        turnBytes += PACKET_BYTES;
-      }
-      if (t > 0) {
-        turns++;
-        sent += turnBytes;
-        maxTurnBytes = Math.max(maxTurnBytes, turnBytes);
-      }
-      t += bucket.waitUs(PACKET_BYTES, rate, cap);
-    }
-    const sentRate = (sent * 1e6) / t;
-    assert.ok(sent / PACKET_BYTES / turns >= minPacketsPerTurn, `${rateMbps} Mbit/s: ${(sent / PACKET_BYTES / turns).toFixed(2)} packets per turn`);
+    const { packetsPerTurn, maxTurnBytes, cap, sentRate } = wokenOnTime(rate, new TokenBucket(0));
+    assert.equal(cap, burstBytes(rate, PACKET_BYTES));
+    assert.ok(packetsPerTurn >= minPacketsPerTurn, `${rateMbps} Mbit/s: ${packetsPerTurn.toFixed(2)} packets per turn`);
     assert.ok(maxTurnBytes <= cap, `${rateMbps} Mbit/s: a turn of ${maxTurnBytes} B beyond the ${cap} B burst`);
     assert.ok(sentRate > rate * 0.99 && sentRate < rate * 1.01, `${rateMbps} Mbit/s: sent at ${(sentRate / rate).toFixed(4)} x the rate`);
   }
+});
+
+test('a shorter burst (--pacing-burst-us) bounds every turn at that much of the rate, wakes a quarter of it early, holds the rate', () => {
+  const rate = 12_500_000; // 100 Mbit/s: 12.5 B/µs
+  const bucket = new TokenBucket(0, 500);
+  assert.equal(bucket.capBytes(rate, PACKET_BYTES), 6250, '500 µs of the rate');
+  assert.equal(bucket.capBytes(125_000, PACKET_BYTES), MIN_BURST_PACKETS * PACKET_BYTES, 'still at least two packets');
+  // Empty: the bucket fills in 500 µs; wake 125 µs (a quarter of the burst) before that.
+  assert.equal(bucket.waitUs(PACKET_BYTES, rate, 6250), 375);
+  const { packetsPerTurn, maxTurnBytes, sentRate } = wokenOnTime(rate, new TokenBucket(0, 500));
+  assert.ok(maxTurnBytes <= 6250, `a turn of ${maxTurnBytes} B beyond 500 µs of the rate`);
+  assert.ok(packetsPerTurn >= 3, `${packetsPerTurn.toFixed(2)} packets per turn`);
+  assert.ok(sentRate > rate * 0.99 && sentRate < rate * 1.01, `sent at ${(sentRate / rate).toFixed(4)} x the rate`);
+  // The same sender at the default burst sends turns beyond it.
+  assert.ok(wokenOnTime(rate, new TokenBucket(0)).maxTurnBytes > 6250);
+  // At 250 µs a turn woken a quarter burst early holds less than two 1200-B packets at 100 Mbit/s: one packet a turn.
+  assert.ok(wokenOnTime(rate, new TokenBucket(0, 250)).packetsPerTurn < 1.5);
+});
+
+test('a burst duration outside what the origin accepts is refused', () => {
+  for (const us of [0, 99, 2001, 250.5, Number.NaN]) assert.throws(() => new TokenBucket(0, us), /burst duration must be an integer from 100 to 2000 µs/, String(us));
 });

@@ -6,6 +6,7 @@ import { TCP_CONTROLLERS, WASM_CONTROLLERS } from '@pcc-stream/protocol';
 import { userPath } from '@pcc-stream/protocol/node/user-path';
 import { errorMessage, log, setLogLevel, type LogLevel } from '../log.ts';
 import { DEFAULT_DRAIN_MS, DEFAULT_ORIGIN_OPTIONS, Origin } from '../origin.ts';
+import { MAX_BURST_DURATION_US, MIN_BURST_DURATION_US, validBurstDurationUs } from '../datagram/token-bucket.ts';
 import { MIN_SESSION_MEMORY_BYTES } from '../session/session-memory.ts';
 import { parseFlags, usage, UsageError, type FlagSpec } from './args.ts';
 
@@ -52,6 +53,10 @@ const specs: Record<string, FlagSpec> = {
     type: 'string', help: 'on = ask each client (QUIC ACK-frequency extension) for a QUIC ACK every 16 packets, not every 2nd; on|off',
     default: d.requestAckFrequency ? 'on' : 'off',
   },
+  'pacing-burst-us': {
+    type: 'number', default: d.pacingBurstUs,
+    help: `datagram sessions' pacing burst: at most this long at the controller's rate (or 2 packets) leaves at once, µs, ${MIN_BURST_DURATION_US}..${MAX_BURST_DURATION_US}`,
+  },
   'cors-origin': { type: 'string', help: 'Access-Control-Allow-Origin value', default: d.corsOrigin },
   static: { type: 'string', help: 'also serve this directory (e.g. the built player) on the HTTP port' },
   'log-level': { type: 'string', help: 'debug|info|warn|error', default: 'info' },
@@ -75,6 +80,11 @@ function rateOrOff(name: string, v: number): number {
 function onOff(name: string, v: string): boolean {
   if (v !== 'on' && v !== 'off') throw new UsageError(`--${name} must be on or off, got ${JSON.stringify(v)}`);
   return v === 'on';
+}
+
+function burstUs(name: string, v: number): number {
+  if (!validBurstDurationUs(v)) throw new UsageError(`--${name} must be an integer from ${MIN_BURST_DURATION_US} to ${MAX_BURST_DURATION_US} (µs), got ${v}`);
+  return v;
 }
 
 function port(name: string, v: number): number | null {
@@ -137,6 +147,7 @@ async function main(): Promise<void> {
       cacheBytes: positiveInt('cache-mb', v['cache-mb'] as number, 0) * 1048576,
       corsOrigin: v['cors-origin'] as string,
       requestAckFrequency: onOff('quic-ack-frequency', v['quic-ack-frequency'] as string),
+      pacingBurstUs: burstUs('pacing-burst-us', v['pacing-burst-us'] as number),
       staticDir: v.static === undefined ? null : userPath(v.static as string),
     });
   } catch (err) {

@@ -1,6 +1,6 @@
 // The sending half of one datagram session (PROTOCOL.md §4–§7). Each job is its own module; this class runs
 // them in order on every turn the send loop gives it (service) and on every batch of client datagrams:
-//   token-bucket.ts         pacing at the controller's rate, bursts ≤ max(2 packets, 1 ms of the rate)
+//   token-bucket.ts         pacing at the controller's rate, bursts ≤ max(2 packets, 1 ms of the rate by default)
 //   request-round-robin.ts  which request's data goes next
 //   packetizer.ts           DATA datagrams in batches for QUIC; what QUIC refused goes first next time
 //   flight-limit.ts         bytes in flight ≤ min(cwnd, receiver window); a silent peer gets two packets
@@ -18,7 +18,7 @@ import { Packetizer, type BuiltPacket, type DatagramSink } from './packetizer.ts
 import { ProbeTimeouts } from './probe-timeouts.ts';
 import { RequestRoundRobin } from './request-round-robin.ts';
 import { StallReasons } from './stall-reasons.ts';
-import { TokenBucket, burstBytes } from './token-bucket.ts';
+import { TokenBucket } from './token-bucket.ts';
 
 export type { DatagramSink } from './packetizer.ts';
 
@@ -74,11 +74,15 @@ export class DatagramSender {
     private readonly controller: Controller,
     private readonly sink: DatagramSink,
     private readonly hooks: SenderHooks,
-    options: { random: () => number; maxDatagramBytes: number; initialWindowBytes: number; nowUs: number; maxPacketsInFlight?: number },
+    options: {
+      random: () => number; maxDatagramBytes: number; initialWindowBytes: number; nowUs: number; maxPacketsInFlight?: number;
+      /** The pacing burst's duration at the rate (token-bucket.ts; the origin's --pacing-burst-us). */
+      pacingBurstUs?: number;
+    },
   ) {
     this.tracker = new SentPacketTracker({ random: options.random });
     this.packetizer = new Packetizer(options.maxDatagramBytes);
-    this.bucket = new TokenBucket(options.nowUs);
+    this.bucket = new TokenBucket(options.nowUs, options.pacingBurstUs);
     this.flight = new FlightLimit(options.initialWindowBytes, options.nowUs, options.maxPacketsInFlight);
     this.ackGuard = new AckGuard();
     this.ticker = new ControllerTicker(controller);
@@ -150,7 +154,7 @@ export class DatagramSender {
     this.ticker.tick(nowUs);
     const rateBytesPerSec = Math.max(1, this.controller.pacingRateBytesPerSec());
     const cwndBytes = this.controller.cwndBytes();
-    const capBytes = burstBytes(rateBytesPerSec, this.maxDatagramBytes);
+    const capBytes = this.bucket.capBytes(rateBytesPerSec, this.maxDatagramBytes);
     this.bucket.refill(nowUs, rateBytesPerSec, capBytes, this.lastLimit === 'tokens');
     this.flight.onTurn(nowUs, this.tracker.packetsInFlight);
 

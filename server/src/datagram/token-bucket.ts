@@ -11,23 +11,35 @@ const US_PER_S = 1e6;
 
 /** A burst is at least this many packets: below it a packet-sized bucket would pace each packet alone. */
 export const MIN_BURST_PACKETS = 2;
-/** …and otherwise this much time at the rate: timers and sleeps are ~1 ms coarse, so less would cost rate. */
+/**
+ * …and otherwise this much time at the rate, by default (the origin's --pacing-burst-us): the send loop sleeps
+ * precisely below a timer's 1 ms, and each turn is a sleep, an event-loop turn and a hand-over to QUIC that wakes its
+ * thread, so a shorter burst costs CPU per datagram (issue 17, a 2-core machine).
+ */
 export const BURST_DURATION_US = 1000;
+/** The burst durations the origin accepts: below 100 µs a sleep's own wake-up (tens of µs) is most of the wait. */
+export const MIN_BURST_DURATION_US = 100;
+export const MAX_BURST_DURATION_US = 2000;
 /** Lost credit kept as debt, at most this much time at the rate: covers an event-loop stall, not idleness. */
 export const MAX_DEBT_DURATION_US = 50_000;
 /** Debt is repaid at this fraction of the newly accrued credit, i.e. at ≤ 25 % above the rate. */
 export const DEBT_REPAY_FRACTION = 0.25;
 /**
- * A sender waiting for tokens sleeps until the bucket is this close to full: a quarter of a burst, so at high rates a
- * turn sends three quarters of a burst (each turn is a sleep, an event-loop turn and a hand-over to QUIC that wakes
+ * A sender waiting for tokens sleeps until the bucket is this close to full: a quarter of a burst (this fraction of its
+ * duration), so at high rates a turn sends three quarters of a burst (each turn is a sleep, an event-loop turn and a hand-over to QUIC that wakes
  * its thread: the CPU per datagram on a busy 2-core machine, issue 17) and a turn up to this late, about the send
  * loop's median lateness there, still loses no credit (later ones keep it as debt); low rates sleep on timers.
  */
-export const WAKE_BEFORE_FULL_US = BURST_DURATION_US / 4;
+export const WAKE_BEFORE_FULL_FRACTION = 0.25;
 
-/** The bucket's size: max(MIN_BURST_PACKETS packets, BURST_DURATION_US of the rate). */
-export function burstBytes(rateBytesPerSec: number, packetBytes: number): number {
-  return Math.max(MIN_BURST_PACKETS * packetBytes, rateBytesPerSec / (US_PER_S / BURST_DURATION_US));
+/** Whether `us` is a burst duration the origin accepts (an integer in [MIN_BURST_DURATION_US, MAX_BURST_DURATION_US]). */
+export function validBurstDurationUs(us: number): boolean {
+  return Number.isInteger(us) && us >= MIN_BURST_DURATION_US && us <= MAX_BURST_DURATION_US;
+}
+
+/** The bucket's size: max(MIN_BURST_PACKETS packets, `burstDurationUs` of the rate). */
+export function burstBytes(rateBytesPerSec: number, packetBytes: number, burstDurationUs = BURST_DURATION_US): number {
+  return Math.max(MIN_BURST_PACKETS * packetBytes, (rateBytesPerSec * burstDurationUs) / US_PER_S);
 }
 
 export class TokenBucket {
@@ -37,8 +49,17 @@ export class TokenBucket {
   private debtRateBytesPerSec = 0;
   private lastRefillUs: number;
 
-  constructor(nowUs: number) {
+  /** `burstDurationUs`: the burst bound's time at the rate (burstBytes), and what the wake-up is a quarter of. */
+  constructor(nowUs: number, readonly burstDurationUs = BURST_DURATION_US) {
+    if (!validBurstDurationUs(burstDurationUs)) {
+      throw new RangeError(`burst duration must be an integer from ${MIN_BURST_DURATION_US} to ${MAX_BURST_DURATION_US} µs, got ${burstDurationUs}`);
+    }
     this.lastRefillUs = nowUs;
+  }
+
+  /** The bucket's size at `rateBytesPerSec` (burstBytes at this bucket's burst duration). */
+  capBytes(rateBytesPerSec: number, packetBytes: number): number {
+    return burstBytes(rateBytesPerSec, packetBytes, this.burstDurationUs);
   }
 
   get tokensBytes(): number {
@@ -93,12 +114,13 @@ export class TokenBucket {
 
   /**
    * How long (µs, ≥ 1) a sender that ran out of tokens may wait: until one packet's worth has accrued, or
-   * later while the bucket still has WAKE_BEFORE_FULL_US of room before it fills (bursts stay within the bucket;
+   * later while the bucket still has a quarter of a burst (WAKE_BEFORE_FULL_FRACTION) of room before it fills (bursts stay within the bucket;
    * fewer, fuller turns cost less CPU, and low rates sleep on a timer instead of spinning).
    */
   waitUs(packetBytes: number, rateBytesPerSec: number, capBytes: number): number {
     const onePacketUs = ((packetBytes - this.tokens) * US_PER_S) / rateBytesPerSec;
     const bucketFullUs = ((capBytes - this.tokens) * US_PER_S) / rateBytesPerSec;
-    return Math.max(1, Math.ceil(Math.max(onePacketUs, bucketFullUs - WAKE_BEFORE_FULL_US)));
+    const wakeBeforeFullUs = WAKE_BEFORE_FULL_FRACTION * this.burstDurationUs;
+    return Math.max(1, Math.ceil(Math.max(onePacketUs, bucketFullUs - wakeBeforeFullUs)));
   }
 }

@@ -33,6 +33,7 @@ export class DatagramTransport implements TransportHandler, SendLoopMember {
     logDir: string | null,
     private readonly onFatal: (code: number, reason: string) => void,
     maxPacketsInFlight = Infinity,
+    pacingBurstUs?: number,
   ) {
     const now = nowUs();
     this.telemetry = new MiTelemetry(quic.id, controller.algorithm, logDir, now);
@@ -40,7 +41,7 @@ export class DatagramTransport implements TransportHandler, SendLoopMember {
       onFatal: (code, reason) => this.onFatal(code, reason),
       onRequestComplete: (request) => this.completions.get(request.requestId)?.(),
       onProgress: (t) => this.sampleTelemetry(t),
-    }, { random: cryptoRandom, maxDatagramBytes: quic.maxDatagramSize(), initialWindowBytes: 1 << 20, nowUs: now, maxPacketsInFlight });
+    }, { random: cryptoRandom, maxDatagramBytes: quic.maxDatagramSize(), initialWindowBytes: 1 << 20, nowUs: now, maxPacketsInFlight, ...(pacingBurstUs === undefined ? {} : { pacingBurstUs }) });
     sendLoop.add(this);
     void this.receiveLoop();
   }

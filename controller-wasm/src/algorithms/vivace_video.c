@@ -30,6 +30,13 @@
  * rounds after a fade (vivace_recovery.c); after a deep fade the rate sits near its floor, where an MI needs its
  * packets for a second or more, and that wait is seconds of stall (§5.2: a stall is what video pays for). The RTT
  * gradient does not count against a clean MI here: at that buffer eq. 4.1 barely weighs it either.
+ * A bounded queue below the healthy spare (bound_queue_to_spare): the scaled-down latency term lets the base rate pass
+ * the capacity C until only loss stops it, since past C both probes of a decision grow the queue and their gradients
+ * differ by 2εr/C, too little for w·b to outweigh (§4.4.3). In eq. 4.4's model (§4.3.1) a rate past C delivers C
+ * and adds only queue; on LTE that queue is what a fade multiplies (the bytes queued at C leave at the faded
+ * capacity). So an MI that met a standing queue (its mean RTT over the min RTT) longer than a share of the player's
+ * spare, and delivered less than the base rate, sets the base rate to its delivery less ε, the rate at which the
+ * upper probe meets C, as slow start's exit does (§4.4).
  */
 #include "vivace_state.h"
 
@@ -39,6 +46,7 @@ enum {
     VIVACE_VIDEO_P_URGENT_LATENCY_SCALE,
     VIVACE_VIDEO_P_SMOOTH_PACING,
     VIVACE_VIDEO_P_STARVED_RESTART,
+    VIVACE_VIDEO_P_QUEUE_SPARE_SHARE,
     VIVACE_VIDEO_P_COUNT
 };
 
@@ -56,6 +64,11 @@ enum {
 #define VIDEO_URGENT_LATENCY_SCALE 0.0015
 #define VIDEO_SMOOTH_PACING 1
 #define VIDEO_STARVED_RESTART 1
+/* The queue a low-buffer sender may keep, as a share of the player's spare: 1/20, so that the queued bytes still leave
+ * within the spare after a 20x fade (Verizon-LTE-short falls from 6 to 0.24-0.8 Mbit/s within a second); never
+ * below one min RTT (RTT noise and the queue a probe at C(1+ε) builds within an MI). */
+#define VIDEO_QUEUE_SPARE_SHARE 0.05
+#define VIDEO_QUEUE_MIN_RTTS 1.0
 
 static const cc_param_desc vivace_video_params[VIVACE_VIDEO_P_COUNT] = {
     VIVACE_PARAM_ROWS(900, 0),
@@ -68,6 +81,8 @@ static const cc_param_desc vivace_video_params[VIVACE_VIDEO_P_COUNT] = {
      "boolean; 1: with a healthy buffer and a known bitrate, the utility peaks at 2.8-3.2x the bitrate (Sammy)"},
     {"video_starved_restart", VIDEO_STARVED_RESTART, 0, 1,
      "boolean; 1: a clean MI below the current object's bitrate while the buffer is low re-enters the starting phase, up to that bitrate"},
+    {"video_queue_spare_share", VIDEO_QUEUE_SPARE_SHARE, 0, 1,
+     "below the healthy spare, an MI whose standing queue exceeds this share of the spare (at least one min RTT) and that delivered less than the base rate sets the base to its delivery less epsilon; 0: off"},
 };
 
 typedef struct vivace_video_state {
@@ -153,8 +168,30 @@ static void restart_for_starving_player(vivace_video_state *video, const pcc_mi_
     vivace_recover_up_to(s, target_rate); /* the end of the object (an MI the sender could not fill) holds its doubling */
 }
 
+/* The queue bound (see the header comment): while the low-buffer utility is in force (w < 1), a probing MI that met a
+ * standing queue longer than the allowance and delivered less than the base rate measured C (eq. 4.4: past C the
+ * link delivers C); the base goes to C(1 - ε), where the upper probe meets C, and probing starts anew from there. */
+static void bound_queue_to_spare(vivace_video_state *video, const pcc_mi_outcome *outcome) {
+    vivace_state *s = &video->vivace;
+    const pcc_mi_result *r = outcome->result;
+    double share = param(video, VIVACE_VIDEO_P_QUEUE_SPARE_SHARE);
+    if (!(share > 0) || !video->have_adjust || !(video->latency_scale < 1.0)) return;
+    if (!outcome->valid || r->app_limited || r->timed_out) return;
+    if (s->phase != STATE_PROBING || s->drain_duration_us > 0 || s->awaiting_feedback) return;
+    double spare = spare_ms(s->loop.ctx->app, s->loop.now_us);
+    double min_rtt_us = (double)s->loop.ctx->rtt->min_rtt_us;
+    if (spare < 0 || !(min_rtt_us > 0)) return;
+    double allowance_us = share * spare * 1000.0;
+    if (allowance_us < VIDEO_QUEUE_MIN_RTTS * min_rtt_us) allowance_us = VIDEO_QUEUE_MIN_RTTS * min_rtt_us;
+    if (!(r->stats.avg_rtt_us - min_rtt_us > allowance_us)) return;
+    double delivered = r->stats.throughput_bps / 8.0; /* bytes/s */
+    if (!(delivered > 0) || !(delivered < s->base_rate)) return;
+    vivace_enter_probing(s, delivered * (1.0 - vivace_param(s, VIVACE_P_EPSILON)));
+}
+
 static void vivace_video_on_result(void *state, const pcc_mi_outcome *outcome) {
     vivace_on_result(state, outcome);
+    bound_queue_to_spare(state, outcome);
     restart_for_starving_player(state, outcome);
 }
 

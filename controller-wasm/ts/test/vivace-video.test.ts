@@ -86,3 +86,31 @@ test('vivace-video restarts a starving player\'s climb after a fade, and leaves 
   assert.ok(lowOn.afterUs < lowOff.afterUs, `low buffer: ${lowOn.afterUs} us with the restart, ${lowOff.afterUs} us without`);
   assert.deepEqual(recovery(30_000, 1).rates, recovery(30_000, 0).rates);
 });
+
+// The queue bound (test/test_video_queue_bound.c is the native side): at a low buffer, a dip from 6 to 4 Mbit/s into a
+// 300 kB buffer; with the bound the pacing rate comes down to the dip's capacity, without it only loss holds it.
+const DIP = { startUs: 10_000_000, endUs: 16_000_000, rateBps: 4e6 };
+
+/** Mean pacing rate over the dip's capacity (bit/s, 0 where below) at the ticks inside the dip. */
+function excessInDip(queueShare: number): number {
+  const script = generateScenario(mod, {
+    ...path, algorithm: 'vivace-video', durationUs: 20_000_000, linkRateBps: 6e6, baseRttUs: 40_000, bufferBytes: 300_000,
+    player: { bufferMs: 2_000, bitrateBps: 4e6 }, fade: DIP, params: { video_queue_spare_share: queueShare },
+  });
+  const inDip = (l: ScriptLine | undefined): boolean => l?.kind === 'tick' && l.nowUs >= DIP.startUs && l.nowUs < DIP.endUs;
+  const outputs = replayInWasm(mod, script, (i) => inDip(script[i]));
+  let sum = 0;
+  let count = 0;
+  for (const [line, out] of outputs) {
+    if (!inDip(script[line - 1])) continue;
+    sum += Math.max(0, out.pacingRateBytesPerSec * 8 - DIP.rateBps);
+    count++;
+  }
+  return sum / count;
+}
+
+test('vivace-video at a low buffer brings its rate down to a dip\'s capacity once its queue outgrows 1/20 of the buffer', () => {
+  const on = excessInDip(0.05);
+  const off = excessInDip(0);
+  assert.ok(on < 0.5 * off, `mean rate over the dip's capacity: ${(on / 1e6).toFixed(2)} Mbit/s with the bound, ${(off / 1e6).toFixed(2)} without`);
+});

@@ -2,11 +2,14 @@
 //   native (C loop, build/pcc-bench-ack), WASM from Node batched (the Controller wrapper: events written
 //   into WASM memory, one call per batch), WASM unbatched (flush after every event) and WASM direct
 //   (one export call per event, no buffer). Same traffic everywhere: packet j sent at j·10 µs, acked one
-//   30 ms RTT later with deterministic jitter, no loss; the pacing rate is read every 64 packets.
+//   30 ms RTT later with deterministic jitter, no loss; the pacing rate is read every 64 packets. Each ack carries
+//   the receiver's receive time, as the origin's do (datagram-sender.ts), so the MI's receiver-time work (its
+//   one-way-delay regression, monitor_interval.c) is counted; --receive-times off passes 0 (no receive time), as
+//   this benchmark did before.
 // Figures are CPU time per ack (the machine is shared, so wall time mostly measures the neighbours; it
 // is reported too), best of --repeats runs after a JIT warm-up.
 // Prints a table and writes build/bench/ack-cost.json. Target (issue 2): ≤ 100 ns per ack, WASM batched.
-//   npm run -s bench:ack -w controller-wasm [-- --packets N] [--algorithms vivace,cubic]
+//   npm run -s bench:ack -w controller-wasm [-- --packets N] [--algorithms vivace,cubic] [--receive-times on|off]
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -18,12 +21,14 @@ const SPACING_US = 10;
 const BASE_RTT_US = 30_000;
 const IN_FLIGHT_PACKETS = BASE_RTT_US / SPACING_US;
 const PACKET_BYTES = 1200;
+const ONE_WAY_US = BASE_RTT_US / 2;
 
 const { values } = parseArgs({
   options: {
     packets: { type: 'string', default: '1000000' },
     algorithms: { type: 'string', default: 'vivace,cubic' },
     repeats: { type: 'string', default: '3' },
+    'receive-times': { type: 'string', default: 'on' },
   },
 });
 const packets = Number(values.packets);
@@ -37,6 +42,15 @@ if (!Number.isInteger(repeats) || repeats < 1) {
   console.error('bench-ack: --repeats must be a positive integer');
   process.exit(2);
 }
+
+if (values['receive-times'] !== 'on' && values['receive-times'] !== 'off') {
+  console.error('bench-ack: --receive-times must be on or off');
+  process.exit(2);
+}
+const receiveTimes = values['receive-times'] === 'on';
+/** The ack of packet `acked`: its RTT and the receiver's receive time (0: none), jittered on their own periods. */
+const rttUs = (acked: number): number => BASE_RTT_US + (acked % 17) * 10;
+const recvTimeUs = (acked: number): number => (receiveTimes ? acked * SPACING_US + ONE_WAY_US + (acked % 13) * 10 : 0);
 
 const log = (fields: Record<string, unknown>): void => {
   process.stderr.write(`${JSON.stringify({ component: 'bench-ack', ...fields })}\n`);
@@ -63,7 +77,7 @@ function nativeRows(): Row[] {
   const binary = fileURLToPath(new URL('../build/pcc-bench-ack', import.meta.url));
   const best = new Map<string, Row>();
   for (let i = 0; i < repeats; i++) {
-    const r = spawnSync(binary, [String(packets), ...algorithms], { encoding: 'utf8' });
+    const r = spawnSync(binary, [...(receiveTimes ? [] : ['--no-receive-times']), String(packets), ...algorithms], { encoding: 'utf8' });
     if (r.status !== 0) throw new Error(`pcc-bench-ack failed (${r.status}): ${r.stderr}`);
     for (const line of r.stdout.trim().split('\n')) {
       const j = JSON.parse(line) as { algorithm: string; acks: number; ns_per_ack: number; wall_ns_per_ack: number };
@@ -84,7 +98,7 @@ function runController(c: Controller, count: number, flushEveryEvent: boolean): 
     if (flushEveryEvent) c.flush();
     if (pn >= IN_FLIGHT_PACKETS) {
       const acked = pn - IN_FLIGHT_PACKETS;
-      c.ack(acked, BASE_RTT_US + (acked % 17) * 10, 0, nowUs);
+      c.ack(acked, rttUs(acked), recvTimeUs(acked), nowUs);
       if (flushEveryEvent) c.flush();
       acks++;
     }
@@ -120,7 +134,7 @@ async function wasmRows(algorithm: AlgorithmName): Promise<Row[]> {
       raw._pccw_on_packet_sent(h, pn, PACKET_BYTES, nowUs);
       if (pn >= IN_FLIGHT_PACKETS) {
         const acked = pn - IN_FLIGHT_PACKETS;
-        raw._pccw_on_ack(h, acked, BASE_RTT_US + (acked % 17) * 10, 0, nowUs);
+        raw._pccw_on_ack(h, acked, rttUs(acked), recvTimeUs(acked), nowUs);
         acks++;
       }
       if ((pn & 63) === 0) checksum += raw._pccw_pacing_rate_bytes_per_s(h);
@@ -134,7 +148,7 @@ async function wasmRows(algorithm: AlgorithmName): Promise<Row[]> {
   return rows;
 }
 
-log({ event: 'start', packets, algorithms });
+log({ event: 'start', packets, algorithms, receiveTimes });
 const rows: Row[] = nativeRows();
 for (const algorithm of algorithms) {
   log({ event: 'wasm', algorithm });
@@ -142,7 +156,7 @@ for (const algorithm of algorithms) {
 }
 rows.sort((a, b) => a.algorithm.localeCompare(b.algorithm) || a.nsPerAck - b.nsPerAck);
 
-console.log(`cost per acknowledged packet (send event + ack), ${packets} packets, Node ${process.version}`);
+console.log(`cost per acknowledged packet (send event + ack), ${packets} packets, receive times ${receiveTimes ? 'on' : 'off'}, Node ${process.version}`);
 console.log(`${'algorithm'.padEnd(10)} ${'path'.padEnd(34)} ${'CPU ns/ack'.padStart(11)} ${'wall ns/ack'.padStart(12)}`);
 for (const r of rows) {
   console.log(`${r.algorithm.padEnd(10)} ${r.path.padEnd(34)} ${r.nsPerAck.toFixed(1).padStart(11)} ${r.wallNsPerAck.toFixed(1).padStart(12)}`);
@@ -154,5 +168,5 @@ for (const r of batched) console.log(`${r.algorithm}: WASM batched ${r.nsPerAck.
 const outDir = fileURLToPath(new URL('../build/bench/', import.meta.url));
 mkdirSync(outDir, { recursive: true });
 const outFile = `${outDir}ack-cost.json`;
-writeFileSync(outFile, JSON.stringify({ packets, repeats, node: process.version, targetNsPerAck: targetNs, rows }, null, 2) + '\n');
+writeFileSync(outFile, JSON.stringify({ packets, repeats, receiveTimes, node: process.version, targetNsPerAck: targetNs, rows }, null, 2) + '\n');
 log({ event: 'done', results: outFile });

@@ -2,16 +2,19 @@
 """Paired (by trace and seed) means and 95% Student-t intervals of sim-grid.sh's lines: the bound off (first file)
 against on (second file) for vivace-video, and every scheme's means from the second file.
 usage: sim-paired.py OFF.jsonl ON.jsonl"""
-import json, math, sys
+import importlib.util, json, os, sys
 from collections import defaultdict
-from statistics import mean, stdev
+from statistics import mean
 
-T95 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306, 9: 2.262, 10: 2.228}
+# mean ± 95% CI (Student t): video-bitrates/tables.py's definition, loaded by path
+_spec = importlib.util.spec_from_file_location('video_bitrates_tables', os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'video-bitrates', 'tables.py'))
+_shared = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_shared)
 FIELDS = [('p95_queueing_ms', 1, 'p95 queueing ms'), ('mean_queueing_ms', 1, 'mean queueing ms'),
           ('buffering_ratio', 100, 'buffering %'), ('average_bitrate_mbps', 1, 'avg bitrate Mbit/s'),
           ('throughput_mbps', 1, 'throughput Mbit/s'), ('loss_rate', 100, 'loss %')]
 
-def half(xs): return T95[len(xs) - 1] * stdev(xs) / math.sqrt(len(xs)) if len(xs) > 1 else float('nan')
+def half(xs): return _shared.ci(xs)[1]
 
 off = [json.loads(l) for l in open(sys.argv[1])]
 on = [json.loads(l) for l in open(sys.argv[2])]

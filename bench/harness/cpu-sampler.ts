@@ -41,7 +41,8 @@ function classify(pid: string): string | null {
   return null;
 }
 
-function cpuTicks(pid: string): number | null {
+/** utime + stime of /proc/PID/stat; PID may be "PID/task/TID" for one thread (the same format). */
+export function cpuTicks(pid: string): number | null {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
     // The command name (field 2) may contain spaces: count fields after its closing parenthesis.

@@ -39,7 +39,7 @@ export function generatedSetFor(scenario: Scenario): MediaSet | null {
   if (durationS + 1e-9 < need.seconds) {
     throw new ScenarioError(`${where}.duration_s`, `${formatSeconds(durationS)} s of content is shorter than the ${formatSeconds(need.seconds)} s the run needs (${need.why}); leave duration_s out to get enough`);
   }
-  const shape = { durationS, segmentDurationS: media.segmentS, vbr: media.vbr };
+  const shape = { durationS, segmentDurationS: media.segmentS, vbr: media.vbr, ...(!media.abr && media.picture ? { picture: media.picture } : {}) };
   const problem = shapeProblem(shape);
   if (problem) throw new ScenarioError(where, problem);
   return media.abr ? ladderSet(shape) : singleRateSet(Math.round(media.bitrateMbps * 1000), shape);

@@ -6,6 +6,7 @@ import { TraceFileError, traceFile } from '@pcc-stream/protocol/node/trace-file'
 import {
   BENCHMARKED_SCHEMES, CONTROLLER_PARAM_NAME, SCHEME_NAMES, WASM_CONTROLLERS, parseScheme, type SchemeName, type WasmControllerName,
 } from '@pcc-stream/protocol';
+import type { Picture } from '@pcc-stream/player/media';
 import { parseAidedScheme, type AidedSchemeName } from './aids.ts';
 import { EXTERNAL_SCHEME_NAMES, isExternalScheme, type ExternalSchemeName } from './external-schemes.ts';
 
@@ -23,7 +24,7 @@ export type DelaySpec =
  *  absent: long enough for the run (bench/harness/media.ts). */
 export type MediaSpec =
   | { abr: true; durationS?: number; segmentS: number; vbr: boolean }
-  | { abr: false; bitrateMbps: number; durationS?: number; segmentS: number; vbr: boolean }
+  | { abr: false; bitrateMbps: number; durationS?: number; segmentS: number; vbr: boolean; picture?: Picture }
   | { mpdPath: string };
 /** Parameter overrides of the WASM controllers, per datagram scheme: {"vivace": {"epsilon_min": 0.02}}. */
 export type ControllerParams = Partial<Record<WasmControllerName, Record<string, number>>>;
@@ -137,10 +138,22 @@ function parseDelay(value: Json | undefined, where: string): DelaySpec {
   return { rttPattern: { minMs, maxMs, periodS, seed: Math.floor(seed) } };
 }
 
+/** {"width": 320, "height": 180, "frame_rate": 10}: a cheaper picture for a CBR rendition; whether it can be encoded is
+ *  ladder.ts's shapeProblem's to say (bench/harness/media.ts reports it against the scenario). */
+function parsePicture(value: Json | undefined, where: string): Picture {
+  const object = requireObject(value, where);
+  rejectUnknownKeys(object, ['width', 'height', 'frame_rate'], where);
+  return {
+    width: requireNumber(object.width, `${where}.width`, 1, 10_000),
+    height: requireNumber(object.height, `${where}.height`, 1, 10_000),
+    framesPerSecond: requireNumber(object.frame_rate, `${where}.frame_rate`, 1, 1000),
+  };
+}
+
 function parseMedia(value: Json | undefined, where: string, baseDir: string): MediaSpec {
   if (value === undefined) return { abr: true, segmentS: DEFAULT_SEGMENT_S, vbr: false };
   const object = requireObject(value, where);
-  rejectUnknownKeys(object, ['abr', 'bitrate_mbps', 'duration_s', 'segment_s', 'vbr', 'mpd'], where);
+  rejectUnknownKeys(object, ['abr', 'bitrate_mbps', 'duration_s', 'segment_s', 'vbr', 'mpd', 'picture'], where);
   if (object.mpd !== undefined) {
     const others = Object.keys(object).filter((k) => k !== 'mpd');
     if (others.length > 0) throw new ScenarioError(`${where}.${others[0]}`, 'bring-your-own media ("mpd") takes no other fields: its manifest says what it is');
@@ -154,11 +167,15 @@ function parseMedia(value: Json | undefined, where: string, baseDir: string): Me
     ...(object.duration_s === undefined ? {} : { durationS: requireNumber(object.duration_s, `${where}.duration_s`, 1, 24 * 3600) }),
   };
   const abr = object.abr ?? (object.bitrate_mbps === undefined);
+  if (abr === true && object.picture !== undefined) throw new ScenarioError(`${where}.picture`, 'an ABR ladder has its own pictures: a picture is for one CBR bitrate ("abr": false)');
   if (abr === true) {
     if (object.bitrate_mbps !== undefined) throw new ScenarioError(`${where}.bitrate_mbps`, 'an ABR ladder has its own bitrates: use "abr": false to play one bitrate');
     return { abr: true, ...shape };
   }
-  if (abr === false) return { abr: false, bitrateMbps: requireNumber(object.bitrate_mbps, `${where}.bitrate_mbps`, 0.05, 1000), ...shape };
+  if (abr === false) {
+    const bitrateMbps = requireNumber(object.bitrate_mbps, `${where}.bitrate_mbps`, 0.05, 1000);
+    return { abr: false, bitrateMbps, ...shape, ...(object.picture === undefined ? {} : { picture: parsePicture(object.picture, `${where}.picture`) }) };
+  }
   throw new ScenarioError(`${where}.abr`, 'expected true or false');
 }
 

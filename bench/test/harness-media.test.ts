@@ -51,6 +51,30 @@ for (const bitrateMbps of [5, 3.3]) {
   });
 }
 
+test('a CBR scenario with a cheaper picture: its own set, encoded at that size and frame rate, still at the nominal bitrate', { timeout: 180_000 }, async () => {
+  const s = scenario({ abr: false, bitrate_mbps: 3, picture: { width: 320, height: 180, frame_rate: 10 } }, 2);
+  const set = generatedSetFor(s)!;
+  assert.equal(set.name, `cbr-3000k-${2 + PLAYBACK_MARGIN_S}s-2s-320x180-10fps`);
+  await prepareMedia([s], mediaDir);
+  const dir = join(mediaDir, set.name);
+  const sizes = videoSegmentBytes(dir);
+  const measuredKbps = (sizes.reduce((a, b) => a + b, 0) * 8) / set.durationS / 1000;
+  assert.ok(Math.abs(measuredKbps - 3000) / 3000 < 0.05, `measured ${measuredKbps.toFixed(0)} kbit/s, nominal 3000`);
+  const first = join(work, 'picture-first-segment.mp4');
+  writeFileSync(first, Buffer.concat([readFileSync(join(dir, 'init-0.m4s')), readFileSync(join(dir, 'seg-0-00001.m4s'))]));
+  const probe = spawnSync('ffprobe', ['-v', 'error', '-count_frames', '-select_streams', 'v:0', '-show_entries', 'stream=width,height,r_frame_rate,nb_read_frames', '-of', 'json', first], { encoding: 'utf8' });
+  assert.equal(probe.status, 0, probe.stderr);
+  const stream = (JSON.parse(probe.stdout) as { streams: Array<Record<string, unknown>> }).streams[0];
+  assert.deepEqual(stream, { width: 320, height: 180, r_frame_rate: '10/1', nb_read_frames: '20' }); // one 2 s segment
+  // The default picture is another set; pictures that cannot be encoded, or that a set picks itself, are refused.
+  assert.notEqual(generatedSetFor(scenario({ abr: false, bitrate_mbps: 3 }, 2))!.name, set.name);
+  assert.throws(() => scenario({ abr: true, picture: { width: 320, height: 180, frame_rate: 10 } }, 60), /media\.picture: an ABR ladder has its own pictures/);
+  assert.throws(() => generatedSetFor(scenario({ abr: false, bitrate_mbps: 3, vbr: true, picture: { width: 320, height: 180, frame_rate: 10 } }, 60)), /for CBR sets only/);
+  assert.throws(() => generatedSetFor(scenario({ abr: false, bitrate_mbps: 3, picture: { width: 321, height: 180, frame_rate: 10 } }, 60)), (e: Error) => e instanceof ScenarioError && /picture width 321 is not an even whole number/.test(e.message));
+  assert.throws(() => generatedSetFor(scenario({ abr: false, bitrate_mbps: 3, segment_s: 0.5, picture: { width: 320, height: 180, frame_rate: 3 } }, 60)), /not a whole number of frames at 3 fps/);
+  assert.throws(() => scenario({ abr: false, bitrate_mbps: 3, picture: { width: 320, height: 180 } }, 60), /media\.picture\.frame_rate/);
+});
+
 test('a VBR scenario: segment sizes spread like content, the mean near nominal, @bandwidth DASH-true and not below the mean', { timeout: 300_000 }, async (t) => {
   const s = scenario({ abr: false, bitrate_mbps: 3.3, vbr: true, duration_s: 30 }, 10);
   const set = generatedSetFor(s)!;

@@ -80,6 +80,8 @@ test('every built-in suite yields valid scenarios with the seed parameters', () 
   assert.equal(multi.players, 3);
   assert.deepEqual(multi.link.queue, { type: 'droptail', bytes: 75000 });
   assert.deepEqual(multi.delay, { oneWayMs: 50 });
+  // The cheaper picture at the same bitrate (multiflow-floor: the default one's decoding starved the transport).
+  assert.deepEqual(multi.media, { abr: false, bitrateMbps: 8, segmentS: 2, vbr: false, picture: { width: 320, height: 180, framesPerSecond: 10 } });
   assert.throws(() => suiteScenarios('nope'), /unknown suite "nope"/);
 });
 

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { userPath } from '@pcc-stream/protocol/node/user-path';
 import { runFfmpeg } from './ffmpeg-run.ts';
 import {
-  abrLadder, allSets, audioKbps, fixedSets, framesPerSecond, ladderSet, mediaDurationS, segmentDurationS, singleRateSet,
+  abrLadder, allSets, audioKbps, fixedSets, ladderSet, mediaDurationS, segmentDurationS, setFramesPerSecond, singleRateSet,
   type MediaSet,
 } from './ladder.ts';
 import { dashBandwidthBps, segmentSpread, type SegmentSpread } from './segment-stats.ts';
@@ -60,7 +60,7 @@ export interface CompletionRecord {
 }
 
 function completionParams(set: MediaSet): CompletionParams {
-  return { generatorVersion, set, framesPerSecond, audioKbps, ...(set.vbr ? { vbrPeakRatio } : {}) };
+  return { generatorVersion, set, framesPerSecond: setFramesPerSecond(set), audioKbps, ...(set.vbr ? { vbrPeakRatio } : {}) };
 }
 
 /** The set's complete.json when it matches the set's parameters, else null. */
@@ -98,12 +98,13 @@ function videoFilter(set: MediaSet): string {
 function videoInput(set: MediaSet): string[] {
   const width = Math.max(...set.renditions.map((r) => r.width));
   const height = Math.max(...set.renditions.map((r) => r.height));
-  if (set.vbr) return ['-f', 'lavfi', '-i', vbrSourceGraph(width, height, framesPerSecond, set.durationS)];
-  return ['-f', 'lavfi', '-i', `testsrc2=size=1280x720:rate=${framesPerSecond}:duration=${set.durationS}`];
+  const fps = setFramesPerSecond(set);
+  if (set.vbr) return ['-f', 'lavfi', '-i', vbrSourceGraph(width, height, fps, set.durationS)];
+  return ['-f', 'lavfi', '-i', `testsrc2=size=1280x720:rate=${fps}:duration=${set.durationS}`];
 }
 
 function videoEncoding(set: MediaSet): string[] {
-  const gopFrames = Math.round(framesPerSecond * set.segmentDurationS); // closed GOP == segment: every segment starts with an IDR
+  const gopFrames = Math.round(setFramesPerSecond(set) * set.segmentDurationS); // closed GOP == segment: every segment starts with an IDR
   const args: string[] = [];
   set.renditions.forEach((r, i) => {
     args.push('-map', `[v${i}]`, `-b:v:${i}`, `${r.videoKbps}k`);

@@ -19,6 +19,8 @@ export interface MediaSet {
   segmentDurationS: number;
   /** false: CBR with filler; true: capped two-pass VBR of scene-changing synthetic content (vbr-source.ts). */
   vbr: boolean;
+  /** Frames per second; absent: the default `framesPerSecond`. */
+  framesPerSecond?: number;
 }
 
 export const segmentDurationS = 2;
@@ -72,11 +74,27 @@ export function vbrResolution(videoKbps: number): { width: number; height: numbe
   return { ...(fits ?? vbrResolutions[vbrResolutions.length - 1]!) };
 }
 
+/** A CBR rendition's picture other than the default 640x360 at 30 fps. CBR filler keeps the bytes per segment at the
+ *  nominal rate whatever the picture, while a smaller, slower picture is cheaper for the player to decode and
+ *  draw: on a small machine several players at a high bitrate otherwise compete with the transport for the CPU. */
+export interface Picture {
+  width: number;
+  height: number;
+  framesPerSecond: number;
+}
+
 export interface MediaShape {
   /** Content length; must be a whole number of segments. */
   durationS: number;
   segmentDurationS: number;
   vbr: boolean;
+  /** CBR single-rate sets only; absent: 640x360 at `framesPerSecond`. */
+  picture?: Picture;
+}
+
+/** The frame rate a set is encoded at. */
+export function setFramesPerSecond(set: Pick<MediaSet, 'framesPerSecond'>): number {
+  return set.framesPerSecond ?? framesPerSecond;
 }
 
 /** Shortest and longest segment a set may have; x264's GOP is one segment, so it must be whole frames too. */
@@ -86,11 +104,21 @@ export const maxMediaDurationS = 24 * 3600;
 
 /** Why a shape cannot be encoded, or null. */
 export function shapeProblem(shape: MediaShape): string | null {
-  const { durationS, segmentDurationS: seg } = shape;
+  const { durationS, segmentDurationS: seg, picture } = shape;
+  if (picture) {
+    const { width, height, framesPerSecond: fps } = picture;
+    if (shape.vbr) return 'a picture other than the default is for CBR sets only (VBR picks its own, vbrResolution)';
+    // Even sizes: yuv420p halves both for chroma.
+    for (const [what, v, lo, hi] of [['width', width, 64, 1920], ['height', height, 36, 1080]] as const) {
+      if (!Number.isInteger(v) || v % 2 !== 0 || v < lo || v > hi) return `picture ${what} ${v} is not an even whole number in [${lo}, ${hi}]`;
+    }
+    if (!Number.isInteger(fps) || fps < 1 || fps > 60) return `picture frame rate ${fps} is not a whole number in [1, 60]`;
+  }
+  const fps = picture?.framesPerSecond ?? framesPerSecond;
   if (!Number.isFinite(seg) || seg < minSegmentDurationS || seg > maxSegmentDurationS) {
     return `segment duration ${seg} s is outside [${minSegmentDurationS}, ${maxSegmentDurationS}] s`;
   }
-  if (!isWhole(seg * framesPerSecond)) return `segment duration ${seg} s is not a whole number of frames at ${framesPerSecond} fps`;
+  if (!isWhole(seg * fps)) return `segment duration ${seg} s is not a whole number of frames at ${fps} fps`;
   if (!Number.isFinite(durationS) || durationS < seg || durationS > maxMediaDurationS) {
     return `duration ${durationS} s is outside [${seg}, ${maxMediaDurationS}] s`;
   }
@@ -126,19 +154,25 @@ function checkedShape(shape: MediaShape): MediaShape {
   return shape;
 }
 
-/** One rendition at `videoKbps`: "cbr-5000k-70s-2s" or "vbr-3300k-70s-2s". */
+/** One rendition at `videoKbps`: "cbr-5000k-70s-2s" or "vbr-3300k-70s-2s"; another picture adds it to the name:
+ *  "cbr-8000k-44s-2s-320x180-10fps". */
 export function singleRateSet(videoKbps: number, shape: MediaShape): MediaSet {
   checkedShape(shape);
   if (!Number.isInteger(videoKbps) || videoKbps < 50 || videoKbps > 1_000_000) throw new Error(`bitrate ${videoKbps} kbit/s is outside [50, 1000000] (whole kbit/s)`);
+  const { picture, ...rest } = shape;
+  const pictureSuffix = picture ? `-${picture.width}x${picture.height}-${picture.framesPerSecond}fps` : '';
+  const size = picture ? { width: picture.width, height: picture.height } : shape.vbr ? vbrResolution(videoKbps) : cbrResolution;
   return {
-    name: `${shape.vbr ? 'vbr' : 'cbr'}-${videoKbps}k-${shapeSuffix(shape)}`,
-    renditions: [{ videoKbps, ...(shape.vbr ? vbrResolution(videoKbps) : cbrResolution) }],
-    ...shape,
+    name: `${shape.vbr ? 'vbr' : 'cbr'}-${videoKbps}k-${shapeSuffix(shape)}${pictureSuffix}`,
+    renditions: [{ videoKbps, ...size }],
+    ...rest,
+    ...(picture ? { framesPerSecond: picture.framesPerSecond } : {}),
   };
 }
 
 /** The default ladder's rungs with this shape: "abr-cbr-70s-2s" or "abr-vbr-70s-2s". */
 export function ladderSet(shape: MediaShape): MediaSet {
   checkedShape(shape);
+  if (shape.picture) throw new Error('the ladder has its own pictures: a picture is for single-rate CBR sets only');
   return { name: `abr-${shape.vbr ? 'vbr' : 'cbr'}-${shapeSuffix(shape)}`, renditions: [...ladderRenditions], ...shape };
 }

@@ -98,6 +98,15 @@ test('set names carry their parameters; shapes that cannot be encoded are refuse
   assert.match(shapeProblem({ durationS: 61, segmentDurationS: 2, vbr: false }) ?? '', /use 60 or 62/);
   assert.match(shapeProblem({ durationS: 60, segmentDurationS: 0.1, vbr: false }) ?? '', /outside/);
   assert.equal(shapeProblem({ durationS: 60, segmentDurationS: 2, vbr: false }), null);
+  // Another picture (CBR only) is another set, encoded at its own size and frame rate.
+  const light = singleRateSet(8000, { durationS: 44, segmentDurationS: 2, vbr: false, picture: { width: 320, height: 180, framesPerSecond: 10 } });
+  assert.equal(light.name, 'cbr-8000k-44s-2s-320x180-10fps');
+  assert.deepEqual(light.renditions, [{ videoKbps: 8000, width: 320, height: 180 }]);
+  assert.equal(light.framesPerSecond, 10);
+  assert.equal(singleRateSet(8000, { durationS: 44, segmentDurationS: 2, vbr: false }).framesPerSecond, undefined);
+  assert.match(shapeProblem({ durationS: 60, segmentDurationS: 2, vbr: true, picture: { width: 320, height: 180, framesPerSecond: 10 } }) ?? '', /CBR sets only/);
+  assert.match(shapeProblem({ durationS: 60, segmentDurationS: 2, vbr: false, picture: { width: 320, height: 180, framesPerSecond: 0.5 } }) ?? '', /frame rate 0.5/);
+  assert.throws(() => ladderSet({ durationS: 60, segmentDurationS: 2, vbr: false, picture: { width: 320, height: 180, framesPerSecond: 10 } }), /single-rate CBR sets only/);
 });
 
 test('media CLI: parameters name one set; the sample sets stay selectable; bad combinations are refused', () => {

@@ -205,6 +205,9 @@ const SHORT_FORMS = new Map<string, ShortForm>([
   ['npm run -s bench -- --suite faults --run origin-restart/vivace/1 --out results/faults', {
     run: () => 'npm run -s bench -- --suite faults --run origin-restart/vivace/1 --out results/faults --list', check: listed(1), why: '--list: a 45 s run in Chromium (the case runs short in bench/test/harness-faults.test.ts)' }],
   // server/README.md: restarts and graceful stop
+  ['npm run -s origin -- --media .cache/media --pacing-burst-us 500', {
+    run: () => 'npm run -s origin -- --media .cache/media --pacing-burst-us 500 --help', check: usage,
+    why: 'it serves until stopped: its usage (the burst is tested by server/test/token-bucket.test.ts, bad values by cli-limits.test.ts)' }],
   ['npm run -s origin -- --media .cache/media --cert-dir results/origin-cert --drain-ms 5000', {
     run: () => 'npm run -s origin -- --media .cache/media --cert-dir results/origin-cert --drain-ms 5000 --help', check: usage, why: 'it serves until stopped: its usage (the drain is tested by server/test/graceful-stop.test.ts, --cert-dir by bench origin-restart)' }],
 

@@ -88,7 +88,7 @@ def collect(hold_dirs):
                 r = json.loads(line)
                 run = os.path.join(d, 'runs', *r['run_id'].split('/'))
                 row = {'hold': os.path.basename(hold.rstrip('/')), 'burst_us': int(burst), 'rep': int(rep), 'scheme': r['scheme'],
-                       'run_id': r['run_id'], 'status': r['status'], 'started_at': r['started_at'], 'origin_args': r.get('origin_args'),
+                       'run_id': r['run_id'], 'status': r['status'], 'players': r['players'], 'started_at': r['started_at'], 'origin_args': r.get('origin_args'),
                        'commit': r['provenance']['commit'][:7], 'dirty': r['provenance']['dirty'],
                        'load_before': events[f'start {name}']['load1'], 'load_after': events[f'end {name}']['load1'],
                        'wasm_sha256_16': events[f'start {name}']['wasm_sha256_16'],

@@ -318,8 +318,20 @@ test('unread datagrams beyond datagramRecvBufferBytes are dropped oldest first, 
     while (pair.clientSession.stats().datagramFramesReceived < 20 && Date.now() < deadline) await sleep(5);
     await sleep(20);
     const batch = await pair.clientSession.recvDatagramsTimed(64);
-    assert.deepEqual(batch.datagrams.map((d) => d[0]), [16, 17, 18, 19]);
-    assert.equal(pair.clientSession.stats().datagramsDroppedUnread, 16);
+    // Datagrams are unreliable: on a loaded machine one may be lost on loopback before it is received (the 16th was,
+    // once, in a fresh-clone CI). The buffer keeps the newest 4 of those that arrived, so with `lost` lost every kept
+    // one is at least 16 − lost, in order, and the rest of what arrived is counted as dropped.
+    const received = pair.clientSession.stats().datagramFramesReceived;
+    const lost = 20 - received;
+    const kept = batch.datagrams.map((d) => d[0]!);
+    assert.equal(kept.length, 4, `kept ${kept.join(',')}`);
+    assert.ok(lost <= 2, `${lost} of 20 datagrams lost on loopback`);
+    kept.forEach((v, i) => {
+      assert.ok(v >= 16 - lost, `kept ${kept.join(',')} with ${lost} lost: an older datagram was kept over a newer one`);
+      if (i > 0) assert.ok(v > kept[i - 1]!, `kept ${kept.join(',')}: out of order`);
+    });
+    if (lost === 0) assert.deepEqual(kept, [16, 17, 18, 19]);
+    assert.equal(pair.clientSession.stats().datagramsDroppedUnread, received - 4);
   } finally {
     pair.close();
   }

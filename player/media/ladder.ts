@@ -114,7 +114,7 @@ export function shapeProblem(shape: MediaShape): string | null {
     }
     if (!Number.isInteger(fps) || fps < 1 || fps > 60) return `picture frame rate ${fps} is not a whole number in [1, 60]`;
   }
-  const fps = picture?.framesPerSecond ?? framesPerSecond;
+  const fps = setFramesPerSecond({ framesPerSecond: picture?.framesPerSecond });
   if (!Number.isFinite(seg) || seg < minSegmentDurationS || seg > maxSegmentDurationS) {
     return `segment duration ${seg} s is outside [${minSegmentDurationS}, ${maxSegmentDurationS}] s`;
   }

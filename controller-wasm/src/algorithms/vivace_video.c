@@ -37,6 +37,13 @@
  * capacity). So an MI that met a standing queue (its mean RTT over the min RTT) longer than a share of the player's
  * spare, and delivered less than the base rate, sets the base rate to its delivery less ε, the rate at which the
  * upper probe meets C, as slow start's exit does (§4.4).
+ * The pre-dip rate held across a deep dip (return_to_pre_dip_rate): with the queue bound following the capacity down,
+ * the climb back after a long dip started from the dip's rate, and Vivace's recoveries aimed at the rate their fade
+ * began from, which by then lay inside the dip (MI timeouts and earlier recoveries in the dip had moved it there).
+ * Below a quarter of the last validated rate an MI needs a second or more for its packets and the gradient's climb
+ * (§4.4.3, ω grows with each step in one direction) takes seconds. So the rate the path last carried cleanly is held
+ * across the dip, and once a clean MI delivers more than the dip's measured capacity (the capacity rose) the starting
+ * phase (§4.4) goes back up toward it, with slow start's guards and the queue bound.
  */
 #include "vivace_state.h"
 
@@ -47,6 +54,7 @@ enum {
     VIVACE_VIDEO_P_SMOOTH_PACING,
     VIVACE_VIDEO_P_STARVED_RESTART,
     VIVACE_VIDEO_P_QUEUE_SPARE_SHARE,
+    VIVACE_VIDEO_P_HOLD_PRE_DIP_RATE,
     VIVACE_VIDEO_P_COUNT
 };
 
@@ -69,6 +77,15 @@ enum {
  * below one min RTT (RTT noise and the queue a probe at C(1+ε) builds within an MI). */
 #define VIDEO_QUEUE_SPARE_SHARE 0.05
 #define VIDEO_QUEUE_MIN_RTTS 1.0
+#define VIDEO_HOLD_PRE_DIP_RATE 1
+/* A dip, and its end, in units of ε: a probing round swings the rate by ±ε around its base (§4.4.3), and a probe at
+ * the capacity C delivers C within that swing (eq. 4.4), so a base rate 2ε below the last validated rate is a dip,
+ * and a clean MI delivering 2ε more than the dip's measured capacity is past what a steady dip lets through. */
+#define DIP_EPSILONS 2.0
+/* A deep dip: the base rate fell below this share of the last validated rate (two halvings). Below it, a probe round
+ * at the low rate lasts a second or more (each MI needs its packets) and the gradient's climb back takes seconds; within
+ * twice that share of the held rate, the climb is Vivace's again (the dip is over, or the link's capacity is lower now). */
+#define DEEP_DIP_SHARE 0.25
 
 static const cc_param_desc vivace_video_params[VIVACE_VIDEO_P_COUNT] = {
     VIVACE_PARAM_ROWS(900, 0),
@@ -83,6 +100,8 @@ static const cc_param_desc vivace_video_params[VIVACE_VIDEO_P_COUNT] = {
      "boolean; 1: a clean MI below the current object's bitrate while the buffer is low re-enters the starting phase, up to that bitrate"},
     {"video_queue_spare_share", VIDEO_QUEUE_SPARE_SHARE, 0, 1,
      "below the healthy spare, an MI whose standing queue exceeds this share of the spare (at least one min RTT) and that delivered less than the base rate sets the base to its delivery less epsilon; 0: off"},
+    {"video_hold_pre_dip_rate", VIDEO_HOLD_PRE_DIP_RATE, 0, 1,
+     "boolean; 1: the highest rate a fade began from is kept across recoveries that end below it, and a clean MI below the healthy spare that delivers more than the dip's last measured capacity re-enters the starting phase up to it"},
 };
 
 typedef struct vivace_video_state {
@@ -92,6 +111,11 @@ typedef struct vivace_video_state {
     int have_adjust;
     double latency_scale;
     double throughput_cap_mbps;
+    /* the pre-dip rate (hold_pre_dip_rate) */
+    double validated_rate;           /* bytes/s: the delivery of the latest clean MI before the dip */
+    double held_rate;                /* bytes/s: the validated rate when the dip began, until the rate is back; 0: none */
+    double dip_delivery_rate;        /* bytes/s: what the latest MI that met a queue or lost delivered (the capacity) */
+    int returning;                   /* the starting phase is return_to_pre_dip_rate's (the queue bound applies to it) */
 } vivace_video_state;
 
 static double param(const vivace_video_state *s, int index) { return s->vivace.loop.ctx->params[index]; }
@@ -177,7 +201,10 @@ static void bound_queue_to_spare(vivace_video_state *video, const pcc_mi_outcome
     double share = param(video, VIVACE_VIDEO_P_QUEUE_SPARE_SHARE);
     if (!(share > 0) || !video->have_adjust || !(video->latency_scale < 1.0)) return;
     if (!outcome->valid || r->app_limited || r->timed_out) return;
-    if (s->phase != STATE_PROBING || s->drain_duration_us > 0 || s->awaiting_feedback) return;
+    /* the starting phase back toward the pre-dip rate (return_to_pre_dip_rate) is bounded too: its doubling has no
+     * other stop at this w than loss, the target and the delivery cap, which lets it queue 2x the capacity */
+    int returning = video->returning && s->phase == STATE_SLOW_START;
+    if ((s->phase != STATE_PROBING && !returning) || s->drain_duration_us > 0 || s->awaiting_feedback) return;
     double spare = spare_ms(s->loop.ctx->app, s->loop.now_us);
     double min_rtt_us = (double)s->loop.ctx->rtt->min_rtt_us;
     if (spare < 0 || !(min_rtt_us > 0)) return;
@@ -185,12 +212,50 @@ static void bound_queue_to_spare(vivace_video_state *video, const pcc_mi_outcome
     if (allowance_us < VIDEO_QUEUE_MIN_RTTS * min_rtt_us) allowance_us = VIDEO_QUEUE_MIN_RTTS * min_rtt_us;
     if (!(r->stats.avg_rtt_us - min_rtt_us > allowance_us)) return;
     double delivered = r->stats.throughput_bps / 8.0; /* bytes/s */
-    if (!(delivered > 0) || !(delivered < s->base_rate)) return;
+    double offered = returning ? r->stats.send_rate_bps / 8.0 : s->base_rate; /* a doubling MI's rate is its own */
+    if (!(delivered > 0) || !(delivered < offered)) return;
     vivace_enter_probing(s, delivered * (1.0 - vivace_param(s, VIVACE_P_EPSILON)));
+}
+
+/* The pre-dip rate (see the header comment). The path's last validated rate is the delivery of the latest MI that
+ * met no queue, lost nothing and was not app-limited: a rate the link carried. Once the base rate falls more than
+ * DIP_EPSILONS ε below it (more than a probe round's own swing), a dip began, and that rate is held, whatever the
+ * recoveries in the dip reach, until the base rate is back there: on the real path the fades a recovery aims at
+ * began inside the dip (the MI timeouts of its first second had already halved the rate). The capacity in the dip is
+ * what the latest MI that met a queue or lost delivered (eq. 4.4: past C the link delivers C). While the low-buffer
+ * utility is in force, a clean probing MI that delivered more than that capacity by DIP_EPSILONS ε shows the
+ * capacity rose, by an unknown amount: the starting phase (§4.4) goes back up toward the held rate, with slow start's
+ * guards (the doubling stays below a multiple of the delivery the acks measure anew; the first utility drop ends it),
+ * as Vivace's fade recovery does (vivace_recovery.c). Returns 1 when it re-entered the starting phase. */
+static int return_to_pre_dip_rate(vivace_video_state *video, const pcc_mi_outcome *outcome) {
+    vivace_state *s = &video->vivace;
+    const pcc_mi_result *r = outcome->result;
+    double dip_share = DIP_EPSILONS * vivace_param(s, VIVACE_P_EPSILON);
+    if (s->phase != STATE_SLOW_START) video->returning = 0;
+    if (!outcome->valid || r->app_limited || r->timed_out) return 0;
+    double delivered = r->stats.throughput_bps / 8.0; /* bytes/s */
+    int congested = vivace_probe_congested(s, r);
+    if (congested) video->dip_delivery_rate = delivered;
+    else if (!(video->held_rate > 0)) video->validated_rate = delivered;
+    if (video->held_rate > 0 && !(s->base_rate < DEEP_DIP_SHARE * 2.0 * video->held_rate)) video->held_rate = 0.0;
+    if (!(video->held_rate > 0) && s->base_rate < DEEP_DIP_SHARE * video->validated_rate)
+        video->held_rate = video->validated_rate;
+    if (congested || param(video, VIVACE_VIDEO_P_HOLD_PRE_DIP_RATE) < 0.5 || !video->have_adjust ||
+        !(video->latency_scale < 1.0))
+        return 0;
+    if (!(video->held_rate > 0) || !(video->dip_delivery_rate > 0)) return 0;
+    if (s->phase != STATE_PROBING || s->drain_duration_us > 0 || s->awaiting_feedback) return 0;
+    if (!(delivered > (1.0 + dip_share) * video->dip_delivery_rate)) return 0;
+    video->dip_delivery_rate = 0.0; /* the next MI that meets a queue measures the capacity anew */
+    s->loop.loss_average = 0.0;     /* the dip's losses, as vivace_start_fade_recovery drops them */
+    vivace_recover_up_to(s, video->held_rate);
+    video->returning = 1;
+    return 1;
 }
 
 static void vivace_video_on_result(void *state, const pcc_mi_outcome *outcome) {
     vivace_on_result(state, outcome);
+    if (return_to_pre_dip_rate(state, outcome)) return;
     bound_queue_to_spare(state, outcome);
     restart_for_starving_player(state, outcome);
 }

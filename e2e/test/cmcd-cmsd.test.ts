@@ -39,8 +39,17 @@ after(async () => {
 type Row = Record<string, number | string>;
 interface Status { session_list: Row[]; tcp_connections: Row[] }
 
-async function status(): Promise<Status> {
-  return (await (await fetch(`${origin.httpBase}/status`)).json()) as Status;
+async function status(httpBase = origin.httpBase): Promise<Status> {
+  return (await (await fetch(`${httpBase}/status`)).json()) as Status;
+}
+
+/** The fields of an origin session's /status row that say where its sending stands (server/src/session/datagram-transport.ts). */
+function senderState(row: Row | null): Row | null {
+  if (row === null) return null;
+  const fields = Object.fromEntries(Object.entries(row).filter(([k]) => /^(sent_bytes|pacing_rate_bps|bytes_in_flight|active_requests|open_requests|packets_sent|packets_lost|probe_timeouts|acks_received|srtt_us|min_rtt_us|stall_.*|cmcd_bl_ms|cmcd_updates)$/.test(k)));
+  // What held the sends back longest (server/src/datagram/stall-reasons.ts): 'tokens' is the controller's pacing rate.
+  const held = Object.entries(fields).filter(([k, v]) => /^stall_.*_ms$/.test(k) && k !== 'stall_max_ms' && typeof v === 'number').sort((a, b) => Number(b[1]) - Number(a[1]))[0];
+  return { ...fields, held_longest_by: held ? `${held[0].replace(/^stall_|_ms$/g, '')} ${held[1]} ms` : '-' };
 }
 
 /** Plays for `seconds` while collecting every `bl` the origin recorded for the page's session or connections. */
@@ -159,9 +168,29 @@ function cmcdUpdates(logDir: string): Array<{ tMs: number; ot: string; blMs: num
   return updates;
 }
 
+/** The controller's course over the session, one telemetry line per `stepMs` (PROTOCOL.md §2.5): when, its state,
+ *  pacing rate (kbit/s), body bytes sent (kB), smoothed and minimum RTT (µs) and the video bl it heard, to tell a
+ *  sender that stopped from one whose controller slowed it down. */
+function senderCourse(logDir: string, stepMs = 1000): string {
+  const out: string[] = [];
+  for (const file of readdirSync(logDir).filter((f) => f.endsWith('.jsonl'))) {
+    let nextMs = 0;
+    for (const line of readFileSync(join(logDir, file), 'utf8').split('\n')) {
+      if (!line.startsWith('{')) continue;
+      const row = JSON.parse(line) as Row;
+      const tMs = Number(row.t_ms);
+      if (!(tMs >= nextMs)) continue;
+      nextMs = tMs + stepMs;
+      out.push(`${Math.round(tMs)}ms:${row.state}:${Math.round(Number(row.rate_bps) / 1000)}k:${Math.round(Number(row.sent_bytes) / 1000)}kB`
+        + `:rtt${Math.round(Number(row.srtt_us))}/${Math.round(Number(row.min_rtt_us))}us:bl${row.cmcd_bl_ms ?? '-'}`);
+    }
+  }
+  return out.join(' ');
+}
+
 /** Player-state requests the origin accepted, over the sessions it has open (PROTOCOL.md §2.9). */
 async function playerStatesAccepted(httpBase: string): Promise<number> {
-  const rows = ((await (await fetch(`${httpBase}/status`)).json()) as Status).session_list;
+  const rows = (await status(httpBase)).session_list;
   return rows.reduce((n, r) => n + (typeof r.player_state_requests === 'number' ? r.player_state_requests : 0), 0);
 }
 
@@ -180,6 +209,8 @@ test('continuous stream (stream=1) over datagrams: the CMCD of segments served f
     await page.waitForFunction(() => (window.pccPlayer.metrics()?.startupDelayS ?? null) !== null || window.pccPlayer.errors().length > 0, undefined, { timeout: 30_000 });
     await page.waitForTimeout(playS * 1000);
     const report = (await page.evaluate(() => window.pccPlayer.metrics()))!;
+    // The origin's side of the same instant: what its sender did for the session and what held its sends back.
+    const originSession = (await status(streamOrigin.httpBase)).session_list.find((r) => r.transport === 'datagram') ?? null;
     // Each side counts its own: the player what it sent, the origin what it accepted. The player does not wait for the
     // answers (a request served from the stream never waited for the origin), so the last ones may still be on their way.
     const sent = report.playerStatesSent;
@@ -204,10 +235,11 @@ test('continuous stream (stream=1) over datagrams: the CMCD of segments served f
     const diagnosis = JSON.stringify({
       component: 'e2e', test: 'stream-cmcd', startup_delay_s: report.startupDelayS, position_s: report.playbackPositionS,
       segments_from_stream: report.prefetchHits, streams: report.prefetchIssued, streams_cancelled: report.prefetchCancelled,
-      transport_sessions: report.transportSessions, player_states_expected: served, player_states_sent: sent,
+      transport_sessions: report.transportSessions, stream_bytes: report.prefetchBytes, stream_state: report.streamState,
+      origin_session: senderState(originSession), player_states_expected: served, player_states_sent: sent,
       player_state_failures: report.playerStateFailures, player_states_accepted: accepted, settle_ms: settledMs,
       cmcd_updates_in_lines: updates.length, video_cmcd_updates_in_lines: video.length, video_bl_distinct: new Set(videoBl).size,
-      cmcd_lines: updates.map((u) => `${u.tMs}ms:${u.ot}:${u.blMs ?? '-'}`).join(' '), errors: report.errors, load_avg: loadavg().map((l) => l.toFixed(2)),
+      cmcd_lines: updates.map((u) => `${u.tMs}ms:${u.ot}:${u.blMs ?? '-'}`).join(' '), sender_course: senderCourse(logDir), errors: report.errors, load_avg: loadavg().map((l) => l.toFixed(2)),
     });
     process.stderr.write(`${diagnosis}\n`);
     assert.deepEqual(report.errors, [], `the session recorded errors (a player-state request the origin refused shows here): ${diagnosis}`);

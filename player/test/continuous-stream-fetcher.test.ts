@@ -179,3 +179,34 @@ test('a player-state request the origin refuses is reported, and the segment is 
   assert.equal(failures.length, 1);
   assert.match(failures[0]!, /player state for \/set\/seg-1-00003\.m4s not accepted: 400 CMCD bl=-5 is negative/);
 });
+
+test('the loader\'s state names what dash.js waits for and how far the stream has come (a stalled stream\'s diagnosis)', async () => {
+  const segs = [file(1000, 1), file(1500, 2), file(800, 3)];
+  const server = new ManualStreams({ '/set/2': segs });
+  const fetcher = new ContinuousStreamFetcher(server, server, { nowMs: () => server.clockMs });
+  assert.deepEqual(fetcher.state(), { waiting: [], open: null, atMs: 0 });
+  const first = fetcher.fetch(videoPath(2, 1), null, () => {}, new AbortController().signal);
+  const s = server.streams[0]!;
+  await server.deliver(s, 4 + 1000 + 4 + 600, 30); // segment 1 whole, 600 B of segment 2
+  await first;
+  const aborted = new AbortController();
+  const second = fetcher.fetch(videoPath(2, 2), null, () => {}, aborted.signal);
+  const third = fetcher.fetch(videoPath(2, 3), null, () => {}, new AbortController().signal);
+  server.clockMs += 5;
+  assert.deepEqual(fetcher.state(), {
+    waiting: [2, 3],
+    open: {
+      path: '/set/seg-2-1', firstNumber: 1, nextNumber: 3, arriving: { number: 2, filledBytes: 600, sizeBytes: 1500 }, held: [],
+      bodyBytes: 1608, lastChunkMs: 30, ended: false, failure: null,
+    },
+    atMs: 35,
+  });
+  aborted.abort();
+  await assert.rejects(second, /aborted/);
+  await server.deliver(s, 900 + 4 + 800, 10); // the rest: segment 2 whole (dash.js no longer asks for it), segment 3
+  await third;
+  const after = fetcher.state();
+  assert.deepEqual(after.waiting, [], 'served and aborted requests no longer wait');
+  assert.deepEqual(after.open?.held, [2], 'segment 2 arrived whole and was not taken');
+  assert.equal(after.open?.ended, true);
+});

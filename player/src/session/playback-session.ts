@@ -6,7 +6,7 @@ import { AbrSegmentLog, type AbrEventSource, type AbrLogRecord } from '../metric
 import { PlaybackMetrics, type MetricsSnapshot } from '../metrics/playback-metrics.ts';
 import { HttpFetcher } from '../transport/http-fetcher.ts';
 import { PrefetchingFetcher } from '../transport/prefetching-fetcher.ts';
-import { ContinuousStreamFetcher } from '../transport/continuous-stream-fetcher.ts';
+import { ContinuousStreamFetcher, type StreamState } from '../transport/continuous-stream-fetcher.ts';
 import { ReconnectingFetcher } from '../transport/reconnecting-fetcher.ts';
 import type { TelemetryPoint, TransportCounters } from '../transport/worker-messages.ts';
 import type { SessionPane } from '../ui/session-pane.ts';
@@ -77,6 +77,9 @@ export interface SessionReport extends MetricsSnapshot {
    *  origin did not accept; 0 without a stream. The origin counts the ones it accepted (/status player_state_requests). */
   playerStatesSent: number;
   playerStateFailures: number;
+  /** The continuous stream's loader now: the segments dash.js waits for and what the open stream delivered; null
+   *  without a stream. */
+  streamState: StreamState | null;
   errors: string[];
   /** WebTransport sessions opened so far (1 unless the transport reconnected); null over TCP. */
   transportSessions: number | null;
@@ -428,6 +431,7 @@ export class PlaybackSession {
       ...this.prefetchReport(),
       playerStatesSent: this.streamFetcher?.counters.playerStatesSent ?? 0,
       playerStateFailures: this.streamFetcher?.counters.playerStateFailures ?? 0,
+      streamState: this.streamFetcher?.state() ?? null,
       errors: this.errors.slice(),
       transportSessions: this.fetcher?.sessions ?? null,
     };

@@ -50,6 +50,29 @@ export interface ContinuousStreamOptions {
 
 interface Mark { atMs: number; loaded: number }
 
+/** The loader's state at one instant (window.pccPlayer.metrics().streamState): what dash.js waits for and what the
+ *  open stream has delivered, so a stalled stream names what it stalled on. */
+export interface StreamState {
+  /** Segment numbers dash.js asked for that the loader has not served yet (oldest first). */
+  waiting: number[];
+  open: {
+    path: string;
+    firstNumber: number;
+    /** The number the next length prefix will open. */
+    nextNumber: number;
+    /** The segment arriving now: its number and bytes of its size, or null between segments. */
+    arriving: { number: number; filledBytes: number; sizeBytes: number } | null;
+    /** Segments arrived whole that dash.js has not taken. */
+    held: number[];
+    /** Bytes of the stream's body received (length prefixes included) and when the last ones came. */
+    bodyBytes: number;
+    lastChunkMs: number | null;
+    ended: boolean;
+    failure: string | null;
+  } | null;
+  atMs: number;
+}
+
 interface Segment {
   number: number;
   sizeBytes: number;
@@ -79,6 +102,8 @@ class OpenStream {
   private prefix = new Uint8Array(PREFIX_BYTES);
   private prefixFilled = 0;
   private lastEndMs: number;
+  bodyBytes = 0;
+  lastChunkMs: number | null = null;
   ended = false;
   failure: Error | null = null;
   /** Called on every chunk and at the end: the requests waiting for a segment look for theirs. */
@@ -98,6 +123,8 @@ class OpenStream {
 
   onChunk(bytes: Uint8Array): void {
     const atMs = this.nowMs();
+    this.bodyBytes += bytes.byteLength;
+    this.lastChunkMs = atMs;
     let at = 0;
     while (at < bytes.byteLength) {
       if (!this.current) {
@@ -142,6 +169,16 @@ class OpenStream {
     for (const l of [...this.listeners]) l();
   }
 
+  state(): NonNullable<StreamState['open']> {
+    const c = this.current;
+    return {
+      path: `${this.dir}/seg-${this.rendition}-${this.firstNumber}`, firstNumber: this.firstNumber, nextNumber: this.nextNumber,
+      arriving: c ? { number: c.number, filledBytes: c.filled, sizeBytes: c.sizeBytes } : null,
+      held: [...this.segments.values()].filter((s) => s.filled === s.sizeBytes && !s.served).map((s) => s.number),
+      bodyBytes: this.bodyBytes, lastChunkMs: this.lastChunkMs, ended: this.ended, failure: this.failure?.message ?? null,
+    };
+  }
+
   /** Bytes received that dash.js never took. */
   unusedBytes(): number {
     let sum = 0;
@@ -152,6 +189,8 @@ class OpenStream {
 
 export class ContinuousStreamFetcher implements MediaFetcher {
   private open: OpenStream | null = null;
+  /** Segment numbers of dash.js's requests not yet served, one entry per request. */
+  private readonly waiting: number[] = [];
   private readonly nowMs: () => number;
   readonly counters: StreamCounters = {
     streamsOpened: 0, streamsCancelled: 0, segmentsServed: 0, streamBytes: 0, wasteBytes: 0, segmentGapsMs: [],
@@ -216,7 +255,11 @@ export class ContinuousStreamFetcher implements MediaFetcher {
     return new Promise<MediaResponse>((resolve, reject) => {
       let replayed = 0;
       const counters = this.counters;
+      const waiting = this.waiting;
+      waiting.push(number);
       const cleanup = (): void => {
+        const i = waiting.indexOf(number);
+        if (i >= 0) waiting.splice(i, 1);
         stream.listeners.delete(step);
         signal.removeEventListener('abort', onAbort);
       };
@@ -243,11 +286,16 @@ export class ContinuousStreamFetcher implements MediaFetcher {
           reject(stream.failure ?? new Error(`${path}: not in the stream (it ended before segment ${number})`));
         }
       }
-      if (signal.aborted) { reject(new Error('aborted')); return; }
+      if (signal.aborted) { cleanup(); reject(new Error('aborted')); return; }
       signal.addEventListener('abort', onAbort, { once: true });
       stream.listeners.add(step);
       step();
     });
+  }
+
+  /** What dash.js waits for and what the open stream holds, now. */
+  state(): StreamState {
+    return { waiting: [...this.waiting], open: this.open?.state() ?? null, atMs: this.nowMs() };
   }
 
   /** Session end: bytes dash.js never asked for are waste. */

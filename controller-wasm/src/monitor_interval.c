@@ -89,6 +89,19 @@ pcc_mi *pcc_mi_start(pcc_mi_tracker *tracker, double target_rate_bytes_per_s, in
     return mi;
 }
 
+static void regression_add(pcc_regression *g, double x, double y);
+
+/* The MI's sends through a bottleneck draining at its target rate: the queue each packet meets on top of the one before. */
+static void add_emission_queue(pcc_mi *mi, const cc_sent_packet *packet) {
+    double rate_bytes_per_us = mi->target_rate_bytes_per_s * 1e-6;
+    if (!(rate_bytes_per_us > 0)) return;
+    double drained = (double)(packet->sent_time_us - mi->end_time_us) * rate_bytes_per_us;
+    mi->emission_queue_bytes = mi->emission_queue_bytes > drained ? mi->emission_queue_bytes - drained : 0.0;
+    mi->emission_queue_bytes += (double)packet->bytes;
+    regression_add(&mi->emission_queue, (double)(packet->sent_time_us - mi->start_time_us),
+                   mi->emission_queue_bytes / rate_bytes_per_us);
+}
+
 void pcc_mi_on_sent(pcc_mi_tracker *tracker, const cc_sent_packet *packet) {
     pcc_mi *mi = pcc_mi_open(tracker);
     if (mi == NULL) return;
@@ -96,6 +109,7 @@ void pcc_mi_on_sent(pcc_mi_tracker *tracker, const cc_sent_packet *packet) {
         mi->first_pn = packet->pn;
         mi->start_time_us = packet->sent_time_us;
     }
+    add_emission_queue(mi, packet);
     /* The threshold below is never under PCC_MI_IDLE_MIN_US, so a shorter gap (nearly every packet) cannot
      * be idle: testing that first skips a division per packet without changing any result. */
     double gap_us = (double)(packet->sent_time_us - mi->end_time_us);
@@ -360,6 +374,8 @@ int pcc_mi_pop_result(pcc_mi_tracker *tracker, double min_rtt_us, pcc_mi_result 
     double owd_gradient = regression_slope(&mi->owd);
     out->owd_gradient_known = mi->owd.n >= 2 && mi->owd.m2_x > 0 && isfinite(owd_gradient);
     out->owd_gradient = out->owd_gradient_known ? owd_gradient : 0.0;
+    double emission_gradient = regression_slope(&mi->emission_queue);
+    out->emission_gradient = isfinite(emission_gradient) ? emission_gradient : 0.0;
     tracker->head = (tracker->head + 1) % PCC_MI_CAPACITY;
     tracker->count--;
     return 1;

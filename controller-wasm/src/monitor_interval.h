@@ -67,6 +67,11 @@ typedef struct pcc_mi {
     /* The one-way delay (the receiver's time less the send time, us; the clocks' offset cancels in the slope) on send
      * time, over the acks that carry a receiver time. */
     pcc_regression owd;
+    /* The queue the MI's own sends would build at a bottleneck of exactly its target rate (us, on send time): what
+     * the sender's unevenness inside the MI (a late send turn, then its catch-up) adds to the RTT's slope whatever
+     * the path's capacity. A fluid sender (the simulator's) keeps it flat. */
+    double emission_queue_bytes;
+    pcc_regression emission_queue;
 } pcc_mi;
 
 /* Closed MIs whose achieved send rate is remembered (see pcc_mi_recent_send_rate). */
@@ -105,6 +110,9 @@ typedef struct pcc_mi_result {
      * path's share of the RTT's rise; owd_gradient_known is 0 with fewer than 2 receiver-timed acks at 2 send times */
     double owd_gradient;
     int owd_gradient_known;
+    /* d(emission queue)/dt over send time (pcc_mi.emission_queue): the RTT gradient the sender's own unevenness
+     * explains; 0 when the MI has no target rate */
+    double emission_gradient;
     uint64_t first_pn, last_pn;   /* for cc_set_mi_observer */
     int64_t start_time_us, end_time_us;
 } pcc_mi_result;

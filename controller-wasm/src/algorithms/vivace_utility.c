@@ -41,6 +41,19 @@ static double significant_rtt_gradient(const pcc_mi_result *r) {
     return r->stats.rtt_gradient;
 }
 
+/* A rising RTT gradient less the part the sender's own unevenness inside the MI explains (monitor_interval.h,
+ * emission_gradient). Eq. 4.1's latency term stands for (S - C)/C (§4.3.1, eq. 4.4), the queue a rate above the
+ * capacity builds, and the model's sender is fluid. A late send turn's catch-up queues at any capacity, and just
+ * below it drains for the rest of the MI, so the slope rises at a rate the path carries; charged, it pulls the rate
+ * down whatever the rate is. What the emission cannot explain is still charged. A queue of one packet across the MI
+ * is packet granularity, not unevenness (the simulator's sender makes that much where one MI's rate follows
+ * another's), so only the emission slope beyond 1/packets counts. */
+static double rate_driven_gradient(const pcc_mi_result *r, double gradient) {
+    double uneven = r->stats.packets_sent > 0 ? r->emission_gradient - 1.0 / (double)r->stats.packets_sent : 0.0;
+    if (!(gradient > 0) || !(uneven > 0)) return gradient;
+    return gradient > uneven ? gradient - uneven : 0.0;
+}
+
 /* Whether the MI met a growing queue, as the utility counts one: a significant RTT gradient beyond the latency filter. */
 int vivace_mi_queue_grew(const vivace_state *s, const pcc_mi_result *r) {
     double gradient = significant_rtt_gradient(r);
@@ -56,8 +69,10 @@ double vivace_mi_utility_adjusted(void *state, const pcc_mi_result *r, double *n
     const vivace_state *s = state;
     const pcc_loop *loop = &s->loop;
     cc_mi_stats stats = r->stats;
-    stats.rtt_gradient = significant_rtt_gradient(r);
     int slow_start = r->tag == VIVACE_TAG_SLOW_START;
+    /* Slow start keeps the whole gradient: its exit has its own tests of a gradient the rate did not cause
+     * (vivace_slow_start.c), and a sender that stalls while the rate doubles must still stop the doubling. */
+    stats.rtt_gradient = slow_start ? significant_rtt_gradient(r) : rate_driven_gradient(r, significant_rtt_gradient(r));
     /* Slow start's th_loss (Table 4.1) is weighed against the loss this MI measured, not the filtered value below: an
      * MI that lost every packet filters to less than 1, and th_loss = 1 ignored it, so slow start never ended while
      * every packet was lost. */

@@ -40,10 +40,11 @@
  * The pre-dip rate held across a deep dip (return_to_pre_dip_rate): with the queue bound following the capacity down,
  * the climb back after a long dip started from the dip's rate, and Vivace's recoveries aimed at the rate their fade
  * began from, which by then lay inside the dip (MI timeouts and earlier recoveries in the dip had moved it there).
- * Below a quarter of the last validated rate an MI needs a second or more for its packets and the gradient's climb
- * (§4.4.3, ω grows with each step in one direction) takes seconds. So the rate the path last carried cleanly is held
- * across the dip, and once a clean MI delivers more than the dip's measured capacity (the capacity rose) the starting
- * phase (§4.4) goes back up toward it, with slow start's guards and the queue bound.
+ * Below a quarter of the path's recent rate an MI needs a second or more for its packets and the gradient's climb
+ * (§4.4.3, ω grows with each step in one direction) takes seconds. So the highest rate the path carried cleanly within
+ * the last healthy buffer's span is held across the dip, and once a clean MI delivers more than the dip's measured
+ * capacity (the capacity rose) the starting phase (§4.4) goes back up toward it, with slow start's guards and the
+ * queue bound.
  */
 #include "vivace_state.h"
 
@@ -78,13 +79,12 @@ enum {
 #define VIDEO_QUEUE_SPARE_SHARE 0.05
 #define VIDEO_QUEUE_MIN_RTTS 1.0
 #define VIDEO_HOLD_PRE_DIP_RATE 1
-/* A dip, and its end, in units of ε: a probing round swings the rate by ±ε around its base (§4.4.3), and a probe at
- * the capacity C delivers C within that swing (eq. 4.4), so a base rate 2ε below the last validated rate is a dip,
- * and a clean MI delivering 2ε more than the dip's measured capacity is past what a steady dip lets through. */
+/* A dip's end, in units of ε: a probe at the capacity C delivers C within a probing round's ±ε swing (eq. 4.4,
+ * §4.4.3), so a clean MI delivering 2ε more than the dip's measured capacity is past what a steady dip lets through. */
 #define DIP_EPSILONS 2.0
-/* A deep dip: the base rate fell below this share of the last validated rate (two halvings). Below it, a probe round
- * at the low rate lasts a second or more (each MI needs its packets) and the gradient's climb back takes seconds; within
- * twice that share of the held rate, the climb is Vivace's again (the dip is over, or the link's capacity is lower now). */
+/* A deep dip: the base rate is below this share of the held rate (two halvings). Below it, a probe round at the low
+ * rate lasts a second or more (each MI needs its packets) and the gradient's climb back takes seconds; above it the
+ * climb is Vivace's. */
 #define DEEP_DIP_SHARE 0.25
 
 static const cc_param_desc vivace_video_params[VIVACE_VIDEO_P_COUNT] = {
@@ -101,7 +101,7 @@ static const cc_param_desc vivace_video_params[VIVACE_VIDEO_P_COUNT] = {
     {"video_queue_spare_share", VIDEO_QUEUE_SPARE_SHARE, 0, 1,
      "below the healthy spare, an MI whose standing queue exceeds this share of the spare (at least one min RTT) and that delivered less than the base rate sets the base to its delivery less epsilon; 0: off"},
     {"video_hold_pre_dip_rate", VIDEO_HOLD_PRE_DIP_RATE, 0, 1,
-     "boolean; 1: the highest rate a fade began from is kept across recoveries that end below it, and a clean MI below the healthy spare that delivers more than the dip's last measured capacity re-enters the starting phase up to it"},
+     "boolean; 1: below the healthy spare and a quarter of the highest clean delivery of the last healthy-buffer span, a clean MI delivering more than the dip's measured capacity re-enters the starting phase up to that delivery"},
 };
 
 typedef struct vivace_video_state {
@@ -112,8 +112,8 @@ typedef struct vivace_video_state {
     double latency_scale;
     double throughput_cap_mbps;
     /* the pre-dip rate (hold_pre_dip_rate) */
-    double validated_rate;           /* bytes/s: the delivery of the latest clean MI before the dip */
-    double held_rate;                /* bytes/s: the validated rate when the dip began, until the rate is back; 0: none */
+    double held_rate;                /* bytes/s: the highest clean MI's delivery within the healthy buffer's span */
+    int64_t held_at_us;              /* when that MI ended */
     double dip_delivery_rate;        /* bytes/s: what the latest MI that met a queue or lost delivered (the capacity) */
     int returning;                   /* the starting phase is return_to_pre_dip_rate's (the queue bound applies to it) */
 } vivace_video_state;
@@ -217,33 +217,36 @@ static void bound_queue_to_spare(vivace_video_state *video, const pcc_mi_outcome
     vivace_enter_probing(s, delivered * (1.0 - vivace_param(s, VIVACE_P_EPSILON)));
 }
 
-/* The pre-dip rate (see the header comment). The path's last validated rate is the delivery of the latest MI that
- * met no queue, lost nothing and was not app-limited: a rate the link carried. Once the base rate falls more than
- * DIP_EPSILONS ε below it (more than a probe round's own swing), a dip began, and that rate is held, whatever the
- * recoveries in the dip reach, until the base rate is back there: on the real path the fades a recovery aims at
- * began inside the dip (the MI timeouts of its first second had already halved the rate). The capacity in the dip is
- * what the latest MI that met a queue or lost delivered (eq. 4.4: past C the link delivers C). While the low-buffer
- * utility is in force, a clean probing MI that delivered more than that capacity by DIP_EPSILONS ε shows the
- * capacity rose, by an unknown amount: the starting phase (§4.4) goes back up toward the held rate, with slow start's
- * guards (the doubling stays below a multiple of the delivery the acks measure anew; the first utility drop ends it),
- * as Vivace's fade recovery does (vivace_recovery.c). Returns 1 when it re-entered the starting phase. */
+/* The pre-dip rate (see the header comment). The path's recent rate is the highest delivery of an MI that met no
+ * queue, lost nothing and was not app-limited within the last healthy buffer's span (video_buffer_healthy_ms): a rate
+ * the link carried while the player's buffer (at most that long) was being filled; a dip the player is meant to ride
+ * out lies within it. It is held whatever the recoveries in the dip reach: on the real path the fades a recovery aims
+ * at began inside the dip. The capacity in the dip is what the latest MI that met a queue or lost delivered (eq. 4.4:
+ * past C the link delivers C). While the low-buffer utility is in force and the base rate is below DEEP_DIP_SHARE of
+ * the held rate, a clean probing MI that delivered more than that capacity by DIP_EPSILONS ε shows the capacity rose,
+ * by an unknown amount: the starting phase (§4.4) goes back up toward the held rate, with slow start's guards (the
+ * doubling stays below a multiple of the delivery the acks measure anew; the first utility drop ends it) and the
+ * queue bound, as Vivace's fade recovery does (vivace_recovery.c). Returns 1 when it re-entered the starting phase. */
 static int return_to_pre_dip_rate(vivace_video_state *video, const pcc_mi_outcome *outcome) {
     vivace_state *s = &video->vivace;
     const pcc_mi_result *r = outcome->result;
-    double dip_share = DIP_EPSILONS * vivace_param(s, VIVACE_P_EPSILON);
+    int64_t now_us = s->loop.now_us;
     if (s->phase != STATE_SLOW_START) video->returning = 0;
     if (!outcome->valid || r->app_limited || r->timed_out) return 0;
     double delivered = r->stats.throughput_bps / 8.0; /* bytes/s */
-    int congested = vivace_probe_congested(s, r);
-    if (congested) video->dip_delivery_rate = delivered;
-    else if (!(video->held_rate > 0)) video->validated_rate = delivered;
-    if (video->held_rate > 0 && !(s->base_rate < DEEP_DIP_SHARE * 2.0 * video->held_rate)) video->held_rate = 0.0;
-    if (!(video->held_rate > 0) && s->base_rate < DEEP_DIP_SHARE * video->validated_rate)
-        video->held_rate = video->validated_rate;
-    if (congested || param(video, VIVACE_VIDEO_P_HOLD_PRE_DIP_RATE) < 0.5 || !video->have_adjust ||
-        !(video->latency_scale < 1.0))
+    if (vivace_probe_congested(s, r)) {
+        video->dip_delivery_rate = delivered;
         return 0;
-    if (!(video->held_rate > 0) || !(video->dip_delivery_rate > 0)) return 0;
+    }
+    /* a delivery within a probe round's swing (2ε) of the held rate renews it; one older than the span gives way */
+    double span_us = param(video, VIVACE_VIDEO_P_BUFFER_HEALTHY_MS) * 1000.0;
+    double dip_share = DIP_EPSILONS * vivace_param(s, VIVACE_P_EPSILON);
+    if (!(delivered < (1.0 - dip_share) * video->held_rate) || (double)(now_us - video->held_at_us) > span_us) {
+        if (delivered > video->held_rate || (double)(now_us - video->held_at_us) > span_us) video->held_rate = delivered;
+        video->held_at_us = now_us;
+    }
+    if (param(video, VIVACE_VIDEO_P_HOLD_PRE_DIP_RATE) < 0.5 || !video->have_adjust || !(video->latency_scale < 1.0)) return 0;
+    if (!(s->base_rate < DEEP_DIP_SHARE * video->held_rate) || !(video->dip_delivery_rate > 0)) return 0;
     if (s->phase != STATE_PROBING || s->drain_duration_us > 0 || s->awaiting_feedback) return 0;
     if (!(delivered > (1.0 + dip_share) * video->dip_delivery_rate)) return 0;
     video->dip_delivery_rate = 0.0; /* the next MI that meets a queue measures the capacity anew */

@@ -9,7 +9,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import type { CmsdReport } from '@pcc-stream/player';
+import type { CmsdReport, SessionReport } from '@pcc-stream/player';
 import { decodeCmsdDynamic } from '@pcc-stream/protocol';
 import { startOriginProcess, type OriginProcess } from '@pcc-stream/server/process';
 import { originPortsQuery, startOriginAndChromium } from '../src/origin-and-chromium.ts';
@@ -188,6 +188,18 @@ function senderCourse(logDir: string, stepMs = 1000): string {
   return out.join(' ');
 }
 
+/** One sentence for a stream that served too few segments: what the loader waited for, how far that segment had
+ *  come, and what held the origin's sender back (its pacing tokens are its controller's rate). */
+function streamStallVerdict(state: SessionReport['streamState'], sender: Row | null): string {
+  const open = state?.open ?? null;
+  const waiting = state && state.waiting.length > 0 ? `the loader waits for segment(s) ${state.waiting.join(', ')}` : 'no segment request of dash.js waits at the loader (none made since, or aborted)';
+  const arriving = open?.arriving ? `; segment ${open.arriving.number} has ${open.arriving.filledBytes} of ${open.arriving.sizeBytes} B`
+    + (open.lastChunkMs !== null && state ? `, its last bytes ${Math.round(state.atMs - open.lastChunkMs)} ms ago` : '') : '';
+  const stream = open === null ? '; no stream is open' : open.failure ? `; the stream failed: ${open.failure}` : open.ended ? '; the stream ended' : '';
+  const origin = sender ? `; the origin's sender was held longest by ${sender.held_longest_by} ('tokens': its controller's pacing rate, now ${sender.pacing_rate_bps} bit/s; ${sender.bytes_in_flight} B in flight)` : '; no origin session';
+  return `${waiting}${arriving}${stream}${origin}`;
+}
+
 /** Player-state requests the origin accepted, over the sessions it has open (PROTOCOL.md §2.9). */
 async function playerStatesAccepted(httpBase: string): Promise<number> {
   const rows = (await status(httpBase)).session_list;
@@ -244,7 +256,7 @@ test('continuous stream (stream=1) over datagrams: the CMCD of segments served f
     process.stderr.write(`${diagnosis}\n`);
     assert.deepEqual(report.errors, [], `the session recorded errors (a player-state request the origin refused shows here): ${diagnosis}`);
     assert.equal(report.stream, true, `the player did not use the continuous stream: ${diagnosis}`);
-    assert.ok(report.prefetchHits >= 6, `only ${report.prefetchHits} segments served from the stream in ${playS} s: ${diagnosis}`);
+    assert.ok(report.prefetchHits >= 6, `only ${report.prefetchHits} segments served from the stream in ${playS} s; ${streamStallVerdict(report.streamState, senderState(originSession))}: ${diagnosis}`);
     // The player's side: one player-state request for every segment the stream served but those that opened a stream
     // (their requests carried their CMCD). It sends at dash.js's request, before the segment is served, so it may be ahead.
     assert.ok(sent >= served, `the player sent ${sent} player-state requests for ${served} segments served from the stream (not counting the ${report.prefetchIssued} that opened one): ${diagnosis}`);

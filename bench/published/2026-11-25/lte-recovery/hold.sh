@@ -1,0 +1,1 @@
+../lte-abr-gap/hold.sh

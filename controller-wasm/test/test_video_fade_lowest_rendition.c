@@ -41,8 +41,6 @@ static recovery run(double buffer_ms, int restart, double *rates_out) {
     cc_controller *cc = cc_create("vivace-video", 3, 0);
     CHECK(cc != NULL);
     CHECK(cc_param_set(cc, "video_starved_restart", restart) == CC_OK);
-    /* the restart alone: the held pre-dip rate (test_video_pre_dip_rate) also brings a low buffer's rate back here */
-    CHECK(cc_param_set(cc, "video_hold_pre_dip_rate", 0) == CC_OK);
     bottleneck_link *link = link_create(cc, LINK_BPS, RTT_US, LINK_BUFFER_BYTES);
     link->app_segment_period_us = HIGH_PERIOD_US;
     link->app_segment_bytes = HIGH_SEGMENT_BYTES;

@@ -140,8 +140,6 @@ static int64_t recovery_after_fade(double buffer_ms, int restart, double *rates_
     cc_controller *cc = cc_create("vivace-video", 7, 0);
     CHECK(cc != NULL);
     CHECK(cc_param_set(cc, "video_starved_restart", restart) == CC_OK);
-    /* the restart alone: the held pre-dip rate (test_video_pre_dip_rate) also brings a low buffer's rate back here */
-    CHECK(cc_param_set(cc, "video_hold_pre_dip_rate", 0) == CC_OK);
     bottleneck_link *link = link_create(cc, FADE_LINK_BPS, 40000, FADE_LINK_BPS / 8 * 0.04 * 2);
     int64_t returned_us = FADE_STEADY_US + FADE_US, recovered_us = -1;
     size_t index = 0;

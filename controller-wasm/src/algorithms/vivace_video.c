@@ -35,16 +35,8 @@
  * differ by 2εr/C, too little for w·b to outweigh (§4.4.3). In eq. 4.4's model (§4.3.1) a rate past C delivers C
  * and adds only queue; on LTE that queue is what a fade multiplies (the bytes queued at C leave at the faded
  * capacity). So an MI that met a standing queue (its mean RTT over the min RTT) longer than a share of the player's
- * spare, and delivered less than the base rate, sets the base rate to its delivery less ε, the rate at which the
+ * spare, and delivered less than it sent by more than ε, sets the base rate to its delivery less ε, the rate at which the
  * upper probe meets C, as slow start's exit does (§4.4).
- * The pre-dip rate held across a deep dip (return_to_pre_dip_rate): with the queue bound following the capacity down,
- * the climb back after a long dip started from the dip's rate, and Vivace's recoveries aimed at the rate their fade
- * began from, which by then lay inside the dip (MI timeouts and earlier recoveries in the dip had moved it there).
- * Below a quarter of the path's recent rate an MI needs a second or more for its packets and the gradient's climb
- * (§4.4.3, ω grows with each step in one direction) takes seconds. So the highest rate the path carried cleanly within
- * the last healthy buffer's span is held across the dip, and once a clean MI delivers more than the dip's measured
- * capacity (the capacity rose) the starting phase (§4.4) goes back up toward it, with slow start's guards and the
- * queue bound.
  */
 #include "vivace_state.h"
 
@@ -55,7 +47,6 @@ enum {
     VIVACE_VIDEO_P_SMOOTH_PACING,
     VIVACE_VIDEO_P_STARVED_RESTART,
     VIVACE_VIDEO_P_QUEUE_SPARE_SHARE,
-    VIVACE_VIDEO_P_HOLD_PRE_DIP_RATE,
     VIVACE_VIDEO_P_COUNT
 };
 
@@ -78,14 +69,6 @@ enum {
  * below one min RTT (RTT noise and the queue a probe at C(1+ε) builds within an MI). */
 #define VIDEO_QUEUE_SPARE_SHARE 0.05
 #define VIDEO_QUEUE_MIN_RTTS 1.0
-#define VIDEO_HOLD_PRE_DIP_RATE 1
-/* A dip's end, in units of ε: a probe at the capacity C delivers C within a probing round's ±ε swing (eq. 4.4,
- * §4.4.3), so a clean MI delivering 2ε more than the dip's measured capacity is past what a steady dip lets through. */
-#define DIP_EPSILONS 2.0
-/* A deep dip: the base rate is below this share of the held rate (two halvings). Below it, a probe round at the low
- * rate lasts a second or more (each MI needs its packets) and the gradient's climb back takes seconds; above it the
- * climb is Vivace's. */
-#define DEEP_DIP_SHARE 0.25
 
 static const cc_param_desc vivace_video_params[VIVACE_VIDEO_P_COUNT] = {
     VIVACE_PARAM_ROWS(900, 0),
@@ -100,8 +83,6 @@ static const cc_param_desc vivace_video_params[VIVACE_VIDEO_P_COUNT] = {
      "boolean; 1: a clean MI below the current object's bitrate while the buffer is low re-enters the starting phase, up to that bitrate"},
     {"video_queue_spare_share", VIDEO_QUEUE_SPARE_SHARE, 0, 1,
      "below the healthy spare, an MI whose standing queue exceeds this share of the spare (at least one min RTT) and that delivered less than the base rate sets the base to its delivery less epsilon; 0: off"},
-    {"video_hold_pre_dip_rate", VIDEO_HOLD_PRE_DIP_RATE, 0, 1,
-     "boolean; 1: below the healthy spare and a quarter of the highest clean delivery of the last healthy-buffer span, a clean MI delivering more than the dip's measured capacity re-enters the starting phase up to that delivery"},
 };
 
 typedef struct vivace_video_state {
@@ -111,11 +92,6 @@ typedef struct vivace_video_state {
     int have_adjust;
     double latency_scale;
     double throughput_cap_mbps;
-    /* the pre-dip rate (hold_pre_dip_rate) */
-    double held_rate;                /* bytes/s: the highest clean MI's delivery within the healthy buffer's span */
-    int64_t held_at_us;              /* when that MI ended */
-    double dip_delivery_rate;        /* bytes/s: what the latest MI that met a queue or lost delivered (the capacity) */
-    int returning;                   /* the starting phase is return_to_pre_dip_rate's (the queue bound applies to it) */
 } vivace_video_state;
 
 static double param(const vivace_video_state *s, int index) { return s->vivace.loop.ctx->params[index]; }
@@ -201,10 +177,7 @@ static void bound_queue_to_spare(vivace_video_state *video, const pcc_mi_outcome
     double share = param(video, VIVACE_VIDEO_P_QUEUE_SPARE_SHARE);
     if (!(share > 0) || !video->have_adjust || !(video->latency_scale < 1.0)) return;
     if (!outcome->valid || r->app_limited || r->timed_out) return;
-    /* the starting phase back toward the pre-dip rate (return_to_pre_dip_rate) is bounded too: its doubling has no
-     * other stop at this w than loss, the target and the delivery cap, which lets it queue 2x the capacity */
-    int returning = video->returning && s->phase == STATE_SLOW_START;
-    if ((s->phase != STATE_PROBING && !returning) || s->drain_duration_us > 0 || s->awaiting_feedback) return;
+    if (s->phase != STATE_PROBING || s->drain_duration_us > 0 || s->awaiting_feedback) return;
     double spare = spare_ms(s->loop.ctx->app, s->loop.now_us);
     double min_rtt_us = (double)s->loop.ctx->rtt->min_rtt_us;
     if (spare < 0 || !(min_rtt_us > 0)) return;
@@ -212,53 +185,18 @@ static void bound_queue_to_spare(vivace_video_state *video, const pcc_mi_outcome
     if (allowance_us < VIDEO_QUEUE_MIN_RTTS * min_rtt_us) allowance_us = VIDEO_QUEUE_MIN_RTTS * min_rtt_us;
     if (!(r->stats.avg_rtt_us - min_rtt_us > allowance_us)) return;
     double delivered = r->stats.throughput_bps / 8.0; /* bytes/s */
-    double offered = returning ? r->stats.send_rate_bps / 8.0 : s->base_rate; /* a doubling MI's rate is its own */
-    if (!(delivered > 0) || !(delivered < offered)) return;
+    /* Capacity shows as a delivery short of what this MI itself sent, less ε, not short of the base rate: the lower
+     * probe sends r(1-ε) and so delivers less than r on any link, and with RTT noise above the one-min-RTT allowance
+     * (a browser's delayed acks on a sub-ms path) each such MI cut the base by ~2ε, ratcheting a 4 Mbit/s player down
+     * to 0.1 Mbit/s (stream-e2e-stall). ε is within a probe pair's swing (§4.4.3), so a capacity short of the upper
+     * probe is still caught. */
+    double shortfall_of = r->stats.send_rate_bps / 8.0 * (1.0 - vivace_param(s, VIVACE_P_EPSILON));
+    if (!(delivered > 0) || !(delivered < shortfall_of)) return;
     vivace_enter_probing(s, delivered * (1.0 - vivace_param(s, VIVACE_P_EPSILON)));
-}
-
-/* The pre-dip rate (see the header comment). The path's recent rate is the highest delivery of an MI that met no
- * queue, lost nothing and was not app-limited within the last healthy buffer's span (video_buffer_healthy_ms): a rate
- * the link carried while the player's buffer (at most that long) was being filled; a dip the player is meant to ride
- * out lies within it. It is held whatever the recoveries in the dip reach: on the real path the fades a recovery aims
- * at began inside the dip. The capacity in the dip is what the latest MI that met a queue or lost delivered (eq. 4.4:
- * past C the link delivers C). While the low-buffer utility is in force and the base rate is below DEEP_DIP_SHARE of
- * the held rate, a clean probing MI that delivered more than that capacity by DIP_EPSILONS ε shows the capacity rose,
- * by an unknown amount: the starting phase (§4.4) goes back up toward the held rate, with slow start's guards (the
- * doubling stays below a multiple of the delivery the acks measure anew; the first utility drop ends it) and the
- * queue bound, as Vivace's fade recovery does (vivace_recovery.c). Returns 1 when it re-entered the starting phase. */
-static int return_to_pre_dip_rate(vivace_video_state *video, const pcc_mi_outcome *outcome) {
-    vivace_state *s = &video->vivace;
-    const pcc_mi_result *r = outcome->result;
-    int64_t now_us = s->loop.now_us;
-    if (s->phase != STATE_SLOW_START) video->returning = 0;
-    if (!outcome->valid || r->app_limited || r->timed_out) return 0;
-    double delivered = r->stats.throughput_bps / 8.0; /* bytes/s */
-    if (vivace_probe_congested(s, r)) {
-        video->dip_delivery_rate = delivered;
-        return 0;
-    }
-    /* a delivery within a probe round's swing (2ε) of the held rate renews it; one older than the span gives way */
-    double span_us = param(video, VIVACE_VIDEO_P_BUFFER_HEALTHY_MS) * 1000.0;
-    double dip_share = DIP_EPSILONS * vivace_param(s, VIVACE_P_EPSILON);
-    if (!(delivered < (1.0 - dip_share) * video->held_rate) || (double)(now_us - video->held_at_us) > span_us) {
-        if (delivered > video->held_rate || (double)(now_us - video->held_at_us) > span_us) video->held_rate = delivered;
-        video->held_at_us = now_us;
-    }
-    if (param(video, VIVACE_VIDEO_P_HOLD_PRE_DIP_RATE) < 0.5 || !video->have_adjust || !(video->latency_scale < 1.0)) return 0;
-    if (!(s->base_rate < DEEP_DIP_SHARE * video->held_rate) || !(video->dip_delivery_rate > 0)) return 0;
-    if (s->phase != STATE_PROBING || s->drain_duration_us > 0 || s->awaiting_feedback) return 0;
-    if (!(delivered > (1.0 + dip_share) * video->dip_delivery_rate)) return 0;
-    video->dip_delivery_rate = 0.0; /* the next MI that meets a queue measures the capacity anew */
-    s->loop.loss_average = 0.0;     /* the dip's losses, as vivace_start_fade_recovery drops them */
-    vivace_recover_up_to(s, video->held_rate);
-    video->returning = 1;
-    return 1;
 }
 
 static void vivace_video_on_result(void *state, const pcc_mi_outcome *outcome) {
     vivace_on_result(state, outcome);
-    if (return_to_pre_dip_rate(state, outcome)) return;
     bound_queue_to_spare(state, outcome);
     restart_for_starving_player(state, outcome);
 }

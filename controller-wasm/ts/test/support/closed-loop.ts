@@ -19,8 +19,9 @@ export interface ScenarioOptions {
   params?: Record<string, number>;
   /** A player's state every VIDEO_REPORT_US (cc_on_app_state): buffer levels from empty to full, a bitrate, a deadline. */
   video?: boolean;
-  /** Instead: the same player state every VIDEO_REPORT_US, never app-limited. */
-  player?: { bufferMs: number; bitrateBps: number };
+  /** Instead: the same player state every VIDEO_REPORT_US, never app-limited; reportAtStart: also at 0, before the
+   * first send (a browser's player reports its empty buffer with the manifest's requests, before the first MI ends). */
+  player?: { bufferMs: number; bitrateBps: number; reportAtStart?: boolean };
   /** The link offers rateBps instead of linkRateBps to packets sent in [startUs, endUs) (a fade). */
   fade?: { startUs: number; endUs: number; rateBps: number };
 }
@@ -64,6 +65,9 @@ export function generateScenario(mod: ControllerModule, o: ScenarioOptions): Scr
     let nextTickUs = TICK_INTERVAL_US;
     let linkFreeAtUs = 0;
     let nowUs = 0;
+    if (o.player?.reportAtStart === true) {
+      emit({ kind: 'app_state', appLimited: false, bufferMs: o.player.bufferMs, bitrateBps: o.player.bitrateBps, deadlineUs: -1, nowUs });
+    }
     const bytesPerUsAt = (atUs: number): number =>
       (o.fade !== undefined && atUs >= o.fade.startUs && atUs < o.fade.endUs ? o.fade.rateBps : o.linkRateBps) / 8 / 1e6;
     while (nowUs < o.durationUs) {

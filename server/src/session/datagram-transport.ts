@@ -6,6 +6,7 @@ import { isSessionClosedError, type Session } from '@pcc-stream/quic';
 import { nowUs } from '../clock.ts';
 import { cryptoRandom } from '../crypto-random.ts';
 import { DatagramSender } from '../datagram/datagram-sender.ts';
+import type { PacingCatchUp } from '../datagram/token-bucket.ts';
 import { OutgoingRequest } from '../datagram/outgoing-request.ts';
 import { receiveDatagramBatches } from '../datagram/receive-batches.ts';
 import type { SendLoop, SendLoopMember } from '../datagram/send-loop.ts';
@@ -33,7 +34,7 @@ export class DatagramTransport implements TransportHandler, SendLoopMember {
     logDir: string | null,
     private readonly onFatal: (code: number, reason: string) => void,
     maxPacketsInFlight = Infinity,
-    pacingBurstUs?: number,
+    pacing: { burstUs?: number; catchUp?: PacingCatchUp } = {},
   ) {
     const now = nowUs();
     this.telemetry = new MiTelemetry(quic.id, controller.algorithm, logDir, now);
@@ -41,7 +42,8 @@ export class DatagramTransport implements TransportHandler, SendLoopMember {
       onFatal: (code, reason) => this.onFatal(code, reason),
       onRequestComplete: (request) => this.completions.get(request.requestId)?.(),
       onProgress: (t) => this.sampleTelemetry(t),
-    }, { random: cryptoRandom, maxDatagramBytes: quic.maxDatagramSize(), initialWindowBytes: 1 << 20, nowUs: now, maxPacketsInFlight, ...(pacingBurstUs === undefined ? {} : { pacingBurstUs }) });
+    }, { random: cryptoRandom, maxDatagramBytes: quic.maxDatagramSize(), initialWindowBytes: 1 << 20, nowUs: now, maxPacketsInFlight,
+      ...(pacing.burstUs === undefined ? {} : { pacingBurstUs: pacing.burstUs }), ...(pacing.catchUp === undefined ? {} : { pacingCatchUp: pacing.catchUp }) });
     sendLoop.add(this);
     void this.receiveLoop();
   }

@@ -218,6 +218,17 @@ static int measurement_error_only(const vivace_state *s, const pcc_mi_result *r)
     return gradient_counted && !near_carried_rate(s, r) && delivered_its_sends(s, r);
 }
 
+/* Probing from fallback (bytes/s), or from just below the bottleneck rate slow start's acks measured. */
+static void exit_slow_start(vivace_state *s, double fallback) {
+    /* Once slow start overran the bottleneck, the acks' delivery rate measured it: start just below it (the drain
+     * removes the queue), not at the best MI's rate, which the lag of the doubling leaves at C/2 to C. */
+    double pipe = s->recovery_target > 0 ? 0.0 : delivery_pipe(s);
+    if (pipe > fallback) fallback = pipe;
+    s->recovery_target = 0.0;
+    vivace_enter_probing(s, fallback);
+    schedule_drain(s);
+}
+
 void vivace_on_slow_start_result(vivace_state *s, const pcc_mi_result *r, double utility, double noise_var) {
     double rate = r->stats.target_rate_bps / 8.0;
     double margin = SLOW_START_EXIT_CONFIDENCE * sqrt(noise_var + s->slow_start_best_noise_var);
@@ -227,13 +238,7 @@ void vivace_on_slow_start_result(vivace_state *s, const pcc_mi_result *r, double
         double fallback = s->slow_start_best_rate;
         double delivered = exit_delivered(s, r);
         if (delivered > fallback) fallback = delivered;
-        /* Once slow start overran the bottleneck, the acks' delivery rate measured it: start just below it (the
-         * drain removes the queue), not at the best MI's rate, which the lag of the doubling leaves at C/2 to C. */
-        double pipe = s->recovery_target > 0 ? 0.0 : delivery_pipe(s);
-        if (pipe > fallback) fallback = pipe;
-        s->recovery_target = 0.0;
-        vivace_enter_probing(s, fallback);
-        schedule_drain(s);
+        exit_slow_start(s, fallback);
         return;
     }
     s->slow_start_have_best = 1;
@@ -250,4 +255,34 @@ void vivace_on_slow_start_result(vivace_state *s, const pcc_mi_result *r, double
             s->slow_start_cleared_rate = rate; /* raised: not a retest at the target */
         }
     }
+}
+
+/* slow_start_queue_exit (0: off): acks in a row whose forward queue must exceed it before the first slow start ends on
+ * them; one late receive stamp is not a queue (HyStart's delay test also takes 8 samples). */
+#define QUEUE_EXIT_ACKS 8
+
+/* §4.4's slow start learns that a rate overshot only from a finished MI's utility, and an MI finishes when its last
+ * packet is acknowledged. An MI above the capacity meets its own growing queue, so its result comes later the more it
+ * overshoots, and the doubling meanwhile sends more MIs at up to slow_start_delivery_gain times the delivery rate. On
+ * the real path (100 Mbit/s, 30 ms, 1 MB buffer) an MI at 191 Mbit/s took 190 ms to finish while four more went out
+ * at 209: the buffer filled (80 ms of queue, 1,058 drops) and stayed full for a second. The acks show the queue as it
+ * grows: the first slow start ends once QUEUE_EXIT_ACKS acks in a row met a forward queue (one-way delay, the
+ * receiver's clock, over the lowest seen: a delay after the receiver's stamp does not count) above
+ * slow_start_queue_exit min RTTs, falling back as a utility drop would (the best MI, else the rate before the last
+ * doubling, or the delivery pipe) and draining. Recoveries keep their own exits (near_carried_rate). */
+void vivace_slow_start_on_ack(vivace_state *s, const cc_ack_event *event) {
+    double share = vivace_param(s, VIVACE_P_SLOW_START_QUEUE_EXIT);
+    int64_t one_way_us;
+    if (!(share > 0) || s->phase != STATE_SLOW_START || s->recovery_target > 0 || !s->have_one_way ||
+        !vivace_ack_one_way_us(event, &one_way_us)) {
+        return;
+    }
+    double queue_us = (double)(one_way_us - s->min_one_way_us);
+    if (!(queue_us > share * (double)event->rtt->min_rtt_us)) {
+        s->slow_start_queued_acks = 0;
+        return;
+    }
+    if (++s->slow_start_queued_acks < QUEUE_EXIT_ACKS) return;
+    s->slow_start_queued_acks = 0;
+    exit_slow_start(s, s->slow_start_have_best ? s->slow_start_best_rate : s->slow_start_last_rate / 2.0);
 }

@@ -47,6 +47,7 @@ typedef struct vivace_state {
     double slow_start_best_noise_var;
     double delivery_max;             /* bytes/s: highest delivery-rate sample of this slow-start episode */
     double slow_start_last_rate;     /* bytes/s: the episode's latest slow-start MI, 0 before the first */
+    uint32_t slow_start_queued_acks; /* acks in a row that met slow_start_queue_exit's forward queue */
     double slow_start_cleared_rate;  /* bytes/s: a recovery's MI at this rate read clean and raised its target above
                                       * it (vivace_extend_recovery); 0: none in this slow start */
     /* drain (slow_start_drain): one MI at drain_rate for drain_duration_us before the next probe round */
@@ -100,6 +101,13 @@ typedef struct vivace_state {
 static inline double vivace_param(const vivace_state *s, int index) { return s->loop.ctx->params[index]; }
 /* A 0/1 parameter. */
 static inline int vivace_flag(const vivace_state *s, int index) { return s->loop.ctx->params[index] >= 0.5; }
+/* An ack's one-way delay, the receiver's time less the send time (the clocks' offset included), µs; 0 when it carried
+ * no receive time or a forged one (beyond 2^53 µs, 285 years: the subtractions on it must not overflow). */
+static inline int vivace_ack_one_way_us(const cc_ack_event *event, int64_t *one_way_us) {
+    if (event->recv_time_us <= 0 || event->recv_time_us > ((int64_t)1 << 53)) return 0;
+    *one_way_us = event->recv_time_us - event->packet->sent_time_us;
+    return 1;
+}
 static inline double vivace_to_mbps(double bytes_per_s) { return bytes_per_s * 8e-6; }
 static inline double vivace_clamp_rate(const vivace_state *s, double rate) { return pcc_clamp_rate(s->loop.ctx, rate); }
 /* The rate may not run ahead of what the sender actually manages to send (pcc_rate_limits.h). */
@@ -153,6 +161,7 @@ double vivace_mi_utility_adjusted(void *state, const pcc_mi_result *r, double *n
 int vivace_mi_queue_grew(const vivace_state *s, const pcc_mi_result *r);
 
 /* vivace_slow_start.c */
+void vivace_slow_start_on_ack(vivace_state *s, const cc_ack_event *event);
 double vivace_slow_start_rate(const vivace_state *s, double rate);
 void vivace_slow_start_next(vivace_state *s, pcc_next_mi *next);
 void vivace_on_slow_start_result(vivace_state *s, const pcc_mi_result *r, double utility, double noise_var);

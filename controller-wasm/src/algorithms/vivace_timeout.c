@@ -210,9 +210,8 @@ void vivace_timeout_on_ack(vivace_state *s, const cc_ack_event *event) {
     if (s->awaiting_feedback && cc_path_silence_ack_silence_end_us(event->silence) > s->halved_at_us) {
         s->episode_ack_silence = 1; /* the episode's feedback stopped altogether and came back */
     }
-    /* 0: no timestamp; beyond 2^53 µs (285 years) a forged one, and the subtractions below must not overflow */
-    if (event->recv_time_us <= 0 || event->recv_time_us > ((int64_t)1 << 53)) return;
-    int64_t one_way_us = event->recv_time_us - event->packet->sent_time_us;
+    int64_t one_way_us;
+    if (!vivace_ack_one_way_us(event, &one_way_us)) return;
     int64_t previous_one_way_us = s->have_one_way ? s->last_one_way_us : one_way_us;
     if (!s->have_one_way || one_way_us < s->min_one_way_us) s->min_one_way_us = one_way_us;
     s->have_one_way = 1;

@@ -40,6 +40,8 @@ const USAGE = `usage: npm run -s bench -- (--suite NAME | --scenario FILE) --out
                         summary.md and report.html gain the real-vs-sim table and per-second overlays
   --origin-arg ARG      pass ARG to every run's origin (repeatable; recorded as origin_args in results.jsonl), e.g.
                         --origin-arg=--quic-ack-frequency=on
+  --client-arg ARG      pass ARG to every bulk run's Node fetch client (repeatable; recorded as client_args), e.g.
+                        --client-arg=--quic-cid-bytes=8
   --list                print the run ids this command would run (scenario/scheme/repetition), one a line; runs nothing
 Outputs in DIR: results.jsonl, summary.csv, comparison.csv, summary.md, plots/*.svg|png, report.html, runs/…
 
@@ -48,7 +50,7 @@ usage: npm run -s bench -- merge DIR... --out DIR [--allow-mixed-commits]
 
 class UsageError extends Error {}
 
-interface Command { scenarios: Scenario[]; outDir: string; mediaDir: string; reportOnly: boolean; list: boolean; shard: ShardSpec | null; runIds?: string[]; uspace?: UspaceBinaries; skipped?: Record<string, string>; record?: boolean; fidelity?: boolean; originArgs?: string[] }
+interface Command { scenarios: Scenario[]; outDir: string; mediaDir: string; reportOnly: boolean; list: boolean; shard: ShardSpec | null; runIds?: string[]; uspace?: UspaceBinaries; skipped?: Record<string, string>; record?: boolean; fidelity?: boolean; originArgs?: string[]; clientArgs?: string[] }
 
 function parse(): Command {
   const { values } = parseArgs({
@@ -57,7 +59,7 @@ function parse(): Command {
       repetitions: { type: 'string' }, 'duration-s': { type: 'string' }, emulator: { type: 'string' }, media: { type: 'string' },
       'report-only': { type: 'boolean' }, help: { type: 'boolean' }, 'cc-param': { type: 'string', multiple: true },
       list: { type: 'boolean' }, shard: { type: 'string' }, run: { type: 'string', multiple: true }, uspace: { type: 'string' }, record: { type: 'boolean' }, fidelity: { type: 'boolean' },
-      'origin-arg': { type: 'string', multiple: true },
+      'origin-arg': { type: 'string', multiple: true }, 'client-arg': { type: 'string', multiple: true },
     },
     strict: true,
   });
@@ -150,7 +152,7 @@ function parse(): Command {
   } catch (error) {
     throw new UsageError(error instanceof Error ? error.message : String(error));
   }
-  return { scenarios, outDir, mediaDir, reportOnly, list, shard, ...(values.run ? { runIds: values.run } : {}), uspace, skipped, record: values.record === true, fidelity: values.fidelity === true || values.suite === 'fidelity', ...(values['origin-arg'] ? { originArgs: values['origin-arg'] } : {}) };
+  return { scenarios, outDir, mediaDir, reportOnly, list, shard, ...(values.run ? { runIds: values.run } : {}), uspace, skipped, record: values.record === true, fidelity: values.fidelity === true || values.suite === 'fidelity', ...(values['origin-arg'] ? { originArgs: values['origin-arg'] } : {}), ...(values['client-arg'] ? { clientArgs: values['client-arg'] } : {}) };
 }
 
 /** `merge DIR... --out DIR [--allow-mixed-commits]` */
@@ -191,7 +193,7 @@ async function main(): Promise<number> {
       return 2;
     }
   }
-  const { scenarios, outDir, mediaDir, reportOnly, list, shard, runIds, uspace, skipped, record, fidelity, originArgs } = parse();
+  const { scenarios, outDir, mediaDir, reportOnly, list, shard, runIds, uspace, skipped, record, fidelity, originArgs, clientArgs } = parse();
   let items = shard ? shardPlan(plan(scenarios), shard) : plan(scenarios);
   if (runIds) {
     const idOf = (item: (typeof items)[number]) => runId(item.scenario.name, item.scheme, item.repetition);
@@ -217,7 +219,7 @@ async function main(): Promise<number> {
     process.on('SIGTERM', () => onSignal('SIGTERM'));
     mkdirSync(outDir, { recursive: true });
     recordSkippedSchemes(outDir, skipped ?? {});
-    await runPlan(items, { outDir, mediaDir, playerDir, shouldStop: () => stopping, ...(uspace ? { uspace } : {}), record: record === true, fidelity: fidelity === true, ...(originArgs ? { originArgs } : {}) });
+    await runPlan(items, { outDir, mediaDir, playerDir, shouldStop: () => stopping, ...(uspace ? { uspace } : {}), record: record === true, fidelity: fidelity === true, ...(originArgs ? { originArgs } : {}), ...(clientArgs ? { clientArgs } : {}) });
   }
   const report = writeReport(outDir);
   console.log(`wrote ${join(outDir, 'summary.md')}, ${join(outDir, 'report.html')} and ${report.plots.length} plots`);

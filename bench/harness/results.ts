@@ -88,6 +88,8 @@ export interface RunResult {
   controller_params?: Record<string, number>;
   /** Arguments passed verbatim to the run's origin (`--origin-arg`); absent when none were. */
   origin_args?: string[];
+  /** Arguments passed verbatim to the bulk runs' fetch client (`--client-arg`); absent when none were. */
+  client_args?: string[];
   /** Code, browser, player library and machine that produced the run (absent in lines written before it existed). */
   provenance?: Provenance;
   /** The scenario exactly as run: suite or file plus every command-line override (absent in older lines). */

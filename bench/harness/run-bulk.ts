@@ -32,13 +32,13 @@ export interface FetchResult {
   retransmitted_bytes: number | null;
 }
 
-export async function runBulk(shell: LinkemShell, ports: OriginPorts, certHashHex: string, scheme: Scheme, scenario: Scenario): Promise<FetchResult> {
+export async function runBulk(shell: LinkemShell, ports: OriginPorts, certHashHex: string, scheme: Scheme, scenario: Scenario, clientArgs: readonly string[] = []): Promise<FetchResult> {
   const { transport, cc } = schemeTransport(scheme);
   const port = transport === 'tcp' ? ports.httpsPort : ports.webTransportPort;
   const url = `https://${ports.host}:${port}/${BULK_OBJECT}`;
   const args = ['--import', 'tsx', join(repoRoot, 'server/src/cli/fetch-main.ts'), url, '--transport', transport, '--cc', cc,
     '--cert-hash', certHashHex, '--max-seconds', String(scenario.durationS), '--json',
-    ...Object.entries(controllerParamsFor(scenario, scheme)).flatMap(([name, value]) => ['--param', `${name}=${value}`])];
+    ...Object.entries(controllerParamsFor(scenario, scheme)).flatMap(([name, value]) => ['--param', `${name}=${value}`]), ...clientArgs];
   const child = shell.spawn(process.execPath, args, { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';

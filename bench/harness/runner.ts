@@ -42,6 +42,8 @@ export interface RunnerOptions {
   uspace?: UspaceBinaries;
   /** Passed verbatim to every run's origin (`--origin-arg`), e.g. ['--quic-ack-frequency=on']. */
   originArgs?: string[];
+  /** Arguments passed verbatim to the bulk runs' fetch client (`--client-arg`). */
+  clientArgs?: string[];
 }
 
 export const PORTS = { webTransportPort: 4433, httpPort: 8080, httpsPort: 8443, tcpPort: 8081 };
@@ -119,6 +121,7 @@ async function runOne(item: RunPlanItem, options: RunnerOptions): Promise<RunRes
     controller_params: controllerParamsFor(scenario, scheme),
     ...(scenario.mode === 'bulk' ? {} : { media: mediaRecord(scenario) }),
     ...(options.originArgs && options.originArgs.length > 0 ? { origin_args: options.originArgs } : {}),
+    ...(options.clientArgs && options.clientArgs.length > 0 ? { client_args: options.clientArgs } : {}),
     ...(!isExternalScheme(scheme) && schemeTransport(scheme).transport === 'tcp' ? { tcp_http: scenario.mode === 'bulk' ? 'https' as const : 'http/1.1' as const } : {}),
   };
   // A faults-suite case runs the scenario its own way (faults/run-fault.ts).
@@ -145,7 +148,7 @@ async function runOne(item: RunPlanItem, options: RunnerOptions): Promise<RunRes
     let pageBytes = 0;
     let originPrefetch: { cancelled: number; cancelledBytesSent: number } | null = null;
     if (scenario.mode === 'bulk') {
-      const fetched = origin ? await runBulk(shell, ports, origin.certHashHex, scheme, scenario) : await runUspace(shell, uspaceFor(options, scheme), scenario, runDir);
+      const fetched = origin ? await runBulk(shell, ports, origin.certHashHex, scheme, scenario, options.clientArgs) : await runUspace(shell, uspaceFor(options, scheme), scenario, runDir);
       goodputMbps = fetched.goodput_mbps;
       deliveredBytes = fetched.bytes;
       writeFileSync(join(runDir, 'fetch.json'), JSON.stringify(fetched, null, 2));

@@ -16,9 +16,13 @@ use crate::endpoint_options::with_endpoint_options;
 use crate::errors::{failure, invalid_arg, with_context};
 use crate::server::path_and_query;
 use crate::session::Session;
-use crate::udp_socket::endpoint_on;
+use crate::udp_socket::bind_udp;
 
 const DEFAULT_CONNECT_TIMEOUT_MS: u32 = 10_000;
+/// quinn's own default: what a client that may migrate, or share its endpoint, needs.
+const DEFAULT_CONNECTION_ID_BYTES: u32 = 8;
+/// RFC 9000 §17.2: a connection ID is at most 20 bytes.
+const MAX_CONNECTION_ID_BYTES: u32 = 20;
 
 with_endpoint_options! {
     #[napi(object)]
@@ -31,6 +35,8 @@ with_endpoint_options! {
         pub connect_timeout_ms: Option<u32>,
         #[doc = "Local IP address to send from (default: any); e.g. one of 127.0.0.0/8 for many clients on loopback."]
         pub local_address: Option<String>,
+        #[doc = "Length (bytes, 0-20) of the connection IDs this client issues (default 8, quinn's). Every packet the server sends carries one as its destination: 0 saves 8 bytes a packet. Zero-length IDs are safe here because each session has its own UDP socket (packets are routed by address) and the client never migrates (RFC 9000 §5.1, §9.5)."]
+        pub connection_id_bytes: Option<u32>,
     }
 }
 
@@ -121,6 +127,15 @@ fn client_config(options: &ClientOptions) -> napi::Result<(quinn::ClientConfig, 
     Ok((config, validated.recv_buffer_bytes))
 }
 
+/// A client endpoint on its own socket whose connection IDs are `cid_bytes` long.
+fn client_endpoint(local: SocketAddr, cid_bytes: usize) -> napi::Result<quinn::Endpoint> {
+    let socket = bind_udp(local)?;
+    let mut config = quinn::EndpointConfig::default();
+    config.cid_generator(move || Box::new(quinn_proto::RandomConnectionIdGenerator::new(cid_bytes)));
+    quinn::Endpoint::new(config, None, socket, Arc::new(quinn::TokioRuntime))
+        .map_err(with_context(format!("creating a QUIC endpoint on {local} failed")))
+}
+
 #[napi]
 pub struct QuicClient {}
 
@@ -142,7 +157,11 @@ impl QuicClient {
             (None, IpAddr::V4(_)) => (Ipv4Addr::UNSPECIFIED, 0).into(),
             (None, IpAddr::V6(_)) => (Ipv6Addr::UNSPECIFIED, 0).into(),
         };
-        let endpoint = endpoint_on(local, None)?;
+        let cid_bytes = options.connection_id_bytes.unwrap_or(DEFAULT_CONNECTION_ID_BYTES);
+        if cid_bytes > MAX_CONNECTION_ID_BYTES {
+            return Err(invalid_arg(format!("connectionIdBytes must be between 0 and {MAX_CONNECTION_ID_BYTES}, got {cid_bytes}")));
+        }
+        let endpoint = client_endpoint(local, cid_bytes as usize)?;
         let client = web_transport_quinn::Client::new(endpoint.clone(), config);
         let path = path_and_query(&parsed);
         let connecting = client.connect(parsed);

@@ -1,8 +1,9 @@
 // Test fixture: a UDP relay on 127.0.0.1 between a QUIC client and server that can silence the client for a while: the
 // server's datagrams wait (a client too busy to read them) and the client's are dropped (one too busy to send), and it
-// counts what the server sent meanwhile. The client must stay silent too: its probes reaching a server that has closed
-// and forgotten the connection draw stateless resets, which wait behind the server's CONNECTION_CLOSE, and quinn's
-// client then reports the reset ("reset by peer") rather than the close it read first (seen 1 in 15 on a loaded machine).
+// counts what the server sent meanwhile (and can show a test every packet). The client must stay silent too: its
+// probes reaching a server that has closed and forgotten the connection draw stateless resets, which wait behind the
+// server's CONNECTION_CLOSE, and quinn's client then reports the reset ("reset by peer") rather than the close it read
+// first (seen 1 in 15 on a loaded machine).
 import { createSocket, type RemoteInfo, type Socket } from 'node:dgram';
 import { once } from 'node:events';
 
@@ -18,7 +19,8 @@ export interface UdpRelay {
   close(): void;
 }
 
-export async function startUdpRelay(serverPort: number): Promise<UdpRelay> {
+/** `observe` sees every UDP payload the relay receives, before it is forwarded, held or dropped. */
+export async function startUdpRelay(serverPort: number, observe?: (fromClient: boolean, payload: Buffer) => void): Promise<UdpRelay> {
   const toClient: Socket = createSocket('udp4');
   const toServer: Socket = createSocket('udp4');
   toClient.bind(0, '127.0.0.1');
@@ -28,9 +30,11 @@ export async function startUdpRelay(serverPort: number): Promise<UdpRelay> {
   let held: Buffer[] | null = null;
   toClient.on('message', (msg, from) => {
     client = from;
+    observe?.(true, msg);
     if (!held) toServer.send(msg, serverPort, '127.0.0.1');
   });
   toServer.on('message', (msg) => {
+    observe?.(false, msg);
     if (held) held.push(msg);
     else if (client) toClient.send(msg, client.port, client.address);
   });

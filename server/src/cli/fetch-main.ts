@@ -7,7 +7,7 @@ import { userPath } from '@pcc-stream/protocol/node/user-path';
 import {
   QUIC_CONTROLLERS, SCHEME_TRANSPORTS, TCP_CONTROLLERS, WASM_CONTROLLERS, isSchemeTransport, schemeFor,
 } from '@pcc-stream/protocol';
-import { PccClient } from '../client/pcc-client.ts';
+import { PccClient, QUIC_CONNECTION_ID_BYTES } from '../client/pcc-client.ts';
 import { tcpFetch } from '../client/tcp-fetch.ts';
 import { errorMessage } from '../log.ts';
 import { parseFlags, usage, UsageError, type FlagSpec } from './args.ts';
@@ -21,6 +21,8 @@ const specs: Record<string, FlagSpec> = {
   out: { type: 'string', help: 'write the body to this file' },
   json: { type: 'boolean', help: 'print the result as one JSON object' },
   'max-seconds': { type: 'string', help: 'stop after this many seconds and report what arrived (bulk downloads)' },
+  'quic-cid-bytes': { type: 'number', help: 'length of the QUIC connection IDs the client issues, 0..20', default: QUIC_CONNECTION_ID_BYTES },
+  'quic-ack-frequency': { type: 'string', help: 'on = ask the origin for a QUIC ACK every 16 client packets, not every 2nd; on|off', default: 'off' },
   help: { type: 'boolean', help: 'show this help' },
 };
 
@@ -90,8 +92,11 @@ async function main(): Promise<number> {
     bytes = r.bytes;
     extra = { tcp_congestion: r.tcpCongestion, stopped_at_deadline: r.aborted };
   } else {
+    const ackFrequency = v['quic-ack-frequency'] as string;
+    if (ackFrequency !== 'on' && ackFrequency !== 'off') throw new UsageError(`--quic-ack-frequency must be on or off, got ${ackFrequency}`);
     const client = await PccClient.connect(url.origin, {
       certSha256Hex: certHash.replace(/:/g, ''), transport: transport as 'datagram' | 'quic-stream', ...(cc ? { cc } : {}), params,
+      quicConnectionIdBytes: v['quic-cid-bytes'] as number, quicRequestAckFrequency: ackFrequency === 'on',
     });
     try {
       const path = url.pathname + url.search;

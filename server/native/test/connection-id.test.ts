@@ -6,7 +6,7 @@ import { test } from 'node:test';
 
 import { QuicClient, QuicServer, type ClientOptions } from '../index.js';
 import { receiveDatagrams, testCert } from './loopback.ts';
-import { startUdpRelay } from './udp-relay.ts';
+import { longHeaderScidBytes, startUdpRelay } from './udp-relay.ts';
 
 const INITIAL_MTU = 1452;
 const DATAGRAMS = 20;
@@ -54,14 +54,6 @@ async function observe(client: Partial<ClientOptions>): Promise<Observed> {
     relay.close();
     server.close();
   }
-}
-
-/** The source connection ID length of a long-header packet (RFC 9000 §17.2): flags, version, DCID length and DCID,
- *  then the SCID length. */
-function longHeaderScidBytes(packet: Buffer): number {
-  assert.equal(packet[0]! & 0x80, 0x80, 'the client opens with a long-header packet');
-  const dcidBytes = packet[5]!;
-  return packet[6 + dcidBytes]!;
 }
 
 test('connectionIdBytes: 0 makes the client issue zero-length connection IDs; the default stays 8', async () => {

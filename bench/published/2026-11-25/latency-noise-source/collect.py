@@ -23,33 +23,36 @@ FIGURES = [('throughput_mbps', 'throughput (linkem IP) Mbit/s'), ('goodput_mbps'
            ('lossy_mi_pct', 'MIs with a loss %'), ('mi_target_mbps', 'MI target Mbit/s (after 2 s)'),
            ('mi_sent_mbps', 'MI sent Mbit/s'), ('mi_sent_over_target', 'sent / target')]
 
-def rows(hold):
+def hold_runs(hold):
+    """Each run of a hold: its arm, repetition, folder, bench row and the hold log's start and end events."""
     events = {x['event']: x for x in map(json.loads, open(os.path.join(hold, 'holds.jsonl')))}
     for d in sorted(glob.glob(os.path.join(hold, '*-*[0-9]'))):
         if not os.path.isdir(d): continue
         arm, k = os.path.basename(d).rsplit('-', 1)
         for line in open(os.path.join(d, 'results.jsonl')):
-            r = json.loads(line)
-            f = r.get('fidelity') or {}
-            start, end = events.get(f'start {arm}-{k}', {}), events.get(f'end {arm}-{k}', {})
-            row = {'hold': os.path.basename(hold.rstrip('/')), 'arm': arm, 'rep': int(k), 'scheme': r['scheme'], 'run_id': r['run_id'], 'status': r['status'],
-                   'players': r.get('players', []), 'started_at': r['started_at'], 'commit': start.get('head'),
-                   'dirty': r['provenance']['dirty'], 'load_before': start.get('load1'), 'load_after': end.get('load1'),
-                   'wasm_sha256_16': start.get('wasm_sha256_16'), 'goodput_mbps': r['goodput_mbps'],
-                   'queue_p95_ms': r['queue_delay_p95_ms'], 'throughput_mbps': f.get('real_throughput_mbps'),
-                   'sim_throughput_mbps': f.get('sim_throughput_mbps'), 'cpu_mean_percent': f.get('cpu_mean_percent')}
-            run = os.path.join(d, 'runs', *r['run_id'].split('/'))
-            os.environ['PCC_REPLAY'] = os.environ[f'PCC_REPLAY_{arm.upper()}']
-            dec = _load('decompose', 'decompose.py')
-            got = dec.analyse(run)[0]
-            row.update(dec.run_summary(got))
-            sa = _load('subms', '../sub-ms-pacing/analyse.py'); sa.REPLAY = os.environ['PCC_REPLAY']
-            mi = sa.mi_figures(glob.glob(os.path.join(run, 'record', '*.replay'))[0])
-            row['lossy_mi_pct'] = mi['lossy_mi_pct']; row['mi_target_mbps'] = mi['mi_target_mbps']; row['mi_sent_mbps'] = mi['mi_sent_mbps']
-            row['mi_sent_over_target'] = mi['mi_sent_over_target']
-            # what the run's own controller charged: the filter alone before, the emission rule after (cac82f6)
-            row['charged_by_controller_pct'] = row['penalised_after_rule_pct' if arm == 'after' else 'penalised_pct']
-            print(json.dumps(row))
+            yield arm, k, d, json.loads(line), events.get(f'start {arm}-{k}', {}), events.get(f'end {arm}-{k}', {})
+
+def rows(hold):
+    for arm, k, d, r, start, end in hold_runs(hold):
+        f = r.get('fidelity') or {}
+        row = {'hold': os.path.basename(hold.rstrip('/')), 'arm': arm, 'rep': int(k), 'scheme': r['scheme'], 'run_id': r['run_id'], 'status': r['status'],
+               'players': r.get('players', []), 'started_at': r['started_at'], 'commit': start.get('head'),
+               'dirty': r['provenance']['dirty'], 'load_before': start.get('load1'), 'load_after': end.get('load1'),
+               'wasm_sha256_16': start.get('wasm_sha256_16'), 'goodput_mbps': r['goodput_mbps'],
+               'queue_p95_ms': r['queue_delay_p95_ms'], 'throughput_mbps': f.get('real_throughput_mbps'),
+               'sim_throughput_mbps': f.get('sim_throughput_mbps'), 'cpu_mean_percent': f.get('cpu_mean_percent')}
+        run = os.path.join(d, 'runs', *r['run_id'].split('/'))
+        os.environ['PCC_REPLAY'] = os.environ[f'PCC_REPLAY_{arm.upper()}']
+        dec = _load('decompose', 'decompose.py')
+        got = dec.analyse(run)[0]
+        row.update(dec.run_summary(got))
+        sa = _load('subms', '../sub-ms-pacing/analyse.py'); sa.REPLAY = os.environ['PCC_REPLAY']
+        mi = sa.mi_figures(glob.glob(os.path.join(run, 'record', '*.replay'))[0])
+        row['lossy_mi_pct'] = mi['lossy_mi_pct']; row['mi_target_mbps'] = mi['mi_target_mbps']; row['mi_sent_mbps'] = mi['mi_sent_mbps']
+        row['mi_sent_over_target'] = mi['mi_sent_over_target']
+        # what the run's own controller charged: the filter alone before, the emission rule after (cac82f6)
+        row['charged_by_controller_pct'] = row['penalised_after_rule_pct' if arm == 'after' else 'penalised_pct']
+        print(json.dumps(row))
 
 def table(path):
     rs = [json.loads(l) for l in open(path)]

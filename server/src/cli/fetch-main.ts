@@ -22,7 +22,7 @@ const specs: Record<string, FlagSpec> = {
   json: { type: 'boolean', help: 'print the result as one JSON object' },
   'max-seconds': { type: 'string', help: 'stop after this many seconds and report what arrived (bulk downloads)' },
   'quic-cid-bytes': { type: 'number', help: 'length of the QUIC connection IDs the client issues, 0..20', default: QUIC_CONNECTION_ID_BYTES },
-  'quic-ack-frequency': { type: 'string', help: 'on = ask the origin for a QUIC ACK every 16 client packets, not every 2nd; on|off', default: 'off' },
+  'quic-ack-frequency': { type: 'string', help: 'on = ask the origin for a QUIC ACK every 16 client packets, not every 2nd; on|off', default: 'on' },
   help: { type: 'boolean', help: 'show this help' },
 };
 

@@ -33,7 +33,7 @@ export interface ConnectOptions {
 
 /** Every packet the origin sends carries this client's connection ID: zero-length IDs save 8 bytes a packet (0.6% of
  *  a full-size DATA datagram; server/README.md). Safe: each session has its own socket and never migrates. */
-export const QUIC_CONNECTION_ID_BYTES = 8;
+export const QUIC_CONNECTION_ID_BYTES = 0;
 
 export interface FetchOptions {
   range?: ByteRange;
@@ -117,7 +117,7 @@ export class PccClient {
       connectionIdBytes: options.quicConnectionIdBytes ?? QUIC_CONNECTION_ID_BYTES,
       // The client's ACK datagrams are ack-eliciting and a full-size DATA packet has no room for an ACK frame, so
       // every QUIC ACK the origin sends is a ~67-byte packet of its own: one per two ACK datagrams without this.
-      requestAckFrequency: options.quicRequestAckFrequency ?? false,
+      requestAckFrequency: options.quicRequestAckFrequency ?? true,
     });
     return new PccClient(quic, transport, options);
   }

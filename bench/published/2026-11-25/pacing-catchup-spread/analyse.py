@@ -27,6 +27,7 @@ FIGURES = [('throughput_mbps', 'throughput (linkem IP) Mbit/s', 1), ('goodput_mb
            ('penalised_median_busiest_5ms_ip_mbps', 'charged MIs: median busiest 5 ms, IP Mbit/s', 1),
            ('queue_drop_pct', "linkem queue drops, % of packets", 2), ('lossy_mi_pct', 'MIs with a loss %', 1), ('origin_us_per_datagram', 'origin CPU µs/datagram', 1),
            ('origin_cpu_pct', 'origin CPU % of a core', 1), ('datagrams_per_turn', 'datagrams per send turn', 2),
+           ('send_turn_late_p99_us', "send-loop turns' lateness p99 µs (the origin's send_loop.idle)", 0),
            ('load_before', '1-min load at the run start', 2)]
 
 def rows(hold):
@@ -46,6 +47,8 @@ def rows(hold):
         row.update(sa.mi_figures(rec))
         log = [json.loads(l) for l in open(os.path.join(run, 'origin.log')) if l.startswith('{')]
         sc = next((x for x in log if x.get('event') == 'session.closed' and 'packets_sent' in x), None)
+        sl = next((x for x in log if x.get('event') == 'send_loop.idle'), {})
+        row['send_turn_late_p99_us'] = sl.get('planned_late_p99_us')
         real = json.load(open(os.path.join(run, 'fidelity.json')))['real']
         cpu_s = sum(s.get('cpu', {}).get('origin', 0) for s in real) / 100
         row['origin_cpu_pct'] = (f.get('cpu_mean_percent') or {}).get('origin')

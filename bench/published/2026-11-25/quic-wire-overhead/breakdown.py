@@ -2,7 +2,8 @@
 """Where the downlink's IP bytes go, per run, from linkem's downlink log (every departed packet's IP size), the fetch
 client's delivered bytes and the origin's session.closed line; then means with 95 % Student-t intervals per variant and
 paired (same repetition) differences. Usage: breakdown.py HOLD_OUT_DIR [> breakdown.md]. HOLD_OUT_DIR holds
-<variant>-<rep>/ folders from hold.sh."""
+<variant>-<rep>/ folders from hold.sh. `breakdown.py --video BENCH_OUT_DIR` prints each browser run's packet classes
+and the origin's per-session datagram sizes instead (video-hold.sh)."""
 import glob, json, math, os, sys
 
 T95 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776}
@@ -17,8 +18,8 @@ def mean_ci(xs):
     return m, T95[len(xs) - 1] * sd / math.sqrt(len(xs))
 
 
-def run_figures(run_dir):
-    fetch = json.load(open(os.path.join(run_dir, 'fetch.json')))
+def packet_classes(run_dir):
+    """(full, small, other) packet counts and bytes, and the largest IP packet, from linkem's downlink log."""
     full = small = other = 0
     full_b = small_b = other_b = 0
     largest = 0
@@ -34,6 +35,12 @@ def run_figures(run_dir):
             small += 1; small_b += size
         else:
             other += 1; other_b += size
+    return full, small, other, full_b, small_b, other_b, largest
+
+
+def run_figures(run_dir):
+    fetch = json.load(open(os.path.join(run_dir, 'fetch.json')))
+    full, small, other, full_b, small_b, other_b, largest = packet_classes(run_dir)
     wire = full_b + small_b + other_b
     delivered = fetch['bytes']
     row = {'delivered_B': delivered, 'wire_B': wire, 'wire_per_B': wire / delivered, 'goodput_mbps': fetch['goodput_mbps'],
@@ -96,4 +103,28 @@ def main():
             print(f'- paired after − before, {k}: {m:.4f} ± {ci:.4f} (n={len(diffs)}: ' + ', '.join(f'{d:.4f}' for d in diffs) + ')')
 
 
-main()
+def video(root):
+    results = {json.loads(l)['run_id']: json.loads(l) for l in open(os.path.join(root, 'results.jsonl'))}
+    for run_id, r in sorted(results.items()):
+        run_dir = os.path.join(root, 'runs', run_id)
+        full, small, other, full_b, small_b, other_b, largest = packet_classes(run_dir)
+        wire = full_b + small_b + other_b
+        print(f'- {run_id}: wire B per media B {r.get("wire_bytes_per_media_byte")}, packets full {full} ({full_b / wire:.4f} of '
+              f'wire bytes, mean {full_b / max(full, 1):.1f} B), small {small} ({small_b / wire:.4f}), other {other} '
+              f'({other_b / wire:.4f}), largest {largest} B')
+        log = os.path.join(run_dir, 'origin.log')
+        if os.path.exists(log):
+            for line in open(log):
+                if '"session.closed"' in line:
+                    c = json.loads(line)
+                    if c.get('packets_sent'):
+                        print(f'  - session {c["session"]} ({c.get("algorithm")}): {c["packets_sent"]} datagrams, mean '
+                              f'{c["sent_datagram_bytes"] / c["packets_sent"]:.1f} B, our header '
+                              f'{(c["sent_datagram_bytes"] - c["sent_bytes"]) / c["packets_sent"]:.2f} B, retransmitted '
+                              f'{c["retransmitted_bytes"]} B, client ACK datagrams {c["acks_received"]}')
+
+
+if len(sys.argv) > 2 and sys.argv[1] == '--video':
+    video(sys.argv[2])
+else:
+    main()

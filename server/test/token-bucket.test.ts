@@ -290,3 +290,25 @@ test("'spread' debt is forgiven when the sender was not waiting for tokens (a ca
 test('a catch-up the origin does not know is refused', () => {
   assert.throws(() => new TokenBucket(0, BURST_DURATION_US, 'smooth' as PacingCatchUp), /pacing catch-up must be one of burst, spread, got smooth/);
 });
+
+test('the bucket counts the credit late turns lost and what of it was repaid: the rest was forfeited', () => {
+  const rate = 12_500_000;
+  for (const catchUp of ['burst', 'spread'] as const) {
+    const bucket = new TokenBucket(0, BURST_DURATION_US, catchUp);
+    const cap = bucket.capBytes(rate, PACKET_BYTES);
+    bucket.refill(3000, rate, cap, true); // 3 ms late: 2 ms beyond the burst
+    assert.equal(bucket.lateCreditBytes, 37_500 - cap, catchUp);
+    assert.equal(bucket.repaidBytes, 0, catchUp);
+    bucket.take(bucket.tokensBytes);
+    bucket.refill(3500, rate, cap, true); // 0.5 ms on time: part of the debt repaid
+    assert.ok(bucket.repaidBytes > 0, catchUp);
+    assert.ok(Math.abs(bucket.lateCreditBytes - bucket.repaidBytes - bucket.debtBytes) < 1e-6, `${catchUp}: nothing forfeited yet`);
+    bucket.take(bucket.tokensBytes);
+    bucket.refill(4000, rate * 0.9, bucket.capBytes(rate * 0.9, PACKET_BYTES), true); // a new rate, 10 % lower
+    const forfeited = bucket.lateCreditBytes - bucket.repaidBytes - bucket.debtBytes;
+    // burst forgives what was still owed (25 kB less the 1562.5 B repaid at 25 % of 0.5 ms); spread keeps the 1950 µs
+    // owed (2 ms less the 50 µs repaid at 10 %), now worth 1.25 B/µs less.
+    const expected = catchUp === 'burst' ? 25_000 - 1562.5 : 1950 * (12.5 - 11.25);
+    assert.ok(Math.abs(forfeited - expected) < 1e-6, `${catchUp} forfeited ${forfeited} B at the rate change, not ${expected}`);
+  }
+});

@@ -103,6 +103,15 @@ export class DatagramSender {
     return this.packetizer.maxDatagramBytes;
   }
 
+  /** Pacing credit late turns lost, and how much of it was repaid (token-bucket.ts), bytes. */
+  get pacingLateCreditBytes(): number {
+    return this.bucket.lateCreditBytes;
+  }
+
+  get pacingRepaidBytes(): number {
+    return this.bucket.repaidBytes;
+  }
+
   get acksReceived(): number {
     return this.ackGuard.acksReceived;
   }

@@ -69,6 +69,13 @@ export class TokenBucket {
   private debtUs = 0;
   private lastRateBytesPerSec = 0;
   private lastRefillUs: number;
+  /** Credit beyond the cap that accrued while the sender waited for tokens (what late turns lost before any repayment). */
+  lateCreditBytes = 0;
+  /**
+   * Credit added back by repaying debt. lateCreditBytes − repaidBytes − debtBytes is what was forfeited ('spread' owes
+   * time: debt carried into a lower rate is owed in fewer bytes, and the difference counts as forfeited).
+   */
+  repaidBytes = 0;
 
   /**
    * `burstDurationUs`: the burst bound's time at the rate (burstBytes), and what the wake-up is a quarter of.
@@ -118,9 +125,11 @@ export class TokenBucket {
     }
     const repaid = Math.min(this.debt, DEBT_REPAY_FRACTION * accrued);
     this.debt -= repaid;
+    this.repaidBytes += repaid;
     this.tokens += accrued + repaid;
     if (this.tokens > capBytes) {
       if (waitedForTokens) {
+        this.lateCreditBytes += this.tokens - capBytes;
         const maxDebt = rateBytesPerSec / (US_PER_S / MAX_DEBT_DURATION_US);
         this.debt = Math.min(maxDebt, this.debt + this.tokens - capBytes);
       } else {
@@ -139,9 +148,14 @@ export class TokenBucket {
     if (!waitedForTokens) this.debtUs = 0;
     const repaidUs = Math.min(this.debtUs, SPREAD_REPAY_FRACTION * elapsedUs);
     this.debtUs -= repaidUs;
-    this.tokens += accrued + (repaidUs * rateBytesPerSec) / US_PER_S;
+    const repaid = (repaidUs * rateBytesPerSec) / US_PER_S;
+    this.repaidBytes += repaid;
+    this.tokens += accrued + repaid;
     if (this.tokens <= capBytes) return;
-    if (waitedForTokens) this.debtUs = Math.min(MAX_DEBT_DURATION_US, this.debtUs + ((this.tokens - capBytes) * US_PER_S) / rateBytesPerSec);
+    if (waitedForTokens) {
+      this.lateCreditBytes += this.tokens - capBytes;
+      this.debtUs = Math.min(MAX_DEBT_DURATION_US, this.debtUs + ((this.tokens - capBytes) * US_PER_S) / rateBytesPerSec);
+    }
     this.tokens = capBytes;
   }
 

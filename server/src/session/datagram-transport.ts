@@ -191,6 +191,8 @@ export class DatagramTransport implements TransportHandler, SendLoopMember {
       mean_handover_lag_us: this.sender.tracker.packetsSent === 0 ? 0 : Math.round(this.sender.handoverLagSumUs / this.sender.tracker.packetsSent),
       max_handover_lag_us: this.sender.handoverLagMaxUs,
       backpressure_events: this.sender.backpressureEvents,
+      pacing_late_credit_bytes: Math.round(this.sender.pacingLateCreditBytes),
+      pacing_repaid_bytes: Math.round(this.sender.pacingRepaidBytes),
       ...this.sender.stallReasons.fields(),
       active_requests: this.sender.activeRequests,
       tracked_packets: this.sender.tracker.trackedPackets,

@@ -23,6 +23,9 @@ export function linkemOptions(scenario: Scenario, seed: number, runDir: string, 
   options[toViewer === 'down' ? 'lossDown' : 'lossUp'] = scenario.loss.down;
   options[fromViewer === 'down' ? 'lossDown' : 'lossUp'] = scenario.loss.up;
   options[toViewer === 'down' ? 'logDown' : 'logUp'] = join(runDir, 'link-down.log');
+  // The viewer's uplink too (its ACKs): with the downlink log it dates both ends of every hop of the feedback loop,
+  // so a receiver that sat on its ACKs shows apart from the path's queue.
+  options[fromViewer === 'down' ? 'logDown' : 'logUp'] = join(runDir, 'link-up.log');
   const direction = (d: LinkDirection, which: 'down' | 'up') => {
     if ('rateMbps' in d) options[which === 'down' ? 'downMbps' : 'upMbps'] = d.rateMbps;
     else options[which === 'down' ? 'downTrace' : 'upTrace'] = d.tracePath;

@@ -16,7 +16,7 @@ test('viewer inside (the bench): the scenario\'s directions are linkem\'s', () =
   const o = linkemOptions(scenario, 1, '/run');
   assert.match(o.downTrace ?? '', /TMobile-LTE-short\.down$/);
   assert.equal(o.upMbps, 5);
-  assert.deepEqual([o.lossDown, o.lossUp, o.logDown, o.logUp], [0.01, 0.002, '/run/link-down.log', undefined]);
+  assert.deepEqual([o.lossDown, o.lossUp, o.logDown, o.logUp], [0.01, 0.002, '/run/link-down.log', '/run/link-up.log']);
 });
 
 test('viewer outside (npm start --network): the media direction is linkem\'s up, and its log is the viewer-downlink log', () => {
@@ -24,7 +24,7 @@ test('viewer outside (npm start --network): the media direction is linkem\'s up,
   assert.match(o.upTrace ?? '', /TMobile-LTE-short\.down$/);
   assert.equal(o.downMbps, 5);
   assert.equal(o.downTrace, undefined);
-  assert.deepEqual([o.lossUp, o.lossDown, o.logUp, o.logDown], [0.01, 0.002, '/run/link-down.log', undefined]);
+  assert.deepEqual([o.lossUp, o.lossDown, o.logUp, o.logDown], [0.01, 0.002, '/run/link-down.log', '/run/link-up.log']);
   assert.deepEqual([o.delayMs, o.queueDown, o.queueUp, o.queueDownArgs, o.queueUpArgs], [20, 'droptail', 'droptail', 'bytes=300000', 'bytes=300000']);
 });
 

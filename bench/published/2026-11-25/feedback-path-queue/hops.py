@@ -60,7 +60,7 @@ def hops(run, skip=1):
         rows.append((down[i][2], int(key[1]) / 1e3, int(key[2]) / 1e3 + off_o, len(pns), oldest))
     off_r = min(r - dep for dep, r, now, k, old in rows)  # receiver clock -> linkem's
     t0 = down[0][0]
-    out = {'t_datagram_ms': [down[i][0] - t0 for i in range(n) if down[i][2] is not None], 't_frame_ms': [dep - t0 for dep, r, now, k, old in rows], 'run': run, 'datagrams': len(sent), 'ack_frames': len(rows),
+    out = {'t0_log_ms': t0, 't_datagram_ms': [down[i][0] - t0 for i in range(n) if down[i][2] is not None], 't_frame_ms': [dep - t0 for dep, r, now, k, old in rows], 'run': run, 'datagrams': len(sent), 'ack_frames': len(rows),
            'pre_ms': pre, 'queue_ms': queue, 'rcv_ms': [r - off_r - dep for dep, r, now, k, old in rows],
            'frame_packets': [k for dep, r, now, k, old in rows]}
     ret = [now - (r - off_r) for dep, r, now, k, old in rows]; m = min(ret)

@@ -62,6 +62,9 @@ export interface OriginOptions {
   corsOrigin: string;
   /** Directory served at / on the HTTP port (e.g. the built player), or null. */
   staticDir: string | null;
+  /** quinn's datagram send buffer, bytes (--datagram-send-buffer-bytes): what the addon accepts from the send loop
+   *  before it refuses more (never dropping older queued datagrams). Datagrams in it are already stamped sent, so a
+   *  stall of the addon's runtime lets up to this much leave at once after it. */
   datagramSendBufferBytes: number;
   /** Ask each session's client, with QUIC's ACK-frequency extension, for a QUIC ACK every 16 packets instead of
    *  every second one (the addon's requestAckFrequency; --quic-ack-frequency, on by default): fewer packets for the
@@ -84,6 +87,12 @@ const DEFAULT_MAX_SESSIONS_PER_ADDRESS = 32;
 /** As many at once as the sessions one address may hold: clients behind one NAT starting together are not turned
  *  away. */
 export const DEFAULT_HANDSHAKE_BURST_PER_ADDRESS = DEFAULT_MAX_SESSIONS_PER_ADDRESS;
+
+/** The datagram send buffer's default: 4 MiB, ~340 ms at 100 Mbit/s. */
+export const DEFAULT_DATAGRAM_SEND_BUFFER_BYTES = 4 * 1024 * 1024;
+/** The addon's bounds on a datagram send buffer (server/native/src/endpoint_options.rs, check_range). */
+export const MIN_DATAGRAM_SEND_BUFFER_BYTES = 4096;
+export const MAX_DATAGRAM_SEND_BUFFER_BYTES = 256 * 1024 * 1024;
 
 /** How often a drain looks whether the sessions' requests have finished. */
 const DRAIN_POLL_MS = 20;
@@ -108,7 +117,7 @@ export const DEFAULT_ORIGIN_OPTIONS: Omit<OriginOptions, 'mediaDir'> = {
   cacheBytes: 256 * 1024 * 1024,
   corsOrigin: '*',
   staticDir: null,
-  datagramSendBufferBytes: 4 * 1024 * 1024,
+  datagramSendBufferBytes: DEFAULT_DATAGRAM_SEND_BUFFER_BYTES,
   requestAckFrequency: true,
   pacingBurstUs: BURST_DURATION_US,
   pacingCatchUp: DEFAULT_PACING_CATCHUP,

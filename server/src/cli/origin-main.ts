@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { TCP_CONTROLLERS, WASM_CONTROLLERS } from '@pcc-stream/protocol';
 import { userPath } from '@pcc-stream/protocol/node/user-path';
 import { errorMessage, log, setLogLevel, type LogLevel } from '../log.ts';
-import { DEFAULT_DRAIN_MS, DEFAULT_ORIGIN_OPTIONS, Origin } from '../origin.ts';
+import { DEFAULT_DRAIN_MS, DEFAULT_ORIGIN_OPTIONS, MAX_DATAGRAM_SEND_BUFFER_BYTES, MIN_DATAGRAM_SEND_BUFFER_BYTES, Origin } from '../origin.ts';
 import { MAX_BURST_DURATION_US, MIN_BURST_DURATION_US, PACING_CATCHUPS, isPacingCatchUp, validBurstDurationUs, type PacingCatchUp } from '../datagram/token-bucket.ts';
 import { MIN_SESSION_MEMORY_BYTES } from '../session/session-memory.ts';
 import { parseFlags, usage, UsageError, type FlagSpec } from './args.ts';
@@ -61,6 +61,10 @@ const specs: Record<string, FlagSpec> = {
     type: 'string', default: d.pacingCatchUp,
     help: `how datagram sessions make up credit a late send turn lost: burst = up to 25 % above the rate, forgiven at a rate change; spread = ≤ 10 % above the rate, kept across rate changes; ${PACING_CATCHUPS.join('|')}`,
   },
+  'datagram-send-buffer-bytes': {
+    type: 'number', default: d.datagramSendBufferBytes,
+    help: `QUIC's datagram send buffer per session, bytes (${MIN_DATAGRAM_SEND_BUFFER_BYTES}..${MAX_DATAGRAM_SEND_BUFFER_BYTES}); when full the send loop waits, nothing queued is dropped`,
+  },
   'cors-origin': { type: 'string', help: 'Access-Control-Allow-Origin value', default: d.corsOrigin },
   static: { type: 'string', help: 'also serve this directory (e.g. the built player) on the HTTP port' },
   'log-level': { type: 'string', help: 'debug|info|warn|error', default: 'info' },
@@ -93,6 +97,13 @@ function burstUs(name: string, v: number): number {
 
 function catchUp(name: string, v: string): PacingCatchUp {
   if (!isPacingCatchUp(v)) throw new UsageError(`--${name} must be one of ${PACING_CATCHUPS.join(', ')}, got ${JSON.stringify(v)}`);
+  return v;
+}
+
+function sendBufferBytes(name: string, v: number): number {
+  if (!Number.isInteger(v) || v < MIN_DATAGRAM_SEND_BUFFER_BYTES || v > MAX_DATAGRAM_SEND_BUFFER_BYTES) {
+    throw new UsageError(`--${name} must be an integer from ${MIN_DATAGRAM_SEND_BUFFER_BYTES} to ${MAX_DATAGRAM_SEND_BUFFER_BYTES} (bytes), got ${v}`);
+  }
   return v;
 }
 
@@ -158,6 +169,7 @@ async function main(): Promise<void> {
       requestAckFrequency: onOff('quic-ack-frequency', v['quic-ack-frequency'] as string),
       pacingBurstUs: burstUs('pacing-burst-us', v['pacing-burst-us'] as number),
       pacingCatchUp: catchUp('pacing-catchup', v['pacing-catchup'] as string),
+      datagramSendBufferBytes: sendBufferBytes('datagram-send-buffer-bytes', v['datagram-send-buffer-bytes'] as number),
       staticDir: v.static === undefined ? null : userPath(v.static as string),
     });
   } catch (err) {

@@ -1,0 +1,18 @@
+#!/bin/bash
+# usage: OUT=/ABS/OUT flock /tmp/pcc-heavy.lock bench/published/2026-11-25/datagram-send-buffer/hold.sh
+# One heavy-lock hold: 3 pairs of 20-s recorded runs of bulk-100mbps-30ms-1mb/vivace/K, the origin's
+# --datagram-send-buffer-bytes 4194304 (today's default, ~340 ms at 100 Mbit/s) vs 65536 (~5 ms), order alternating
+# with K. Same WASM, addon and tree for both arms. Loads, HEAD and the WASM hash per run in OUT/holds.jsonl.
+source "$(dirname "${BASH_SOURCE[0]}")/../crtt15-after-fixes/hold-log.sh"
+log hold-start
+for k in 1 2 3; do
+  if (( k % 2 )); then arms=(4194304 65536); else arms=(65536 4194304); fi
+  for arm in "${arms[@]}"; do
+    log "start $arm-$k"
+    timeout 60 npm run -s bench -- --scenario bench/scenarios/bulk-100mbps-30ms-1mb.json --schemes vivace --repetitions 3 \
+      --duration-s 20 --run "bulk-100mbps-30ms-1mb/vivace/$k" --record --origin-arg="--datagram-send-buffer-bytes=$arm" \
+      --out "$OUT/$arm-$k" > "$OUT/$arm-$k.log" 2>&1
+    log "end $arm-$k rc $?"
+  done
+done
+log hold-end

@@ -393,3 +393,34 @@ test('a hostile ACK closes only its own session: another sending at the same tim
   assert.deepEqual(b.events.complete, [9]);
   assert.deepEqual(received, b.body);
 });
+
+test('backpressure with a batch that takes only part of the backlog: every datagram QUIC accepted is recorded as sent, in number order', () => {
+  // Seen as `session closed (code 2: ACK covers packet N, which was never sent)` on a loaded machine: a batch cut
+  // short by a limit (here the receiver window; a silent peer's two packets or a lower rate's burst do the same) held
+  // only the oldest refused datagrams, QUIC refused some of those again, and they were queued behind the rest of the
+  // backlog. Sent later than higher numbers, the tracker had already taken them for skipped numbers, so the client's
+  // ACK of datagrams that really went out closed the session.
+  const { sender, sink, events } = setup(1e9, 1_000_000, 100_000);
+  sink.acceptLimit = 10;
+  sender.service(2000); // a full batch of 64, QUIC takes 10: packets 10.. wait in the backlog
+  assert.equal(sink.datagrams.length, 10);
+  // The client acknowledges those 10 and shrinks its window to 5 packets' worth.
+  sender.onDatagrams([ackAll(sink.datagrams, 6000)], 3000);
+  sink.acceptLimit = 2;
+  sender.service(3000); // the window allows 5 packets, all from the backlog; QUIC takes 2 of them
+  assert.equal(sink.datagrams.length, 12);
+  sender.onDatagrams([ackAll(sink.datagrams.slice(10), 2 ** 31)], 4000);
+  sink.acceptLimit = Infinity;
+  for (let t = 4000; t < 6000; t += 100) sender.service(t);
+  // The client acknowledges everything it received: nothing of it may read as a number the sender skipped.
+  sender.onDatagrams([ackAll(sink.datagrams.slice(12))], 6000);
+  assert.deepEqual(events.fatal, []);
+  assert.equal(sender.tracker.packetsInFlight, 0);
+  let last = -1;
+  for (const d of sink.datagrams) {
+    const r = decodeDataDatagram(d);
+    assert.ok(r.ok);
+    assert.ok(r.value.packetNumber > last, `packet ${r.value.packetNumber} handed to QUIC after packet ${last}`);
+    last = r.value.packetNumber;
+  }
+});

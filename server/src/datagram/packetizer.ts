@@ -127,10 +127,13 @@ export class Packetizer {
   /**
    * Settles the batch after QUIC accepted its first `accepted` datagrams: `onSent` for each of those in order, with
    * the sink's hand-over stamp (ns, NaN when it gave none), `onRefused` for each of the rest, which are kept (copied
-   * out of the scratch area) for the next batch.
+   * out of the scratch area) for the next batch, AHEAD of any backlog the batch did not reach: a batch cut short by
+   * a limit holds only the oldest refused datagrams, and the tracker must record numbers in allocation order (one
+   * recorded after a higher number reads as skipped, and the client's ACK of it as an optimistic ACK).
    */
   settle(accepted: number, onSent: (built: BuiltPacket, queuedAtNs: number) => void, onRefused: (built: BuiltPacket) => void): void {
     let at = 0;
+    const refused: RefusedPacket[] = [];
     for (let i = 0; i < this.batch.length; i++) {
       const b = this.batch[i]!;
       const size = b.packet.bytes;
@@ -138,10 +141,12 @@ export class Packetizer {
         onSent(b, scratchQueuedAtNs[i]!);
       } else {
         onRefused(b);
-        this.backlog.push({ ...b, bytes: scratch.slice(at, at + size) });
+        refused.push({ ...b, bytes: scratch.slice(at, at + size) });
       }
       at += size;
     }
+    // A batch takes new datagrams only once the backlog is empty, so this keeps the backlog in number order.
+    if (refused.length > 0) this.backlog = refused.concat(this.backlog);
   }
 
   /** Drops a request's refused datagrams: numbered but never sent, they leave holes the tracker treats as skips. */

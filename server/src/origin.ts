@@ -88,8 +88,10 @@ const DEFAULT_MAX_SESSIONS_PER_ADDRESS = 32;
  *  away. */
 export const DEFAULT_HANDSHAKE_BURST_PER_ADDRESS = DEFAULT_MAX_SESSIONS_PER_ADDRESS;
 
-/** The datagram send buffer's default: 4 MiB, ~340 ms at 100 Mbit/s. */
-export const DEFAULT_DATAGRAM_SEND_BUFFER_BYTES = 4 * 1024 * 1024;
+/** The datagram send buffer's default: 64 KiB, ~5 ms at 100 Mbit/s. What sits in it is already stamped sent: a stalled
+ *  addon runtime must not pile stamped datagrams that then leave as one burst (issue 17; 4 MiB let 0.5-1.2 Gbit/s
+ *  10-ms bursts into a 1 MB link; bench/published/2026-11-25/datagram-send-buffer). */
+export const DEFAULT_DATAGRAM_SEND_BUFFER_BYTES = 64 * 1024;
 /** The addon's bounds on a datagram send buffer (server/native/src/endpoint_options.rs, check_range). */
 export const MIN_DATAGRAM_SEND_BUFFER_BYTES = 4096;
 export const MAX_DATAGRAM_SEND_BUFFER_BYTES = 256 * 1024 * 1024;

@@ -4,11 +4,14 @@ import json, os, statistics, sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import hops
 
-T95 = {2: 12.706, 3: 4.303, 4: 3.182, 5: 2.776, 6: 2.571}
+# Two-sided 95 % Student-t quantiles by sample size n (df = n - 1); above n = 31 the df-30 value, slightly wide.
+T95 = {2: 12.706, 3: 4.303, 4: 3.182, 5: 2.776, 6: 2.571, 7: 2.447, 8: 2.365, 9: 2.306, 10: 2.262, 11: 2.228,
+       12: 2.201, 13: 2.179, 14: 2.160, 15: 2.145, 16: 2.131, 17: 2.120, 18: 2.110, 19: 2.101, 20: 2.093, 21: 2.086,
+       22: 2.080, 23: 2.074, 24: 2.069, 25: 2.064, 26: 2.060, 27: 2.056, 28: 2.052, 29: 2.048, 30: 2.045, 31: 2.042}
 
 def mean_ci(v):
     m = statistics.mean(v)
-    return m, (T95.get(len(v), 2.0) * statistics.stdev(v) / len(v) ** 0.5 if len(v) > 1 else float('nan'))
+    return m, (T95.get(len(v), T95[31]) * statistics.stdev(v) / len(v) ** 0.5 if len(v) > 1 else float('nan'))
 
 def main(runs):
     rows = []

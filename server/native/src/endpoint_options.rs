@@ -19,6 +19,11 @@ const DEFAULT_DATAGRAM_SEND_BUFFER_BYTES: u32 = 1 << 20;
 /// Large enough for ~30 ms at 1 Gbit/s, so a Node receiver that stalls for a GC pause keeps up.
 const DEFAULT_DATAGRAM_RECV_BUFFER_BYTES: u32 = 4 << 20;
 const MAX_BUFFER_BYTES: u32 = 256 << 20;
+/// quinn's own datagram buffer only bridges the moment between a datagram's arrival and the session's reading task
+/// taking it (recv_queue.rs), where the `datagramRecvBufferBytes` bound is kept and its drops counted. quinn drops
+/// the oldest silently when its buffer is full, so it gets this much more than the counted bound: enough for ~20 ms
+/// of a 100 Mbit/s stream while a loaded machine has not yet scheduled the reading task.
+const QUINN_RECV_HEADROOM_BYTES: usize = 256 * 1024;
 const DEFAULT_IDLE_TIMEOUT_MS: u32 = 30_000;
 const DEFAULT_KEEP_ALIVE_MS: u32 = 5_000;
 /// Below this a single stream could not carry one full-size packet of data (the peer's unread stream bytes
@@ -134,7 +139,7 @@ impl EndpointOptions {
         // the application's full-size datagrams would no longer fit (FIELD-NOTES), so pin it.
         transport.min_mtu(initial_mtu as u16);
         transport.datagram_send_buffer_size(send_buffer as usize);
-        transport.datagram_receive_buffer_size(Some(recv_buffer as usize));
+        transport.datagram_receive_buffer_size(Some(recv_buffer as usize + QUINN_RECV_HEADROOM_BYTES));
         transport.max_idle_timeout(Some(quinn::IdleTimeout::from(quinn::VarInt::from_u32(idle_timeout_ms))));
         // 0 disables keep-alives.
         transport.keep_alive_interval((keep_alive_ms > 0).then(|| Duration::from_millis(keep_alive_ms.into())));

@@ -6,7 +6,8 @@
 //! call: the receiver's ACK delay and receive times, and so the sender's RTT samples and delivery rates, would
 //! carry the event loop's wait.
 //!
-//! The queue replaces quinn's own receive buffer (which this task keeps empty), so it keeps that buffer's bound
+//! The queue replaces quinn's own receive buffer (which this task keeps empty, and which gets headroom beyond this
+//! bound, `QUINN_RECV_HEADROOM_BYTES`, so that a task scheduled late loses nothing uncounted), so it keeps that buffer's bound
 //! and policy: at most `datagramRecvBufferBytes` of payload and `MAX_QUEUED_DATAGRAMS` datagrams, dropping the
 //! OLDEST to make room, counted in `dropped()`. Dropping the oldest is what quinn did before, and the better loss
 //! for both directions: the newest ACK carries the newest ranges (older ones are mostly repeated in it), and a

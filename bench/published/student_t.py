@@ -49,13 +49,23 @@ def t95(df):
     return round((lo + hi) / 2, 3)
 
 
-def mean_ci95(xs):
+def mean_ci95(xs, as_stats_ts=False):
     """(mean, half-width of its 95 % Student-t interval) of a sample; the half-width is NaN with a single value. For a
-    paired comparison pass the per-pair differences (or per-pair ratios)."""
+    paired comparison pass the per-pair differences (or per-pair ratios).
+    The mean and sd come from statistics.mean / stdev (correctly rounded), or with as_stats_ts from the float sums of
+    bench/harness/stats.ts meanCi95 (sum / n, then the sd from it), bit for bit as that function. The two differ in
+    the last bit only, which shows when a mean lands on a printed x.x5; each published script keeps the one its
+    published tables were printed with."""
     xs = list(xs)
-    if not xs:
+    n = len(xs)
+    if not n:
         raise ValueError('mean_ci95 of no values')
-    m = statistics.mean(xs)
-    if len(xs) < 2:
+    if as_stats_ts:
+        m = sum(xs) / n
+        sd = math.sqrt(sum((x - m) ** 2 for x in xs) / (n - 1)) if n > 1 else 0.0
+    else:
+        m = statistics.mean(xs)
+        sd = statistics.stdev(xs) if n > 1 else 0.0
+    if n < 2:
         return m, float('nan')
-    return m, t95(len(xs) - 1) * statistics.stdev(xs) / math.sqrt(len(xs))
+    return m, t95(n - 1) * sd / math.sqrt(n)

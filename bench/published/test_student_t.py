@@ -46,10 +46,19 @@ class MeanCi95(unittest.TestCase):
         sd = math.sqrt(sum((x - m) ** 2 for x in d) / 7)
         self.assertAlmostEqual(h, 2.365 * sd / math.sqrt(8), places=12)
 
+    def test_as_stats_ts_is_float_sum_over_n(self):
+        xs = [0.1, 0.2, 0.3, 0.4, 0.45, 0.5]
+        m, h = mean_ci95(xs, as_stats_ts=True)
+        self.assertEqual(m, sum(xs) / 6)
+        sd = math.sqrt(sum((x - m) ** 2 for x in xs) / 5)
+        self.assertEqual(h, 2.571 * sd / math.sqrt(6))
+        self.assertAlmostEqual(mean_ci95(xs)[1], h, places=12)
+
     def test_one_value_has_no_interval(self):
-        m, h = mean_ci95([4.2])
-        self.assertEqual(m, 4.2)
-        self.assertTrue(math.isnan(h))
+        for as_stats_ts in (False, True):
+            m, h = mean_ci95([4.2], as_stats_ts=as_stats_ts)
+            self.assertEqual(m, 4.2)
+            self.assertTrue(math.isnan(h))
 
     def test_no_values_is_an_error(self):
         with self.assertRaises(ValueError):

@@ -22,12 +22,14 @@ test('student_t.py unit tests pass', () => {
 });
 
 test('student_t.py mean_ci95 equals stats.ts meanCi95 for 2..31 values (df 1..30, the table stats.ts holds)', () => {
-  const samples = Array.from({ length: 30 }, (_, i) => Array.from({ length: i + 2 }, (_, k) => ((k * 7919) % 13) + 0.25 * k));
-  const script = 'import json, sys; from student_t import mean_ci95; print(json.dumps([mean_ci95(s) for s in json.load(sys.stdin)]))';
-  const py = JSON.parse(python(['-c', script], JSON.stringify(samples))) as [number, number][];
+  const samples = Array.from({ length: 30 }, (_, i) => Array.from({ length: i + 2 }, (_, k) => ((k * 7919) % 13) + 0.35 * k));
+  const script = 'import json, sys; from student_t import mean_ci95; print(json.dumps([[mean_ci95(s, as_stats_ts=True), mean_ci95(s)] for s in json.load(sys.stdin)]))';
+  const py = JSON.parse(python(['-c', script], JSON.stringify(samples))) as [[number, number], [number, number]][];
   samples.forEach((s, i) => {
     const ts = meanCi95(s);
-    const [mean, half] = py[i] as [number, number];
+    const [[tsMean, tsHalf], [mean, half]] = py[i] as [[number, number], [number, number]];
+    // as_stats_ts: the same float arithmetic, bit for bit; the default: statistics.mean/stdev, to the last bits
+    assert.deepEqual([tsMean, tsHalf], [ts.mean, ts.ci95], `n ${s.length}`);
     assert.ok(Math.abs(mean - ts.mean) <= 1e-12 * Math.max(1, Math.abs(ts.mean)), `n ${s.length}: mean ${mean} vs ${ts.mean}`);
     assert.ok(Math.abs(half - ts.ci95) <= 1e-12 * Math.max(1, ts.ci95), `n ${s.length}: half-width ${half} vs ${ts.ci95}`);
   });

@@ -8,21 +8,19 @@ repetitions >= FIRST_REP (default 1) whose recording replays identically at cf67
 """
 import json
 import math
+import os
 import sys
 from collections import defaultdict
 
-T95 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306, 9: 2.262}
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..'))
+from student_t import mean_ci95  # noqa: E402  (the one t table: bench/published/student_t.py)
 METRICS = (("throughput", lambda d: 100 * d["link_utilization"]), ("goodput", lambda d: d["goodput_mbps"]),
            ("p95 queue ms", lambda d: d["queue_delay_p95_ms"]))
 
 
 def mean_ci(values):
-    n = len(values)
-    m = sum(values) / n
-    if n < 2:
-        return f"{m:.2f}"
-    sd = math.sqrt(sum((v - m) ** 2 for v in values) / (n - 1))
-    return f"{m:.2f} ± {T95[n - 1] * sd / math.sqrt(n):.2f}"
+    m, h = mean_ci95(values, as_stats_ts=True)
+    return f"{m:.2f}" if math.isnan(h) else f"{m:.2f} ± {h:.2f}"
 
 
 def main():

@@ -4,12 +4,13 @@
 Per run: ../bulk-baseline-a6262f6/collect.py's figures, plus the start-up's longest linkem queue and its drops over
 the first 2 s from the first arrival, and when slow start ended (the telemetry's first non-slow-start record, s after
 its first record). Prints a markdown table: means ± 95 % Student-t intervals per arm and of the paired differences."""
-import glob, json, os, sys, statistics as st
+import glob, json, os, sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, '..', 'bulk-baseline-a6262f6'))
 import linklog
 from collect import collect
-from stats import T975
+sys.path.insert(0, os.path.join(HERE, '..', '..'))
+from student_t import mean_ci95  # noqa: E402  (the one t table: bench/published/student_t.py)
 
 def startup(run):
     qmax = drops = 0
@@ -35,7 +36,8 @@ def arm(out, label):
 def ci(v, d):
     v = [x for x in v if x is not None]
     if len(v) < 2: return ' '.join(f'{x:.{d}f}' for x in v) or '-'
-    return f"{st.mean(v):.{d}f} ± {T975[len(v) - 1] * st.stdev(v) / len(v) ** 0.5:.{d}f}"
+    m, h = mean_ci95(v)
+    return f"{m:.{d}f} ± {h:.{d}f}"
 
 FIGS = [('throughput_mbps', 'IP throughput at linkem, Mbit/s', 1), ('goodput_mbps', 'goodput, Mbit/s', 1),
         ('queue_p95_ms', 'p95 queueing, ms', 1), ('startup_queue_max_ms', 'longest queue in the first 2 s, ms', 0),

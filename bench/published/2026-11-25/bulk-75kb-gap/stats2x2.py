@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
 """Means ± 95% Student-t per condition and paired differences against plain vivace (same repetition, back to back)
 from collect.py's results.jsonl. Usage: stats2x2.py results.jsonl"""
-import sys, json, statistics as st, collections
-T975 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571}
+import collections, json, os, sys
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..'))
+from student_t import mean_ci95  # noqa: E402  (the one t table: bench/published/student_t.py)
 def ci(v, f='.1f'):
     if len(v) < 2: return format(v[0], f) if v else '-'
-    return f"{format(st.mean(v), f)} ± {format(T975[len(v) - 1] * st.stdev(v) / len(v) ** 0.5, f)}"
+    m, h = mean_ci95(v)
+    return f"{format(m, f)} ± {format(h, f)}"
 rows = [json.loads(l) for l in open(sys.argv[1])]
 by = collections.defaultdict(dict)
 for r in rows: by[r['condition']][r['repetition']] = r

@@ -2,11 +2,12 @@
 """Means ± 95% Student-t intervals per scheme from a bench results.jsonl: goodput, linkem throughput (IP bytes the
 bottleneck delivered), p95 queueing, and paired differences against plain vivace. Usage: stats.py results.jsonl
 (ci is shared: ../uspace-peer-after-fixes/stats.py imports it.)"""
-import sys, json, statistics as st, collections
-T975 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306, 9: 2.262}
+import collections, json, os, sys
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..'))
+from student_t import mean_ci95  # noqa: E402  (the one t table: bench/published/student_t.py)
 def ci(v):
     if len(v) < 2: return f"{v[0]:.1f}" if v else "-"
-    return f"{st.mean(v):.1f} ± {T975[len(v) - 1] * st.stdev(v) / len(v) ** 0.5:.1f}"
+    return "{:.1f} ± {:.1f}".format(*mean_ci95(v))
 def main():
     rows = [json.loads(l) for l in open(sys.argv[1])]
     by = collections.defaultdict(dict)

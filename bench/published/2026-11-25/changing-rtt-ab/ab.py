@@ -2,15 +2,11 @@
 """Paired A/B of two bench result sets (same run ids): HEAD vs 648a043, from the bench output directories (results.jsonl
 and runs/*/telemetry). Usage: python3 ab.py HEAD_DIR[,HEAD_DIR...] OLD_DIR[,OLD_DIR...] (a later directory's repetition
 replaces an earlier one's)."""
-import json, sys, glob, os, itertools, statistics as st
+import json, sys, glob, os, itertools
 from math import comb
-
-T975 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306, 9: 2.262}
-
-def ci(xs):
-    m = st.mean(xs)
-    if len(xs) < 2: return m, float('nan')
-    return m, T975[len(xs) - 1] * st.stdev(xs) / len(xs) ** 0.5
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..'))
+from student_t import mean_ci95  # noqa: E402  (the one t table: bench/published/student_t.py)
+ci = mean_ci95
 
 def telemetry(d, r):
     f = glob.glob(os.path.join(d, os.path.dirname(r['artifacts']['telemetry'] + '/x'), '*.jsonl'))[0]

@@ -1,17 +1,16 @@
 #!/usr/bin/env python3
 """Paired before/after table of pcc-sim video runs (simvideo.jsonl: one line per seed, cc, variant head|fix).
 Means with 95% Student-t intervals over seeds; differences fix - head paired by seed."""
-import json, math, sys
+import json, os, sys
 from collections import defaultdict
 
-T95 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306, 9: 2.262, 10: 2.228,
-       11: 2.201, 12: 2.179, 13: 2.160, 14: 2.145, 15: 2.131, 19: 2.093, 29: 2.045}
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..'))
+from student_t import mean_ci95  # noqa: E402  (the one t table: bench/published/student_t.py)
+
 
 def ci(xs):
-    n = len(xs); m = sum(xs) / n
-    if n < 2: return m, float('nan')
-    sd = math.sqrt(sum((x - m) ** 2 for x in xs) / (n - 1))
-    return m, T95.get(n - 1, 2.0) * sd / math.sqrt(n)
+    return mean_ci95(xs, as_stats_ts=True)
+
 
 METRICS = [('buffering %', lambda f: 100 * f['video']['buffering_ratio']), ('stalls', lambda f: f['video']['stall_count']),
            ('throughput Mbit/s', lambda f: f['throughput_mbps']), ('p95 RTT ms', lambda f: f['p95_rtt_ms']),

@@ -1,15 +1,12 @@
 # Tables of summary.md from results.jsonl: means with 95% intervals (Student t) per set, and the paired differences
 # (push - before, the two runs of one heavy-lock hold). usage: python3 stats.py results.jsonl
-import json, math, statistics as st, sys
-T = {2: 12.706, 3: 4.303, 4: 3.182, 5: 2.776, 6: 2.571, 7: 2.447}
+import json, os, sys
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..'))
+from student_t import mean_ci95  # noqa: E402  (the one t table: bench/published/student_t.py)
 rows = [json.loads(line) for line in open(sys.argv[1])]
 
-def ci(xs):
-    m = st.mean(xs)
-    return (m, float('nan')) if len(xs) < 2 else (m, T[len(xs)] * st.stdev(xs) / math.sqrt(len(xs)))
-
 def fmt(xs, p=1):
-    m, h = ci(xs)
+    m, h = mean_ci95(xs)
     return f'{m:.{p}f} ± {h:.{p}f}'
 
 METRICS = [

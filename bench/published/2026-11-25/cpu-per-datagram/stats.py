@@ -1,14 +1,11 @@
 # Tables of summary.md from results.jsonl: means with 95% intervals (Student t) per set, paired differences.
 # usage: python3 stats.py results.jsonl
-import json, sys, statistics as st, math
-T={2:12.706,3:4.303,4:3.182,5:2.776}
+import json, os, sys
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..'))
+from student_t import mean_ci95  # noqa: E402  (the one t table: bench/published/student_t.py)
 rows=[json.loads(l) for l in open(sys.argv[1])]
-def ci(xs):
-    m=st.mean(xs)
-    if len(xs)<2: return m,float('nan')
-    return m, T[len(xs)]*st.stdev(xs)/math.sqrt(len(xs))
 def fmt(xs,p=1):
-    m,h=ci(xs); return f"{m:.{p}f} ± {h:.{p}f}"
+    m,h=mean_ci95(xs); return f"{m:.{p}f} ± {h:.{p}f}"
 fid={}
 for r in rows:
     if r.get('kind'): continue

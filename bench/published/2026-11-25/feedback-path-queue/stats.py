@@ -1,17 +1,12 @@
 #!/usr/bin/env python3
 """Per-run hop figures (hops.py) and their means with 95 % Student-t intervals. Usage: stats.py RUN_DIR..."""
-import json, os, statistics, sys
+import json, os, sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import hops
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..'))
+from student_t import mean_ci95  # noqa: E402  (the one t table: bench/published/student_t.py)
 
-# Two-sided 95 % Student-t quantiles by sample size n (df = n - 1); above n = 31 the df-30 value, slightly wide.
-T95 = {2: 12.706, 3: 4.303, 4: 3.182, 5: 2.776, 6: 2.571, 7: 2.447, 8: 2.365, 9: 2.306, 10: 2.262, 11: 2.228,
-       12: 2.201, 13: 2.179, 14: 2.160, 15: 2.145, 16: 2.131, 17: 2.120, 18: 2.110, 19: 2.101, 20: 2.093, 21: 2.086,
-       22: 2.080, 23: 2.074, 24: 2.069, 25: 2.064, 26: 2.060, 27: 2.056, 28: 2.052, 29: 2.048, 30: 2.045, 31: 2.042}
-
-def mean_ci(v):
-    m = statistics.mean(v)
-    return m, (T95.get(len(v), T95[31]) * statistics.stdev(v) / len(v) ** 0.5 if len(v) > 1 else float('nan'))
+mean_ci = mean_ci95  # pairs.py and ../datagram-send-buffer/analyse.py use it as stats.mean_ci
 
 def main(runs):
     rows = []

@@ -2,15 +2,10 @@
 """Table of the garbage-handshake-limit runs: python3 tabulate.py RESULTS.jsonl HOLDS.jsonl [ORIGIN_LOG_ROOT]
 (one row per run, then means with 95 % intervals, Student's t). ORIGIN_LOG_ROOT: the parent of the bench's --out
 folders, named run1, run2, ..., for the victim's stall reasons (session.stall_reasons of sessions not from the hostile 127.0.0.1)."""
-import glob, json, math, os, statistics, sys
-
-T95 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306, 9: 2.262}
-
-def ci(xs):
-    m = statistics.mean(xs)
-    if len(xs) < 2:
-        return m, float('nan')
-    return m, T95[len(xs) - 1] * statistics.stdev(xs) / math.sqrt(len(xs))
+import glob, json, os, sys
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..'))
+from student_t import mean_ci95  # noqa: E402  (the one t table: bench/published/student_t.py)
+ci = mean_ci95
 
 def victim_stalls(log_path):
     """Seconds of the victim's sending gaps charged to a busy event loop / a descheduled process."""

@@ -1,15 +1,16 @@
 # The tables of lte-request-gap/summary.md from traced bench runs.
 # usage: python3 gap-tables.py UPLINK_TRACE BENCH_OUT_DIR...   (run directories traced with trace-instrumentation.patch)
-import json, sys, statistics
+import json, sys
 import os
 exec(open(os.path.join(os.path.dirname(os.path.abspath(__file__)), 'gap-breakdown.py')).read().split("if __name__ == '__main__':")[0])
 up = silent_windows(load_trace(sys.argv[1]))
 down = silent_windows(load_trace(sys.argv[1][:-len('.up')] + '.down'))
-T = {2: 12.706, 3: 4.303, 4: 3.182, 5: 2.776}
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..'))
+from student_t import mean_ci95  # noqa: E402  (the one t table: bench/published/student_t.py)
 def ci(xs):
     xs = [x for x in xs if x is not None]
     if len(xs) < 2: return '%.0f' % xs[0] if xs else '-'
-    m = statistics.mean(xs); h = T.get(len(xs), 2.0) * statistics.stdev(xs) / len(xs) ** 0.5
+    m, h = mean_ci95(xs)
     return '%.0f ± %.0f' % (m, h)
 def runs_of(res, scheme):
     return sorted([r for r in res if r['scheme'] == scheme and r['status'] == 'ok'], key=lambda r: r['repetition'])

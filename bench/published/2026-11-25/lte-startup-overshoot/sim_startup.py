@@ -5,19 +5,18 @@ bitrate, buffering ratio, p95 queueing (p95 RTT - min RTT), and the start-up's p
 rate while cc_state is slow_start in the first 3 s) over the link's mean capacity in that window.
 usage: sim_startup.py PCC_SIM TRACES_DIR > sim-startup.md   (raw rows: sim-startup.jsonl beside it; TRACES_DIR holds the
 four traces uncompressed, e.g. bench/traces with TMobile-LTE-driving.down.gz gunzipped)"""
-import csv, json, math, os, subprocess, sys, tempfile
-
-T95 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306, 9: 2.262}
-TRACES = ['Verizon-LTE-short.down', 'TMobile-LTE-short.down', 'ATT-LTE-driving-2016.down', 'TMobile-LTE-driving.down']
-ARMS = [('vivace', []), ('vivace-video off', ['--cc-param', 'video_startup_full_latency=0']),
-        ('vivace-video on', ['--cc-param', 'video_startup_full_latency=1'])]
+import csv, json, os, subprocess, sys, tempfile
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..'))
+from student_t import mean_ci95  # noqa: E402  (the one t table: bench/published/student_t.py)
 
 
 def ci(xs):
-    n = len(xs); m = sum(xs) / n
-    if n < 2: return m, float('nan')
-    sd = math.sqrt(sum((x - m) ** 2 for x in xs) / (n - 1))
-    return m, T95[n - 1] * sd / math.sqrt(n)
+    return mean_ci95(xs, as_stats_ts=True)
+
+
+TRACES = ['Verizon-LTE-short.down', 'TMobile-LTE-short.down', 'ATT-LTE-driving-2016.down', 'TMobile-LTE-driving.down']
+ARMS = [('vivace', []), ('vivace-video off', ['--cc-param', 'video_startup_full_latency=0']),
+        ('vivace-video on', ['--cc-param', 'video_startup_full_latency=1'])]
 
 
 def run(sim, trace, arm, seed):

@@ -2,11 +2,12 @@
 """Paired before/after tables for the pacer-debt hold. Usage: tables.py OUT_DIR PCC_REPLAY [AFTER_COMMIT] > tables.md
 OUT_DIR holds before-N / after-N bench dirs (hold.sh). Per-run figures come from bulk-75kb/inputs.py (same columns
 as bulk-75kb/summary.md); this adds means ± 95 % Student-t intervals and paired differences (after − before)."""
-import sys, os, glob, subprocess, statistics as st, collections, json
+import sys, os, glob, subprocess, collections, json
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..'))
+from student_t import mean_ci95  # noqa: E402  (the one t table: bench/published/student_t.py)
 INPUTS = os.path.join(HERE, '..', 'bulk-75kb', 'inputs.py')
-T975 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571}
 # inputs.py's columns, by position in its row
 COLS = {'goodput Mbit/s': 1, 'throughput (linkem IP bytes) Mbit/s': 2, 'linkem queue drops %': 4,
         'stamp-model drops %': 6, 'ms with nothing sent %': 7, 'ms above 100 Mbit/s %': 8,
@@ -15,7 +16,7 @@ COLS = {'goodput Mbit/s': 1, 'throughput (linkem IP bytes) Mbit/s': 2, 'linkem q
 
 def ci(v):
     if len(v) < 2: return f"{v[0]:.2f}" if v else '-'
-    return f"{st.mean(v):.2f} ± {T975[len(v) - 1] * st.stdev(v) / len(v) ** 0.5:.2f}"
+    return "{:.2f} ± {:.2f}".format(*mean_ci95(v))
 
 def row(bench, replay):
     out = subprocess.run([sys.executable, INPUTS, bench, replay], capture_output=True, text=True, check=True).stdout

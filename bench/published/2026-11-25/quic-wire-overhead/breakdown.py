@@ -4,18 +4,15 @@ client's delivered bytes and the origin's session.closed line; then means with 9
 paired (same repetition) differences. Usage: breakdown.py HOLD_OUT_DIR [> breakdown.md]. HOLD_OUT_DIR holds
 <variant>-<rep>/ folders from hold.sh. `breakdown.py --video BENCH_OUT_DIR` prints each browser run's packet classes
 and the origin's per-session datagram sizes instead (video-hold.sh)."""
-import glob, json, math, os, sys
+import glob, json, os, sys
 
-T95 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776}
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..'))
+from student_t import mean_ci95  # noqa: E402  (the one t table: bench/published/student_t.py)
 FULL_MIN, SMALL_MAX = 1400, 200  # IP bytes: a DATA packet / an ACK-only (or other control) packet
 
 
 def mean_ci(xs):
-    m = sum(xs) / len(xs)
-    if len(xs) < 2:
-        return m, float('nan')
-    sd = math.sqrt(sum((x - m) ** 2 for x in xs) / (len(xs) - 1))
-    return m, T95[len(xs) - 1] * sd / math.sqrt(len(xs))
+    return mean_ci95(xs, as_stats_ts=True)
 
 
 def packet_classes(run_dir):

@@ -4,15 +4,17 @@ import collections
 import json
 import os
 import statistics as st
+import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-T95 = {2: 12.706, 3: 4.303, 4: 3.182, 5: 2.776, 6: 2.571, 7: 2.447, 8: 2.365}  # two-sided Student t, n-1 dof
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..'))
+from student_t import mean_ci95  # noqa: E402  (the one t table: bench/published/student_t.py)
 
 
 def mean_ci(values):
     if len(values) < 2:
         return f'{values[0]:.2f}'
-    return f'{st.mean(values):.2f} ± {T95[len(values)] * st.stdev(values) / len(values) ** 0.5:.2f}'
+    return '{:.2f} ± {:.2f}'.format(*mean_ci95(values))
 
 
 def sweep():

@@ -2,16 +2,15 @@
 """Paired before/after figures: python3 ab.py startup.jsonl [REPETITION...]  (summarise.py's lines; pairs share run_id
 and come from the labels 'before' and 'after'; only these repetitions when given). Per figure: each side's mean, and the mean paired difference after - before with its
 95% Student-t interval; t90 as per-run values and how many reached 90 Mbit/s within 2 s."""
-import json, math, sys
+import json, math, os, sys
 
-T95 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571}
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..'))
+from student_t import mean_ci95  # noqa: E402  (the one t table: bench/published/student_t.py)
 FIGURES = ['first2s_mbps', 'target_first2s_mbps', 'slow_start_last_mbps', 'throughput_mbps', 'goodput_mbps', 'queue_p95_ms']
 
 def mean_ci(xs):
-    n = len(xs); m = sum(xs) / n
-    if n < 2: return f'{m:.2f}'
-    sd = math.sqrt(sum((x - m) ** 2 for x in xs) / (n - 1))
-    return f'{m:.2f} ± {T95.get(n - 1, 2.0) * sd / math.sqrt(n):.2f}'
+    m, h = mean_ci95(xs, as_stats_ts=True)
+    return f'{m:.2f}' if math.isnan(h) else f'{m:.2f} ± {h:.2f}'
 
 rows = [json.loads(l) for l in open(sys.argv[1])]
 by = {(r['label'], r['run_id']): r for r in rows}

@@ -1,11 +1,9 @@
-import json, math, sys
-T = {2: 4.303, 1: 12.706}
+import json, math, os, sys
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..'))
+from student_t import mean_ci95  # noqa: E402  (the one t table: bench/published/student_t.py)
 def ci(xs):
-    xs = [x for x in xs if x is not None]
-    n = len(xs); m = sum(xs) / n
-    if n < 2: return f"{m:.2f}"
-    sd = math.sqrt(sum((x - m) ** 2 for x in xs) / (n - 1))
-    return f"{m:.2f} ± {T.get(n-1, 2.0) * sd / math.sqrt(n):.2f}"
+    m, h = mean_ci95([x for x in xs if x is not None], as_stats_ts=True)
+    return f"{m:.2f}" if math.isnan(h) else f"{m:.2f} ± {h:.2f}"
 for f in sys.argv[1:]:
     rows = [json.loads(l) for l in open(f)]
     for sc in ('fidelity-loss-0pct', 'fidelity-buffer-1mb'):

@@ -1,10 +1,10 @@
-import json, math, sys
+import json, os, sys
 from collections import defaultdict
-T={2:4.303,3:3.182,4:2.776,5:2.571,6:2.447}
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..'))
+from student_t import mean_ci95  # noqa: E402  (the one t table: bench/published/student_t.py)
 def mci(xs):
-    n=len(xs); m=sum(xs)/n
-    if n<2: return m,0
-    sd=math.sqrt(sum((x-m)**2 for x in xs)/(n-1)); return m,T.get(n-1,1.96)*sd/math.sqrt(n)
+    m, h = mean_ci95(xs, as_stats_ts=True)
+    return (m, 0) if len(xs) < 2 else (m, h)
 g=defaultdict(list)
 for l in open(sys.argv[1]):
     r=json.loads(l); g[(r['bitrate_mbps'],r['duration_s'],r['delivery'],r['cc'])].append(r)

@@ -5,23 +5,19 @@ players' goodput, and issue 18's verdicts; with holds.jsonl, a per-run table of 
 Usage: python3 tables.py results.jsonl [holds.jsonl]"""
 import json
 import math
+import os
 import sys
 from collections import defaultdict
 
-# two-sided 95% Student t quantiles by degrees of freedom
-T95 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306, 9: 2.262}
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..'))
+from student_t import mean_ci95  # noqa: E402  (the one t table: bench/published/student_t.py)
 VIDEO = 'vivace-video'
 BASELINES = ['vivace', 'tcp-cubic', 'tcp-bbr']
 TCP = ['tcp-cubic', 'tcp-bbr']
 
 
-def ci(xs):
-    n = len(xs)
-    m = sum(xs) / n
-    if n < 2:
-        return m, float('nan')
-    sd = math.sqrt(sum((x - m) ** 2 for x in xs) / (n - 1))
-    return m, T95.get(n - 1, 1.96) * sd / math.sqrt(n)
+def ci(xs):  # other folders' scripts load this file for ci and fmt
+    return mean_ci95(xs, as_stats_ts=True)
 
 
 def fmt(xs, digits):

@@ -32,6 +32,7 @@ enum {
     VIVACE_P_ONE_HALVING_RECOVERY,
     VIVACE_P_SLOW_START_FORWARD_GRADIENT,
     VIVACE_P_SLOW_START_QUEUE_EXIT,
+    VIVACE_P_SLOW_START_DELIVERY_PLATEAU,
     VIVACE_P_COUNT
 };
 
@@ -74,6 +75,8 @@ enum {
         {"slow_start_forward_gradient", 1, 0, 1,                                                           \
          "boolean; 1: in slow start, an RTT gradient of 0.1 or more that the one-way delay (the receiver's clock) did not show (below 0.1) in an MI that lost nothing, met no standing queue and delivered its sends within a 0.1 queue's decides nothing, below the rate the path carried lately (0: it ends slow start)"}, \
         {"slow_start_queue_exit", 0, 0, 10,                                                                \
-         "first slow start ends, without waiting for an MI result, once 8 acks in a row met a forward queue (one-way delay on the receiver's clock over its lowest) above this many min RTTs (0: off, the thesis's exit on a finished MI's utility only)"}
+         "first slow start ends, without waiting for an MI result, once 8 acks in a row met a forward queue (one-way delay on the receiver's clock over its lowest) above this many min RTTs (0: off, the thesis's exit on a finished MI's utility only)"}, \
+        {"slow_start_delivery_plateau", 0, 0, 10,                                                          \
+         "first slow start ends, without waiting for an MI result, once 8 acks in a row of packets sent after a doubling (the sender sending more than 1 + f times the delivery rate acknowledged when it doubled) show the delivery rate not risen by this fraction f (0: off)"}
 
 #endif /* PCC_VIVACE_PARAMS_H */

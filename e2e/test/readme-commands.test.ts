@@ -208,9 +208,6 @@ const SHORT_FORMS = new Map<string, ShortForm>([
   ['npm run -s origin -- --media .cache/media --pacing-burst-us 500', {
     run: () => 'npm run -s origin -- --media .cache/media --pacing-burst-us 500 --help', check: usage,
     why: 'it serves until stopped: its usage (the burst is tested by server/test/token-bucket.test.ts, bad values by cli-limits.test.ts)' }],
-  ['npm run -s origin -- --media .cache/media --pacing-catchup spread', {
-    run: () => 'npm run -s origin -- --media .cache/media --pacing-catchup spread --help', check: usage,
-    why: 'it serves until stopped: its usage (the catch-up is tested by server/test/token-bucket.test.ts and sender.test.ts, bad values by cli-limits.test.ts)' }],
   ['npm run -s origin -- --media .cache/media --cert-dir results/origin-cert --drain-ms 5000', {
     run: () => 'npm run -s origin -- --media .cache/media --cert-dir results/origin-cert --drain-ms 5000 --help', check: usage, why: 'it serves until stopped: its usage (the drain is tested by server/test/graceful-stop.test.ts, --cert-dir by bench origin-restart)' }],
 

@@ -10,7 +10,7 @@ import { nowUs } from './clock.ts';
 import { ControllerFactory } from './controllers/controller-factory.ts';
 import { randomBytes, X509Certificate } from 'node:crypto';
 import { SendLoop } from './datagram/send-loop.ts';
-import { BURST_DURATION_US, DEFAULT_PACING_CATCHUP, type PacingCatchUp } from './datagram/token-bucket.ts';
+import { BURST_DURATION_US } from './datagram/token-bucket.ts';
 import { processCpuUs } from './datagram/stall-reasons.ts';
 import { ControlServer } from './http/control-server.ts';
 import { errorMessage, log } from './log.ts';
@@ -74,8 +74,6 @@ export interface OriginOptions {
   requestAckFrequency: boolean;
   /** Datagram sessions' pacing burst, µs at the rate (token-bucket.ts, --pacing-burst-us). */
   pacingBurstUs: number;
-  /** How datagram sessions make up credit a late send turn lost (token-bucket.ts, --pacing-catchup). */
-  pacingCatchUp: PacingCatchUp;
 }
 
 /** A player opens one session and, after an origin restart or a graceful stop, one more per reconnect attempt: ten a
@@ -122,7 +120,6 @@ export const DEFAULT_ORIGIN_OPTIONS: Omit<OriginOptions, 'mediaDir'> = {
   datagramSendBufferBytes: DEFAULT_DATAGRAM_SEND_BUFFER_BYTES,
   requestAckFrequency: true,
   pacingBurstUs: BURST_DURATION_US,
-  pacingCatchUp: DEFAULT_PACING_CATCHUP,
 };
 
 export class Origin {
@@ -350,7 +347,7 @@ export class Origin {
         transport = new DatagramTransport(quic, controller, this.sendLoop, this.options.logDir, (code, reason) => {
           log('warn', 'session.violation', { session: quic.id, remote: quic.remoteAddress, code, reason });
           session?.close(code, reason);
-        }, this.memory.maxTrackedPackets, { burstUs: this.options.pacingBurstUs, catchUp: this.options.pacingCatchUp });
+        }, this.memory.maxTrackedPackets, { burstUs: this.options.pacingBurstUs });
       } catch (err) {
         controller.destroy();
         throw err;

@@ -40,10 +40,6 @@ test('origin CLI: --help and clear errors for bad options', () => {
     assert.equal(bad.code, 2, value);
     assert.match(bad.stderr, new RegExp(`--pacing-burst-us must be an integer from 100 to 2000 \\(µs\\), got ${value}`));
   }
-  const badCatchUp = cli('origin-main.ts', ['--pacing-catchup', 'smooth']);
-  assert.equal(badCatchUp.code, 2);
-  assert.match(badCatchUp.stderr, /--pacing-catchup must be one of burst, spread, got "smooth"/);
-  assert.ok(help.stdout.includes('--pacing-catchup'));
   const badBurst = cli('origin-main.ts', ['--handshake-burst-per-address', '0.5']);
   assert.equal(badBurst.code, 2);
   assert.match(badBurst.stderr, /--handshake-burst-per-address must be an integer ≥ 1/);

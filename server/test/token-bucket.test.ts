@@ -2,8 +2,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import {
-  BURST_DURATION_US, DEBT_REPAY_FRACTION, MAX_DEBT_DURATION_US, MIN_BURST_PACKETS, SPREAD_REPAY_FRACTION, TokenBucket, WAKE_BEFORE_FULL_FRACTION, burstBytes,
-  type PacingCatchUp,
+  BURST_DURATION_US, DEBT_REPAY_FRACTION, MAX_DEBT_DURATION_US, MIN_BURST_PACKETS, TokenBucket, WAKE_BEFORE_FULL_FRACTION, burstBytes,
 } from '../src/datagram/token-bucket.ts';
 
 const PACKET_BYTES = 1200;
@@ -181,134 +180,21 @@ test('a burst duration outside what the origin accepts is refused', () => {
   for (const us of [0, 99, 2001, 250.5, Number.NaN]) assert.throws(() => new TokenBucket(0, us), /burst duration must be an integer from 100 to 2000 µs/, String(us));
 });
 
-/**
- * A vivace-like sender for 2 s of virtual time: the rate alternates every 30 ms (an MI) between 1.05 and 0.95 x
- * 80 Mbit/s, the sender takes all it is given, and one turn in 50 starts 3 ms late. Returns bytes sent over the
- * credit its rates gave (the integral of the rate), and its largest turn over the burst.
- */
-function lateVivaceLike(bucket: TokenBucket): { sentOverCredit: number; maxTurnOverCap: number } {
-  const base = 10_000_000;
-  const rateAt = (t: number): number => (Math.floor(t / 30_000) % 2 === 0 ? 1.05 : 0.95) * base;
-  let sent = 0;
-  let credit = 0;
-  let maxTurnOverCap = 0;
-  let t = 0;
-  let last = 0;
-  for (let turn = 0; t < 2_000_000; turn++) {
-    const rate = rateAt(t);
-    credit += ((t - last) * rateAt(last)) / 1e6;
-    last = t;
-    const cap = bucket.capBytes(rate, PACKET_BYTES);
-    bucket.refill(t, rate, cap, turn > 0);
-    let turnBytes = 0;
-    while (bucket.allows(PACKET_BYTES)) {
-      bucket.take(PACKET_BYTES);
-      turnBytes += PACKET_BYTES;
-    }
-    sent += turnBytes;
-    maxTurnOverCap = Math.max(maxTurnOverCap, turnBytes / cap);
-    t += bucket.waitUs(PACKET_BYTES, rate, cap) + (turn % 50 === 49 ? 3000 : 0);
-  }
-  return { sentOverCredit: sent / credit, maxTurnOverCap };
-}
-
-test("'spread' catch-up: credit lost to late turns is not lost at the MIs' rate changes; 'burst' loses it", () => {
-  const spread = lateVivaceLike(new TokenBucket(0, BURST_DURATION_US, 'spread'));
-  const burst = lateVivaceLike(new TokenBucket(0, BURST_DURATION_US, 'burst'));
-  assert.ok(spread.sentOverCredit > 0.995 && spread.sentOverCredit < 1.005, `spread sent ${spread.sentOverCredit.toFixed(4)} of its credit`);
-  assert.ok(burst.sentOverCredit < 0.99, `burst sent ${burst.sentOverCredit.toFixed(4)} of its credit`);
-  assert.ok(spread.maxTurnOverCap <= 1, `spread: a turn of ${spread.maxTurnOverCap.toFixed(3)} bursts`);
-});
-
-/** After one 5 ms stall at 100 Mbit/s, a sender woken on time: its rate over the turns within 20 ms after the stall's turn. */
-function rateAfterStall(bucket: TokenBucket): { afterStallRate: number; debtAfterStall: number } {
-  const rate = 12_500_000;
-  const cap = bucket.capBytes(rate, PACKET_BYTES);
-  let t = 0;
-  let sent = 0;
-  let debtAfterStall = 0;
-  let stalledAtUs = NaN;
-  let lastInWindowUs = NaN;
-  while (t < 200_000) {
-    bucket.refill(t, rate, cap, t > 0);
-    let turnBytes = 0;
-    while (bucket.allows(PACKET_BYTES)) {
-      bucket.take(PACKET_BYTES);
-      turnBytes += PACKET_BYTES;
-    }
-    // Every turn sends all but < 1 packet of its tokens: what the turns after the stall's sent is their credit.
-    if (t > stalledAtUs && t <= stalledAtUs + 20_000) {
-      sent += turnBytes;
-      lastInWindowUs = t;
-    }
-    let next = t + bucket.waitUs(PACKET_BYTES, rate, cap);
-    if (Number.isNaN(stalledAtUs) && t > 100_000) {
-      next += 5000;
-      stalledAtUs = next;
-    } else if (t === stalledAtUs) {
-      debtAfterStall = bucket.debtBytes;
-    }
-    t = next;
-  }
-  return { afterStallRate: (sent * 1e6) / (lastInWindowUs - stalledAtUs) / rate, debtAfterStall };
-}
-
-test("'spread' catch-up repays a stall at ≤ 10 % above the rate over the turns after it; 'burst' at up to 25 %", () => {
-  const spread = rateAfterStall(new TokenBucket(0, BURST_DURATION_US, 'spread'));
-  const burst = rateAfterStall(new TokenBucket(0, BURST_DURATION_US, 'burst'));
-  assert.ok(spread.debtAfterStall > 4 * 12_500, `the stall left ${spread.debtAfterStall} B of debt`);
-  // One packet of granularity over 20 ms at 100 Mbit/s is 0.5 %.
-  assert.ok(spread.afterStallRate > 1 + SPREAD_REPAY_FRACTION - 0.01 && spread.afterStallRate < 1 + SPREAD_REPAY_FRACTION + 0.01,
-    `spread: ${spread.afterStallRate.toFixed(4)} x the rate after the stall`);
-  assert.ok(burst.afterStallRate > 1.2, `burst: ${burst.afterStallRate.toFixed(4)} x the rate after the stall`);
-});
-
-test("'spread' debt is time at the rate: a rate change mid-catch-up repays it at the new rate", () => {
-  const high = 12_500_000;
-  const low = 6_250_000;
-  const bucket = new TokenBucket(0, BURST_DURATION_US, 'spread');
-  bucket.refill(5000, high, bucket.capBytes(high, PACKET_BYTES), true); // 5 ms late: 4 ms beyond the 1-ms burst
-  assert.equal(bucket.debtBytes, 4000 * 12.5);
-  bucket.take(bucket.tokensBytes);
-  bucket.refill(5500, low, bucket.capBytes(low, PACKET_BYTES), true); // 0.5 ms at the low rate, 50 µs repaid at it
-  assert.equal(bucket.tokensBytes, 550 * 6.25);
-  assert.ok(Math.abs(bucket.debtBytes - 3950 * 6.25) < 1e-6, `owed ${bucket.debtBytes} B at the low rate`);
-});
-
-test("'spread' debt is forgiven when the sender was not waiting for tokens (a cancelled request, window, idle)", () => {
-  const rate = 12_500_000;
-  const cap = burstBytes(rate, PACKET_BYTES);
-  const bucket = new TokenBucket(0, BURST_DURATION_US, 'spread');
-  bucket.refill(10_000, rate, cap, true);
-  assert.ok(bucket.debtBytes > 0);
-  bucket.take(bucket.tokensBytes);
-  bucket.refill(12_000, rate, cap, false); // the last turn ran out of data: what was lost is not owed
-  assert.equal(bucket.debtBytes, 0);
-  assert.equal(bucket.tokensBytes, cap);
-});
-
-test('a catch-up the origin does not know is refused', () => {
-  assert.throws(() => new TokenBucket(0, BURST_DURATION_US, 'smooth' as PacingCatchUp), /pacing catch-up must be one of burst, spread, got smooth/);
-});
-
 test('the bucket counts the credit late turns lost and what of it was repaid: the rest was forfeited', () => {
   const rate = 12_500_000;
-  for (const catchUp of ['burst', 'spread'] as const) {
-    const bucket = new TokenBucket(0, BURST_DURATION_US, catchUp);
-    const cap = bucket.capBytes(rate, PACKET_BYTES);
-    bucket.refill(3000, rate, cap, true); // 3 ms late: 2 ms beyond the burst
-    assert.equal(bucket.lateCreditBytes, 37_500 - cap, catchUp);
-    assert.equal(bucket.repaidBytes, 0, catchUp);
-    bucket.take(bucket.tokensBytes);
-    bucket.refill(3500, rate, cap, true); // 0.5 ms on time: part of the debt repaid
-    assert.ok(bucket.repaidBytes > 0, catchUp);
-    assert.ok(Math.abs(bucket.lateCreditBytes - bucket.repaidBytes - bucket.debtBytes) < 1e-6, `${catchUp}: nothing forfeited yet`);
-    bucket.take(bucket.tokensBytes);
-    bucket.refill(4000, rate * 0.9, bucket.capBytes(rate * 0.9, PACKET_BYTES), true); // a new rate, 10 % lower
-    const forfeited = bucket.lateCreditBytes - bucket.repaidBytes - bucket.debtBytes;
-    // burst forgives what was still owed (25 kB less the 1562.5 B repaid at 25 % of 0.5 ms); spread keeps the 1950 µs
-    // owed (2 ms less the 50 µs repaid at 10 %), now worth 1.25 B/µs less.
-    const expected = catchUp === 'burst' ? 25_000 - 1562.5 : 1950 * (12.5 - 11.25);
-    assert.ok(Math.abs(forfeited - expected) < 1e-6, `${catchUp} forfeited ${forfeited} B at the rate change, not ${expected}`);
-  }
+  const bucket = new TokenBucket(0);
+  const cap = bucket.capBytes(rate, PACKET_BYTES);
+  bucket.refill(3000, rate, cap, true); // 3 ms late: 2 ms beyond the burst
+  assert.equal(bucket.lateCreditBytes, 37_500 - cap);
+  assert.equal(bucket.repaidBytes, 0);
+  bucket.take(bucket.tokensBytes);
+  bucket.refill(3500, rate, cap, true); // 0.5 ms on time: part of the debt repaid
+  assert.ok(bucket.repaidBytes > 0);
+  assert.ok(Math.abs(bucket.lateCreditBytes - bucket.repaidBytes - bucket.debtBytes) < 1e-6, 'nothing forfeited yet');
+  bucket.take(bucket.tokensBytes);
+  bucket.refill(4000, rate * 0.9, bucket.capBytes(rate * 0.9, PACKET_BYTES), true); // a new rate, 10 % lower
+  const forfeited = bucket.lateCreditBytes - bucket.repaidBytes - bucket.debtBytes;
+  // A new rate forgives what was still owed: 25 kB less the 1562.5 B repaid at 25 % of 0.5 ms.
+  const expected = 25_000 - 1562.5;
+  assert.ok(Math.abs(forfeited - expected) < 1e-6, `forfeited ${forfeited} B at the rate change, not ${expected}`);
 });

@@ -6,7 +6,7 @@ import { TCP_CONTROLLERS, WASM_CONTROLLERS } from '@pcc-stream/protocol';
 import { userPath } from '@pcc-stream/protocol/node/user-path';
 import { errorMessage, log, setLogLevel, type LogLevel } from '../log.ts';
 import { DEFAULT_DRAIN_MS, DEFAULT_ORIGIN_OPTIONS, MAX_DATAGRAM_SEND_BUFFER_BYTES, MIN_DATAGRAM_SEND_BUFFER_BYTES, Origin } from '../origin.ts';
-import { MAX_BURST_DURATION_US, MIN_BURST_DURATION_US, PACING_CATCHUPS, isPacingCatchUp, validBurstDurationUs, type PacingCatchUp } from '../datagram/token-bucket.ts';
+import { MAX_BURST_DURATION_US, MIN_BURST_DURATION_US, validBurstDurationUs } from '../datagram/token-bucket.ts';
 import { MIN_SESSION_MEMORY_BYTES } from '../session/session-memory.ts';
 import { parseFlags, usage, UsageError, type FlagSpec } from './args.ts';
 
@@ -57,10 +57,6 @@ const specs: Record<string, FlagSpec> = {
     type: 'number', default: d.pacingBurstUs,
     help: `datagram sessions' pacing burst: at most this long at the controller's rate (or 2 packets) leaves at once, µs, ${MIN_BURST_DURATION_US}..${MAX_BURST_DURATION_US}`,
   },
-  'pacing-catchup': {
-    type: 'string', default: d.pacingCatchUp,
-    help: `how datagram sessions make up credit a late send turn lost: burst = up to 25 % above the rate, forgiven at a rate change; spread = ≤ 10 % above the rate, kept across rate changes; ${PACING_CATCHUPS.join('|')}`,
-  },
   'datagram-send-buffer-bytes': {
     type: 'number', default: d.datagramSendBufferBytes,
     help: `QUIC's datagram send buffer per session, bytes (${MIN_DATAGRAM_SEND_BUFFER_BYTES}..${MAX_DATAGRAM_SEND_BUFFER_BYTES}); when full the send loop waits, nothing queued is dropped`,
@@ -92,11 +88,6 @@ function onOff(name: string, v: string): boolean {
 
 function burstUs(name: string, v: number): number {
   if (!validBurstDurationUs(v)) throw new UsageError(`--${name} must be an integer from ${MIN_BURST_DURATION_US} to ${MAX_BURST_DURATION_US} (µs), got ${v}`);
-  return v;
-}
-
-function catchUp(name: string, v: string): PacingCatchUp {
-  if (!isPacingCatchUp(v)) throw new UsageError(`--${name} must be one of ${PACING_CATCHUPS.join(', ')}, got ${JSON.stringify(v)}`);
   return v;
 }
 
@@ -168,7 +159,6 @@ async function main(): Promise<void> {
       corsOrigin: v['cors-origin'] as string,
       requestAckFrequency: onOff('quic-ack-frequency', v['quic-ack-frequency'] as string),
       pacingBurstUs: burstUs('pacing-burst-us', v['pacing-burst-us'] as number),
-      pacingCatchUp: catchUp('pacing-catchup', v['pacing-catchup'] as string),
       datagramSendBufferBytes: sendBufferBytes('datagram-send-buffer-bytes', v['datagram-send-buffer-bytes'] as number),
       staticDir: v.static === undefined ? null : userPath(v.static as string),
     });

@@ -18,7 +18,7 @@ import { Packetizer, type BuiltPacket, type DatagramSink } from './packetizer.ts
 import { ProbeTimeouts } from './probe-timeouts.ts';
 import { RequestRoundRobin } from './request-round-robin.ts';
 import { StallReasons } from './stall-reasons.ts';
-import { TokenBucket, type PacingCatchUp } from './token-bucket.ts';
+import { TokenBucket } from './token-bucket.ts';
 
 export type { DatagramSink } from './packetizer.ts';
 
@@ -78,13 +78,11 @@ export class DatagramSender {
       random: () => number; maxDatagramBytes: number; initialWindowBytes: number; nowUs: number; maxPacketsInFlight?: number;
       /** The pacing burst's duration at the rate (token-bucket.ts; the origin's --pacing-burst-us). */
       pacingBurstUs?: number;
-      /** How a late turn's lost credit is made up (token-bucket.ts; the origin's --pacing-catchup). */
-      pacingCatchUp?: PacingCatchUp;
     },
   ) {
     this.tracker = new SentPacketTracker({ random: options.random });
     this.packetizer = new Packetizer(options.maxDatagramBytes);
-    this.bucket = new TokenBucket(options.nowUs, options.pacingBurstUs, options.pacingCatchUp);
+    this.bucket = new TokenBucket(options.nowUs, options.pacingBurstUs);
     this.flight = new FlightLimit(options.initialWindowBytes, options.nowUs, options.maxPacketsInFlight);
     this.ackGuard = new AckGuard();
     this.ticker = new ControllerTicker(controller);

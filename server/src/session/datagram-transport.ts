@@ -6,7 +6,6 @@ import { isSessionClosedError, type Session } from '@pcc-stream/quic';
 import { nowUs } from '../clock.ts';
 import { cryptoRandom } from '../crypto-random.ts';
 import { DatagramSender } from '../datagram/datagram-sender.ts';
-import type { PacingCatchUp } from '../datagram/token-bucket.ts';
 import { OutgoingRequest } from '../datagram/outgoing-request.ts';
 import { receiveDatagramBatches } from '../datagram/receive-batches.ts';
 import type { SendLoop, SendLoopMember } from '../datagram/send-loop.ts';
@@ -34,7 +33,7 @@ export class DatagramTransport implements TransportHandler, SendLoopMember {
     logDir: string | null,
     private readonly onFatal: (code: number, reason: string) => void,
     maxPacketsInFlight = Infinity,
-    pacing: { burstUs?: number; catchUp?: PacingCatchUp } = {},
+    pacing: { burstUs?: number } = {},
   ) {
     const now = nowUs();
     this.telemetry = new MiTelemetry(quic.id, controller.algorithm, logDir, now);
@@ -43,7 +42,7 @@ export class DatagramTransport implements TransportHandler, SendLoopMember {
       onRequestComplete: (request) => this.completions.get(request.requestId)?.(),
       onProgress: (t) => this.sampleTelemetry(t),
     }, { random: cryptoRandom, maxDatagramBytes: quic.maxDatagramSize(), initialWindowBytes: 1 << 20, nowUs: now, maxPacketsInFlight,
-      ...(pacing.burstUs === undefined ? {} : { pacingBurstUs: pacing.burstUs }), ...(pacing.catchUp === undefined ? {} : { pacingCatchUp: pacing.catchUp }) });
+      ...(pacing.burstUs === undefined ? {} : { pacingBurstUs: pacing.burstUs }) });
     sendLoop.add(this);
     void this.receiveLoop();
   }

@@ -16,7 +16,7 @@ use crate::endpoint_options::with_endpoint_options;
 use crate::errors::{failure, invalid_arg, with_context};
 use crate::server::path_and_query;
 use crate::session::Session;
-use crate::udp_socket::bind_udp;
+use crate::udp_socket::endpoint_on;
 
 const DEFAULT_CONNECT_TIMEOUT_MS: u32 = 10_000;
 /// quinn's own default: what a client that may migrate, or share its endpoint, needs.
@@ -127,13 +127,11 @@ fn client_config(options: &ClientOptions) -> napi::Result<(quinn::ClientConfig, 
     Ok((config, validated.recv_buffer_bytes))
 }
 
-/// A client endpoint on its own socket whose connection IDs are `cid_bytes` long.
-fn client_endpoint(local: SocketAddr, cid_bytes: usize) -> napi::Result<quinn::Endpoint> {
-    let socket = bind_udp(local)?;
+/// A client endpoint's settings: its connection IDs are `cid_bytes` long.
+fn client_endpoint_config(cid_bytes: usize) -> quinn::EndpointConfig {
     let mut config = quinn::EndpointConfig::default();
     config.cid_generator(move || Box::new(quinn_proto::RandomConnectionIdGenerator::new(cid_bytes)));
-    quinn::Endpoint::new(config, None, socket, Arc::new(quinn::TokioRuntime))
-        .map_err(with_context(format!("creating a QUIC endpoint on {local} failed")))
+    config
 }
 
 #[napi]
@@ -161,7 +159,7 @@ impl QuicClient {
         if cid_bytes > MAX_CONNECTION_ID_BYTES {
             return Err(invalid_arg(format!("connectionIdBytes must be between 0 and {MAX_CONNECTION_ID_BYTES}, got {cid_bytes}")));
         }
-        let endpoint = client_endpoint(local, cid_bytes as usize)?;
+        let endpoint = endpoint_on(local, client_endpoint_config(cid_bytes as usize), None)?;
         let client = web_transport_quinn::Client::new(endpoint.clone(), config);
         let path = path_and_query(&parsed);
         let connecting = client.connect(parsed);

@@ -174,7 +174,7 @@ impl QuicServer {
         let addr = resolve(&options.host, options.port)?;
         let (config, recv_buffer_bytes) = server_config(&options)?;
         let limit = HandshakeLimit::parse(options.handshakes_per_address_per_s, options.handshake_burst_per_address)?;
-        let endpoint = endpoint_on(addr, Some(config))?;
+        let endpoint = endpoint_on(addr, quinn::EndpointConfig::default(), Some(config))?;
         let port = endpoint.local_addr().map_err(with_context("reading the bound address failed"))?.port();
         let (ready_tx, ready_rx) = mpsc::channel(ACCEPT_QUEUE_SESSIONS);
         let (reports_tx, reports_rx) = mpsc::channel(REFUSAL_REPORT_QUEUE);

@@ -22,16 +22,20 @@ fn raise_buffer(socket: &UdpSocket, force_option: libc::c_int, option: libc::c_i
     }
 }
 
-pub fn bind_udp(addr: SocketAddr) -> napi::Result<UdpSocket> {
+fn bind_udp(addr: SocketAddr) -> napi::Result<UdpSocket> {
     let socket = UdpSocket::bind(addr).map_err(with_context(format!("binding UDP {addr} failed")))?;
     raise_buffer(&socket, libc::SO_RCVBUFFORCE, libc::SO_RCVBUF);
     raise_buffer(&socket, libc::SO_SNDBUFFORCE, libc::SO_SNDBUF);
     Ok(socket)
 }
 
-/// A quinn endpoint on a fresh socket; must run inside the tokio runtime.
-pub fn endpoint_on(addr: SocketAddr, server_config: Option<quinn::ServerConfig>) -> napi::Result<quinn::Endpoint> {
+/// A quinn endpoint on a fresh socket (the server's, or one client session's); must run inside the tokio runtime.
+pub fn endpoint_on(
+    addr: SocketAddr,
+    config: quinn::EndpointConfig,
+    server_config: Option<quinn::ServerConfig>,
+) -> napi::Result<quinn::Endpoint> {
     let socket = bind_udp(addr)?;
-    quinn::Endpoint::new(quinn::EndpointConfig::default(), server_config, socket, Arc::new(quinn::TokioRuntime))
+    quinn::Endpoint::new(config, server_config, socket, Arc::new(quinn::TokioRuntime))
         .map_err(with_context(format!("creating a QUIC endpoint on {addr} failed")))
 }

@@ -5,6 +5,13 @@
  * datagrams; the application's pacer is in sole charge). */
 export type QuicCongestion = 'none' | 'cubic' | 'bbr' | 'newreno';
 
+/** The bounds of EndpointOptions' datagramSendBufferBytes and datagramRecvBufferBytes, bytes (MAX_BUFFER_BYTES also
+ * bounds receiveWindowBytes): what the addon accepts, for callers that check their own input first. */
+export declare const MIN_DATAGRAM_BUFFER_BYTES: number;
+export declare const MAX_BUFFER_BYTES: number;
+/** The longest ClientOptions.connectionIdBytes, bytes (RFC 9000 §17.2). */
+export declare const MAX_CONNECTION_ID_BYTES: number;
+
 export interface EndpointOptions {
   /** Default controller for new connections (default 'none'). */
   congestion?: QuicCongestion;

@@ -22,8 +22,10 @@ if (!existsSync(path)) {
 }
 const native = require(path);
 
-export const { QuicServer, QuicClient, Session, BiStream, generateSelfSignedCert, setTcpCongestion, getTcpCongestion, getTcpInfo } =
-  native;
+export const {
+  QuicServer, QuicClient, Session, BiStream, generateSelfSignedCert, setTcpCongestion, getTcpCongestion, getTcpInfo,
+  MIN_DATAGRAM_BUFFER_BYTES, MAX_BUFFER_BYTES, MAX_CONNECTION_ID_BYTES,
+} = native;
 
 /** The `code` of the error a session's synchronous calls (sendDatagram, sendDatagramBatch, setCongestion) throw when
  *  the session has ended, whichever side ended it (src/errors.rs). */

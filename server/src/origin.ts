@@ -90,9 +90,6 @@ export const DEFAULT_HANDSHAKE_BURST_PER_ADDRESS = DEFAULT_MAX_SESSIONS_PER_ADDR
  *  addon runtime must not pile stamped datagrams that then leave as one burst (issue 17; 4 MiB let 0.5-1.2 Gbit/s
  *  10-ms bursts into a 1 MB link; bench/published/2026-11-25/datagram-send-buffer). */
 export const DEFAULT_DATAGRAM_SEND_BUFFER_BYTES = 64 * 1024;
-/** The addon's bounds on a datagram send buffer (server/native/src/endpoint_options.rs, check_range). */
-export const MIN_DATAGRAM_SEND_BUFFER_BYTES = 4096;
-export const MAX_DATAGRAM_SEND_BUFFER_BYTES = 256 * 1024 * 1024;
 
 /** How often a drain looks whether the sessions' requests have finished. */
 const DRAIN_POLL_MS = 20;

@@ -7,8 +7,8 @@ import { spawnSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, test } from 'node:test';
+import { MIN_DATAGRAM_BUFFER_BYTES } from '@pcc-stream/quic';
 import { PccClient } from '../src/client/pcc-client.ts';
-import { MIN_DATAGRAM_SEND_BUFFER_BYTES } from '../src/origin.ts';
 import { makeMedia, startOrigin, type MediaFixture } from './helpers.ts';
 
 const serverDir = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -41,8 +41,8 @@ async function fetchThrough(args: string[]): Promise<Record<string, string | num
   }
 }
 
-test(`a ${MIN_DATAGRAM_SEND_BUFFER_BYTES}-byte datagram send buffer fills (the flag is honoured) and loses no datagram the origin stamped sent`, { timeout: 120_000 }, async (t) => {
-  const small = await fetchThrough(['--datagram-send-buffer-bytes', String(MIN_DATAGRAM_SEND_BUFFER_BYTES)]);
+test(`a ${MIN_DATAGRAM_BUFFER_BYTES}-byte datagram send buffer fills (the flag is honoured) and loses no datagram the origin stamped sent`, { timeout: 120_000 }, async (t) => {
+  const small = await fetchThrough(['--datagram-send-buffer-bytes', String(MIN_DATAGRAM_BUFFER_BYTES)]);
   t.diagnostic(`small buffer: ${JSON.stringify(small)}`);
   // A 1 ms pacing burst at 100 Mbit/s is ~12.5 KB, three times the buffer: QUIC refuses part of some batch.
   assert.ok(Number(small.backpressure_events) > 0, 'QUIC never refused a datagram: the small buffer was not applied');

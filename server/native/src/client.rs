@@ -21,8 +21,9 @@ use crate::udp_socket::endpoint_on;
 const DEFAULT_CONNECT_TIMEOUT_MS: u32 = 10_000;
 /// quinn's own default: what a client that may migrate, or share its endpoint, needs.
 const DEFAULT_CONNECTION_ID_BYTES: u32 = 8;
-/// RFC 9000 §17.2: a connection ID is at most 20 bytes.
-const MAX_CONNECTION_ID_BYTES: u32 = 20;
+/// RFC 9000 §17.2: a connection ID is at most 20 bytes. Exported for the Node client's CLI help.
+#[napi]
+pub const MAX_CONNECTION_ID_BYTES: u32 = 20;
 
 with_endpoint_options! {
     #[napi(object)]

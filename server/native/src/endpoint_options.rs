@@ -18,7 +18,12 @@ const MAX_MTU: u32 = 1472;
 const DEFAULT_DATAGRAM_SEND_BUFFER_BYTES: u32 = 1 << 20;
 /// Large enough for ~30 ms at 1 Gbit/s, so a Node receiver that stalls for a GC pause keeps up.
 const DEFAULT_DATAGRAM_RECV_BUFFER_BYTES: u32 = 4 << 20;
-const MAX_BUFFER_BYTES: u32 = 256 << 20;
+/// The bounds of `datagramSendBufferBytes` and `datagramRecvBufferBytes` (`MAX_BUFFER_BYTES` also of
+/// `receiveWindowBytes`), exported so the origin's CLI checks its flags against these and no copy.
+#[napi]
+pub const MIN_DATAGRAM_BUFFER_BYTES: u32 = 4096;
+#[napi]
+pub const MAX_BUFFER_BYTES: u32 = 256 << 20;
 /// quinn's own datagram buffer only bridges the moment between a datagram's arrival and the session's reading task
 /// taking it (recv_queue.rs), where the `datagramRecvBufferBytes` bound is kept and its drops counted. quinn drops
 /// the oldest silently when its buffer is full, so it gets this much more than the counted bound: enough for ~20 ms
@@ -109,13 +114,13 @@ impl EndpointOptions {
         let send_buffer = check_range(
             "datagramSendBufferBytes",
             self.datagram_send_buffer_bytes.unwrap_or(DEFAULT_DATAGRAM_SEND_BUFFER_BYTES),
-            4096,
+            MIN_DATAGRAM_BUFFER_BYTES,
             MAX_BUFFER_BYTES,
         )?;
         let recv_buffer = check_range(
             "datagramRecvBufferBytes",
             self.datagram_recv_buffer_bytes.unwrap_or(DEFAULT_DATAGRAM_RECV_BUFFER_BYTES),
-            4096,
+            MIN_DATAGRAM_BUFFER_BYTES,
             MAX_BUFFER_BYTES,
         )?;
         let idle_timeout_ms =

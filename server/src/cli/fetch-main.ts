@@ -7,6 +7,7 @@ import { userPath } from '@pcc-stream/protocol/node/user-path';
 import {
   QUIC_CONTROLLERS, SCHEME_TRANSPORTS, TCP_CONTROLLERS, WASM_CONTROLLERS, isSchemeTransport, schemeFor,
 } from '@pcc-stream/protocol';
+import { MAX_CONNECTION_ID_BYTES } from '@pcc-stream/quic';
 import { PccClient, QUIC_CONNECTION_ID_BYTES } from '../client/pcc-client.ts';
 import { tcpFetch } from '../client/tcp-fetch.ts';
 import { errorMessage } from '../log.ts';
@@ -21,7 +22,7 @@ const specs: Record<string, FlagSpec> = {
   out: { type: 'string', help: 'write the body to this file' },
   json: { type: 'boolean', help: 'print the result as one JSON object' },
   'max-seconds': { type: 'string', help: 'stop after this many seconds and report what arrived (bulk downloads)' },
-  'quic-cid-bytes': { type: 'number', help: 'length of the QUIC connection IDs the client issues, 0..20', default: QUIC_CONNECTION_ID_BYTES },
+  'quic-cid-bytes': { type: 'number', help: `length of the QUIC connection IDs the client issues, 0..${MAX_CONNECTION_ID_BYTES}`, default: QUIC_CONNECTION_ID_BYTES },
   'quic-ack-frequency': { type: 'string', help: 'on = ask the origin for a QUIC ACK every 16 client packets, not every 2nd; on|off', default: 'on' },
   help: { type: 'boolean', help: 'show this help' },
 };

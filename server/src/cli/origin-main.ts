@@ -5,7 +5,8 @@ import { fileURLToPath } from 'node:url';
 import { TCP_CONTROLLERS, WASM_CONTROLLERS } from '@pcc-stream/protocol';
 import { userPath } from '@pcc-stream/protocol/node/user-path';
 import { errorMessage, log, setLogLevel, type LogLevel } from '../log.ts';
-import { DEFAULT_DRAIN_MS, DEFAULT_ORIGIN_OPTIONS, MAX_DATAGRAM_SEND_BUFFER_BYTES, MIN_DATAGRAM_SEND_BUFFER_BYTES, Origin } from '../origin.ts';
+import { MAX_BUFFER_BYTES, MIN_DATAGRAM_BUFFER_BYTES } from '@pcc-stream/quic';
+import { DEFAULT_DRAIN_MS, DEFAULT_ORIGIN_OPTIONS, Origin } from '../origin.ts';
 import { MAX_BURST_DURATION_US, MIN_BURST_DURATION_US, validBurstDurationUs } from '../datagram/token-bucket.ts';
 import { MIN_SESSION_MEMORY_BYTES } from '../session/session-memory.ts';
 import { parseFlags, usage, UsageError, type FlagSpec } from './args.ts';
@@ -59,7 +60,7 @@ const specs: Record<string, FlagSpec> = {
   },
   'datagram-send-buffer-bytes': {
     type: 'number', default: d.datagramSendBufferBytes,
-    help: `QUIC's datagram send buffer per session, bytes (${MIN_DATAGRAM_SEND_BUFFER_BYTES}..${MAX_DATAGRAM_SEND_BUFFER_BYTES}); when full the send loop waits, nothing queued is dropped`,
+    help: `QUIC's datagram send buffer per session, bytes (${MIN_DATAGRAM_BUFFER_BYTES}..${MAX_BUFFER_BYTES}); when full the send loop waits, nothing queued is dropped`,
   },
   'cors-origin': { type: 'string', help: 'Access-Control-Allow-Origin value', default: d.corsOrigin },
   static: { type: 'string', help: 'also serve this directory (e.g. the built player) on the HTTP port' },
@@ -92,8 +93,8 @@ function burstUs(name: string, v: number): number {
 }
 
 function sendBufferBytes(name: string, v: number): number {
-  if (!Number.isInteger(v) || v < MIN_DATAGRAM_SEND_BUFFER_BYTES || v > MAX_DATAGRAM_SEND_BUFFER_BYTES) {
-    throw new UsageError(`--${name} must be an integer from ${MIN_DATAGRAM_SEND_BUFFER_BYTES} to ${MAX_DATAGRAM_SEND_BUFFER_BYTES} (bytes), got ${v}`);
+  if (!Number.isInteger(v) || v < MIN_DATAGRAM_BUFFER_BYTES || v > MAX_BUFFER_BYTES) {
+    throw new UsageError(`--${name} must be an integer from ${MIN_DATAGRAM_BUFFER_BYTES} to ${MAX_BUFFER_BYTES} (bytes), got ${v}`);
   }
   return v;
 }

@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { repoRoot } from '../harness/repo-root.ts';
-import { meanCi95, studentTTwoSidedP } from '../harness/stats.ts';
+import { meanCi95, studentTTwoSidedP, t95 } from '../harness/stats.ts';
 
 const published = join(repoRoot, 'bench', 'published');
 
@@ -41,4 +41,11 @@ test("student_t.py's quantiles solve stats.ts studentTTwoSidedP = 0.05 (to their
     const df = i + 1;
     assert.ok(studentTTwoSidedP(q - 0.0005, df) > 0.05 && studentTTwoSidedP(q + 0.0005, df) < 0.05, `df ${df}: t95 ${q}`);
   });
+});
+
+test("stats.ts t95 equals student_t.py's for df 1..120, so an interval over more than 31 runs is not the normal one", () => {
+  const py = JSON.parse(python(['-c', 'import json; from student_t import t95; print(json.dumps([t95(d) for d in range(1, 121)]))'])) as number[];
+  py.forEach((q, i) => assert.equal(t95(i + 1), q, `df ${i + 1}`));
+  assert.equal(t95(30), 2.042);
+  assert.ok(t95(31) > 2.03, `t95(31) = ${t95(31)}`);
 });

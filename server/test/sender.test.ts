@@ -42,11 +42,12 @@ class RecordingSink {
 function setup(rateBps: number, bodyBytes: number, windowBytes = 2 ** 31) {
   const controller: Controller = module.create('fixed', { nowUs: 0, params: { rate_bps: rateBps } });
   const sink = new RecordingSink();
-  const events = { fatal: [] as Array<[number, string]>, complete: [] as number[] };
+  const events = { fatal: [] as Array<[number, string]>, complete: [] as number[], outOfOrder: [] as Array<[number, number]> };
   const sender = new DatagramSender(controller, sink, {
     onFatal: (code, reason) => events.fatal.push([code, reason]),
     onRequestComplete: (r) => events.complete.push(r.requestId),
     onProgress: () => undefined,
+    onFirstOutOfOrderSend: (pn, largestSent) => events.outOfOrder.push([pn, largestSent]),
   }, { random: Math.random, maxDatagramBytes: 1200, initialWindowBytes: windowBytes, nowUs: 0 });
   const body = new Uint8Array(bodyBytes).map((_, i) => (i * 7) & 0xff);
   sender.addRequest(new OutgoingRequest(9, new MemoryBodySource(body), 0, bodyBytes, 0), windowBytes);
@@ -113,6 +114,26 @@ test('a closed sender sends nothing more, whatever it owed', () => {
   sender.close();
   assert.equal(sender.service(20_000), Infinity);
   assert.equal(sink.bytes, bytes);
+});
+
+test('a packet recorded after a higher number is counted, reported once, and not tracked; the packets after it are', () => {
+  const { sender, sink, events } = setup(100e6, 2_000_000);
+  sink.keep = false;
+  // A send-path bug records a number ahead of the sender's own (allocation order broken): the sender's next packets
+  // come after it. None of them may be tracked (the tracker already counts their numbers as skipped).
+  const stray = sender.tracker.nextPacketNumberBound + 2;
+  sender.tracker.onPacketSent({ packetNumber: stray, sentTimeUs: 0, bytes: 1200, requestId: 9, offset: 0, length: 0, retransmission: false });
+  let t = 0;
+  while (!sink.unacked.some((pn) => pn > stray)) sender.service((t += 1000));
+  const late = sink.unacked.filter((pn) => pn <= stray);
+  assert.ok(late.length >= 2, `${late.length} sent at or below ${stray}`);
+  assert.equal(sender.tracker.outOfOrderSends, late.length);
+  assert.deepEqual(events.outOfOrder, [[late[0], stray]], 'reported once, with the first');
+  assert.equal(sender.tracker.largestSent, Math.max(...sink.unacked));
+  // Everything else is acknowledged as usual: the session goes on.
+  sender.onDatagrams([ackNumbers(sink.unacked.filter((pn) => !late.includes(pn)))], t);
+  assert.deepEqual(events.fatal, []);
+  assert.equal(sender.tracker.packetsSent, sink.unacked.length - late.length + 1);
 });
 
 test('the controller plans with the datagram size the sender really sends (mss_bytes), not its 1200 B default', () => {

@@ -83,6 +83,11 @@ export class SentPacketTracker {
   packetsAcked = 0;
   packetsLost = 0;
   skippedNumbers = 0;
+  /**
+   * Packets offered to onPacketSent at or below the largest number already recorded, so not recorded. The caller
+   * broke the allocation order (a bug: the number already reads as skipped, and the peer's ACK of it as optimistic).
+   */
+  outOfOrderSends = 0;
   /** Losses by cause: packet threshold, time threshold. */
   lostByPacketThreshold = 0;
   lostByTimeThreshold = 0;
@@ -119,10 +124,16 @@ export class SentPacketTracker {
   }
 
   /**
-   * Records a packet as sent. Numbers must be recorded in allocation order; an allocated number that is never
-   * recorded (the datagram could not be sent) is treated like a skipped one.
+   * Records a packet as sent; returns false, counting it in outOfOrderSends, for one numbered at or below the largest
+   * already recorded. Numbers must be recorded in allocation order; an allocated number that is never recorded (the
+   * datagram could not be sent) is treated like a skipped one, and so is one recorded late: tracking it would put
+   * the queue out of number order and take largestSent back.
    */
-  onPacketSent(packet: Omit<SentPacket, 'state'>): void {
+  onPacketSent(packet: Omit<SentPacket, 'state'>): boolean {
+    if (packet.packetNumber <= this.largestSentNumber) {
+      this.outOfOrderSends++;
+      return false;
+    }
     for (let pn = this.largestSentNumber + 1; pn < packet.packetNumber; pn++) {
       if (!this.isSkipped(pn)) this.insertSkipped(pn);
     }
@@ -134,6 +145,7 @@ export class SentPacketTracker {
     this.bytesInFlight += packet.bytes;
     this.packetsInFlight++;
     this.packetsSent++;
+    return true;
   }
 
   private insertSkipped(pn: number): void {

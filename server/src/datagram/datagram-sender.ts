@@ -28,6 +28,11 @@ export interface SenderHooks {
   onRequestComplete(request: OutgoingRequest, nowUs: number): void;
   /** Called after ACK processing and timer work, for telemetry sampling. */
   onProgress(nowUs: number): void;
+  /**
+   * The first packet (of this sender's session) the tracker refused because it was recorded after a higher number:
+   * a bug in the send path, which the peer's ACK of it would otherwise show only as an optimistic ACK.
+   */
+  onFirstOutOfOrderSend?(packetNumber: number, largestSentNumber: number): void;
 }
 
 /** After QUIC refused datagrams (its send buffer was full), try again this much later: time for it to drain some. */
@@ -264,8 +269,12 @@ export class DatagramSender {
       this.lastSentUs = sentUs;
       this.stallReasons.sent(sentUs);
       b.packet.sentTimeUs = sentUs;
-      this.tracker.onPacketSent(b.packet);
-      this.controller.packetSent(b.packet.packetNumber, size, sentUs);
+      if (this.tracker.onPacketSent(b.packet)) {
+        this.controller.packetSent(b.packet.packetNumber, size, sentUs);
+      } else if (this.tracker.outOfOrderSends === 1) {
+        // Untracked, so the controller is not told either: it would wait for an ACK or loss the tracker never reports.
+        this.hooks.onFirstOutOfOrderSend?.(b.packet.packetNumber, this.tracker.largestSent);
+      }
       b.request.onSent(b.chunk);
       this.sentBytes += b.chunk.length;
       this.sentDatagramBytes += size;

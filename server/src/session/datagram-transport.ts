@@ -41,6 +41,9 @@ export class DatagramTransport implements TransportHandler, SendLoopMember {
       onFatal: (code, reason) => this.onFatal(code, reason),
       onRequestComplete: (request) => this.completions.get(request.requestId)?.(),
       onProgress: (t) => this.sampleTelemetry(t),
+      onFirstOutOfOrderSend: (packetNumber, largestSentNumber) => log('warn', 'session.out_of_order_send', {
+        session: this.quic.id, packet_number: packetNumber, largest_sent: largestSentNumber,
+      }),
     }, { random: cryptoRandom, maxDatagramBytes: quic.maxDatagramSize(), initialWindowBytes: 1 << 20, nowUs: now, maxPacketsInFlight,
       ...(pacing.burstUs === undefined ? {} : { pacingBurstUs: pacing.burstUs }) });
     sendLoop.add(this);
@@ -180,6 +183,7 @@ export class DatagramTransport implements TransportHandler, SendLoopMember {
       probe_timeouts: this.sender.tracker.probeTimeouts,
       packets_probed: this.sender.tracker.packetsProbed,
       spurious_losses: this.sender.tracker.spuriousLosses,
+      out_of_order_sends: this.sender.tracker.outOfOrderSends,
       acks_received: this.sender.acksReceived,
       srtt_us: Math.round(this.sender.tracker.rtt.smoothedUs),
       min_rtt_us: Number.isFinite(this.sender.tracker.rtt.minUs) ? Math.round(this.sender.tracker.rtt.minUs) : 0,

@@ -36,6 +36,7 @@ void vivace_enter_probing(vivace_state *s, double base_rate) {
     s->fade_recovering = 0;
     s->drain_duration_us = 0;
     s->base_rate = vivace_clamp_to_ceiling(s, base_rate);
+    s->regaining = 0;
     pcc_probe_round_start(&s->round, s->loop.ctx);
     pcc_loop_new_epoch(&s->loop);
 }
@@ -124,6 +125,7 @@ void vivace_on_result(void *state, const pcc_mi_outcome *outcome) {
         return;
     case STATE_PROBING:
     case STATE_DOUBLE_CHECK:
+        if (vivace_regain_on_probe(s, r)) return;
         if (r->tag >= VIVACE_TAG_PROBE_FIRST) vivace_on_probe_result(s, outcome);
         return;
     }

@@ -33,6 +33,7 @@ enum {
     VIVACE_P_SLOW_START_FORWARD_GRADIENT,
     VIVACE_P_SLOW_START_QUEUE_EXIT,
     VIVACE_P_SLOW_START_DELIVERY_PLATEAU,
+    VIVACE_P_REGAIN_WITHOUT_QUEUE,
     VIVACE_P_COUNT
 };
 
@@ -77,6 +78,8 @@ enum {
         {"slow_start_queue_exit", 0, 0, 10,                                                                \
          "first slow start ends, without waiting for an MI result, once 8 acks in a row met a forward queue (one-way delay on the receiver's clock over its lowest) above this many min RTTs (0: off, the thesis's exit on a finished MI's utility only)"}, \
         {"slow_start_delivery_plateau", 0, 0, 10,                                                          \
-         "first slow start ends, without waiting for an MI result, once 8 acks in a row of packets sent after a doubling (the sender sending more than 1 + f times the delivery rate acknowledged when it doubled) show the delivery rate not risen by this fraction f (0: off)"}
+         "first slow start ends, without waiting for an MI result, once 8 acks in a row of packets sent after a doubling (the sender sending more than 1 + f times the delivery rate acknowledged when it doubled) show the delivery rate not risen by this fraction f (0: off)"},                                 \
+        {"regain_without_queue", 0, 0, 1,                                                                  \
+         "boolean; 1 (with a latency term, b > 0): below half the most a probe round delivered, two probe MIs in a row that lost nothing and whose mean RTT stayed within max(10 ms, 0.25 x min RTT) of the min RTT re-enter slow start, and a recovery's slow start doubles on past its target while its MIs meet no such queue (0: off)"}
 
 #endif /* PCC_VIVACE_PARAMS_H */

@@ -56,12 +56,15 @@ static int probes_uncongested(const vivace_state *s) {
     return 1;
 }
 
+static void regain_note_round(vivace_state *s, double delivered_mbps); /* regain_without_queue, below */
+
 int vivace_round_delivery_fell(vivace_state *s, double delivered_mbps, double offered_mbps) {
     double before_mbps = 0.0;
     unsigned known = s->rounds_delivered < VIVACE_FADE_REFERENCE_ROUNDS ? s->rounds_delivered : VIVACE_FADE_REFERENCE_ROUNDS;
     for (unsigned i = 0; i < known; i++) {
         if (s->round_delivered_mbps[i] > before_mbps) before_mbps = s->round_delivered_mbps[i];
     }
+    regain_note_round(s, delivered_mbps);
     s->round_delivered_mbps[s->rounds_delivered % VIVACE_FADE_REFERENCE_ROUNDS] = delivered_mbps;
     s->rounds_delivered++;
     double reference_mbps = offered_mbps < before_mbps ? offered_mbps : before_mbps;
@@ -126,8 +129,74 @@ static int retest_after_silence(vivace_state *s, const pcc_mi_result *r) {
     return 1;
 }
 
+/* regain_without_queue. Every recovery above stops at a rate it knows of (the rate before the halvings or the fade, a
+ * starving player's bitrate), and the fade recovery needs two increase decisions in a row first. After an LTE fade
+ * neither held on the real path (Verizon-LTE-short, issue 18): a starving player's restart within the fade had ended
+ * the pending fade, so the next one, as the capacity came back, doubled only up to the player's bitrate (its lowest
+ * renditions, 0.40 Mbit/s) and stopped at that target (vivace_slow_start_next), and probing then crept up by
+ * 0.04 Mbit/s per pair for 12 s while the link was back at 5-7.5 Mbit/s, with the mean RTTs 2-10 ms over the 41 ms
+ * minimum, no loss and a request waiting: the probes' RTT gradients, noise there, flipped the decision every round.
+ * An MI whose mean RTT stayed within the floor below of the min RTT met no queue, so its rate (plus ε) is below the
+ * capacity by an unknown amount: the situation §4.4's starting phase is for (double while the utility rises). The
+ * floor is a queue BBR's probing tolerates (a quarter of the min RTT), and 10 ms of LTE scheduling jitter. */
+#define REGAIN_QUEUE_FLOOR_US 10000.0
+#define REGAIN_QUEUE_FLOOR_SHARE 0.25
+/* Probe MIs in a row that met no queue before slow start is re-entered: one can be the lower probe of a pair. */
+#define REGAIN_CLEAN_MIS 2
+/* Only below this share of the most a probe round delivered in the current and the previous window of REGAIN_WINDOW_US
+ * (10-20 s: an LTE fade and its return, 6 s in the trace above): at the equilibrium (the base near C/(1+ε)) the probes
+ * meet little queue too, and a doubling there would only build one; a capacity that stays lower (another flow's share)
+ * stops it within two windows. */
+#define REGAIN_BELOW_SHARE 0.5
+#define REGAIN_WINDOW_US 10000000
+
+static int regain_enabled(const vivace_state *s) {
+    return vivace_flag(s, VIVACE_P_REGAIN_WITHOUT_QUEUE) && vivace_param(s, VIVACE_P_LATENCY_COEFFICIENT) > 0;
+}
+
+int vivace_mi_met_no_queue(const vivace_state *s, const pcc_mi_result *r) {
+    if (!regain_enabled(s) || r->app_limited || r->timed_out || r->stats.packets_lost > 0) return 0;
+    double min_rtt_us = (double)s->loop.ctx->rtt->min_rtt_us;
+    double floor_us = REGAIN_QUEUE_FLOOR_SHARE * min_rtt_us;
+    if (floor_us < REGAIN_QUEUE_FLOOR_US) floor_us = REGAIN_QUEUE_FLOOR_US;
+    return min_rtt_us > 0 && r->stats.avg_rtt_us > 0 && r->stats.avg_rtt_us <= min_rtt_us + floor_us;
+}
+
+int vivace_regain_on_probe(vivace_state *s, const pcc_mi_result *r) {
+    if (!regain_enabled(s) || r->tag < VIVACE_TAG_PROBE_FIRST || s->drain_duration_us > 0 || s->awaiting_feedback) return 0;
+    if (!vivace_mi_met_no_queue(s, r)) {
+        s->regain_clean_mis = 0;
+        return 0;
+    }
+    if (++s->regain_clean_mis < REGAIN_CLEAN_MIS) return 0;
+    double reference_mbps = s->regain_window_mbps > s->regain_previous_mbps ? s->regain_window_mbps : s->regain_previous_mbps;
+    if (!(vivace_to_mbps(s->base_rate) < REGAIN_BELOW_SHARE * reference_mbps)) return 0;
+    s->loop.loss_average = 0.0; /* the past's, as for a fade recovery */
+    vivace_recover_up_to(s, vivace_clamp_rate(s, 2.0 * s->base_rate));
+    s->regaining = 1;
+    return 1;
+}
+
+/* A recovery's MI at its target that met no queue: one doubling more (§4.4), the target raised as above. */
+static int regain_past_target(vivace_state *s, const pcc_mi_result *r, double rate) {
+    double raised = vivace_clamp_rate(s, 2.0 * rate);
+    if (!vivace_mi_met_no_queue(s, r) || !(raised > rate)) return 0;
+    s->recovery_target = raised;
+    s->regaining = 1;
+    return 1;
+}
+
+static void regain_note_round(vivace_state *s, double delivered_mbps) {
+    if (s->loop.now_us - s->regain_window_start_us >= REGAIN_WINDOW_US) {
+        s->regain_previous_mbps = s->regain_window_mbps;
+        s->regain_window_mbps = 0.0;
+        s->regain_window_start_us = s->loop.now_us;
+    }
+    if (delivered_mbps > s->regain_window_mbps) s->regain_window_mbps = delivered_mbps;
+}
+
 int vivace_extend_recovery(vivace_state *s, const pcc_mi_result *r, double rate) {
-    if (s->fade_recovering || !vivace_fade_began_above(s, rate)) return 0;
+    if (s->fade_recovering || !vivace_fade_began_above(s, rate)) return regain_past_target(s, r, rate);
     if (vivace_probe_congested(s, r)) return retest_after_silence(s, r);
     s->fade_pending = 0;
     s->recovery_target = s->rate_before_fade;

@@ -94,14 +94,29 @@ static int clean_at_its_rate(const vivace_state *s, const pcc_mi_result *r) {
  * (kernel-module paper) outweighs the utility's ε differences, climbs for seconds. Scaled by (1 - ε) and by
  * minRTT/avgRTT to drain what queue it built. In a first slow start without loss the buffer is deep and still
  * filling: the best rate (or the delivery pipe) drains it. */
-static double exit_delivered(const vivace_state *s, const pcc_mi_result *r) {
-    int recovery_clean = s->recovery_target > 0 && clean_at_its_rate(s, r);
-    if (r->stats.packets_lost == 0 && !recovery_clean) return 0.0;
+/* What an MI delivered, less ε and scaled by minRTT/avgRTT, bytes/s (not finite when it measured nothing). */
+static double drained_delivery(const vivace_state *s, const pcc_mi_result *r) {
     double delivered = r->stats.throughput_bps / 8.0 * (1.0 - vivace_param(s, VIVACE_P_EPSILON));
     if (r->stats.min_rtt_us > 0 && r->stats.avg_rtt_us > r->stats.min_rtt_us) {
         delivered *= r->stats.min_rtt_us / r->stats.avg_rtt_us;
     }
+    return delivered;
+}
+
+static double exit_delivered(const vivace_state *s, const pcc_mi_result *r) {
+    int recovery_clean = s->recovery_target > 0 && clean_at_its_rate(s, r);
+    if (r->stats.packets_lost == 0 && !recovery_clean) return 0.0;
+    double delivered = drained_delivery(s, r);
     return isfinite(delivered) ? vivace_clamp_to_ceiling(s, delivered) : 0.0;
+}
+
+/* The rate probing starts from when a recovery's doubling reached its target and goes no further. A target
+ * regain_without_queue raised (vivace_recovery.c) is a doubling past any rate the path carried: an MI at it that met a
+ * queue delivered the capacity (eq. 4.4), so probing starts from that delivery, as slow start's exit does (§4.4). */
+static double recovered_rate(const vivace_state *s, const pcc_mi_result *r, double rate) {
+    if (!s->regaining) return rate;
+    double delivered = drained_delivery(s, r);
+    return isfinite(delivered) && delivered > 0 && delivered < rate ? delivered : rate;
 }
 
 /* The bottleneck rate slow start's acks measured, less ε, bytes/s (0 when the gain is off or nothing measured). */
@@ -139,6 +154,8 @@ void vivace_reenter_slow_start(vivace_state *s, double target_rate) {
     s->slow_start_cleared_rate = 0.0;
     s->plateau_acks = 0;
     s->plateau_next = 0; /* no opening recorded in this episode yet */
+    s->regaining = 0;
+    s->regain_clean_mis = 0;
     s->phase = STATE_SLOW_START;
     s->slow_start_have_best = 0;
     s->slow_start_next_rate = s->base_rate;
@@ -206,6 +223,9 @@ static int gradient_not_forward(const pcc_mi_result *r) {
  * back to what that MI delivered (exit_delivered). */
 static int measurement_error_only(const vivace_state *s, const pcc_mi_result *r) {
     if (r->stats.packets_lost > 0) return 0;
+    /* regain_without_queue's doubling: an MI that met no queue (vivace_recovery.c) was below the capacity, and a drop
+     * in its utility is RTT-gradient noise (on LTE: -228 to -3299 from gradients alone, issue 18) */
+    if (s->regaining && vivace_mi_met_no_queue(s, r)) return 1;
     int sender_short = sender_fell_short(s, r);
     /* Even a steep gradient: an MI the sender fell short in that sent no faster than this slow start's acks have
      * seen the path deliver (delivery_max, a tcp_rate.c-style sample that ack bursts cannot inflate) built no queue
@@ -259,7 +279,7 @@ void vivace_on_slow_start_result(vivace_state *s, const pcc_mi_result *r, double
     } else if (s->recovery_target > 0 && rate >= s->recovery_target) {
         if (!vivace_extend_recovery(s, r, rate)) {
             s->recovery_target = 0.0; /* recovered */
-            vivace_enter_probing(s, rate);
+            vivace_enter_probing(s, recovered_rate(s, r, rate));
         } else if (s->recovery_target > rate) {
             s->slow_start_cleared_rate = rate; /* raised: not a retest at the target */
         }

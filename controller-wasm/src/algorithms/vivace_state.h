@@ -89,6 +89,12 @@ typedef struct vivace_state {
     int fade_recovering;             /* the slow start is that recovery's; an app-limited MI holds its doubling */
     double round_delivered_mbps[VIVACE_FADE_REFERENCE_ROUNDS]; /* the most each of the last rounds' probes got through */
     unsigned rounds_delivered;       /* rounds recorded there (the newest at (rounds_delivered - 1) % the size) */
+    /* regain_without_queue (vivace_recovery.c) */
+    double regain_window_mbps;       /* the most a probe round got through since regain_window_start_us */
+    double regain_previous_mbps;     /* and in the window before */
+    int64_t regain_window_start_us;
+    unsigned regain_clean_mis;       /* probe MIs in a row that met no queue */
+    int regaining;                   /* this slow start's target was set or raised by a path without a queue */
     int64_t min_one_way_us;          /* lowest receive time - send time seen (clock offset included) */
     int64_t last_one_way_us;         /* the latest ack's */
     int have_one_way;
@@ -197,6 +203,11 @@ int vivace_fade_began_above(const vivace_state *s, double rate);
  * either doubling up to the rate a pending fade began from (the target is raised there) or, after a silence of the
  * acks, at its target for one more MI that decides instead of r (retest_after_silence, vivace_recovery.c). */
 int vivace_extend_recovery(vivace_state *s, const pcc_mi_result *r, double rate);
+/* regain_without_queue (off: all return 0 / do nothing). Whether an MI lost nothing and its mean RTT stayed within
+ * max(10 ms, 0.25 x min RTT) of the min RTT; a probe MI's result: 1 when it re-entered slow start (the result is
+ * consumed). */
+int vivace_mi_met_no_queue(const vivace_state *s, const pcc_mi_result *r);
+int vivace_regain_on_probe(vivace_state *s, const pcc_mi_result *r);
 
 /* vivace_probing.c */
 double vivace_probe_rate(const vivace_state *s, int slot);

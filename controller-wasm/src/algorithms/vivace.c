@@ -158,7 +158,6 @@ void vivace_on_ack(void *state, const cc_ack_event *event) {
     if (s->phase == STATE_SLOW_START && event->delivery_rate_bytes_per_s > s->delivery_max) {
         s->delivery_max = event->delivery_rate_bytes_per_s;
     }
-    vivace_slow_start_on_ack(s, event);
 }
 
 void vivace_rebound(void *state, int nothing_sent) {

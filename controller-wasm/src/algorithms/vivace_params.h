@@ -31,8 +31,6 @@ enum {
     VIVACE_P_FORWARD_SILENCE_MI,
     VIVACE_P_ONE_HALVING_RECOVERY,
     VIVACE_P_SLOW_START_FORWARD_GRADIENT,
-    VIVACE_P_SLOW_START_QUEUE_EXIT,
-    VIVACE_P_SLOW_START_DELIVERY_PLATEAU,
     VIVACE_P_REGAIN_WITHOUT_QUEUE,
     VIVACE_P_COUNT
 };
@@ -75,10 +73,6 @@ enum {
          "boolean; 1: after an MI-timeout episode of one halving (the rate is already what the halving left), the first MI to complete starts a recovery at that rate, whose clean MI goes on to the rate before the halving (0: probing goes on from the halved rate)"}, \
         {"slow_start_forward_gradient", 1, 0, 1,                                                           \
          "boolean; 1: in slow start, an RTT gradient of 0.1 or more that the one-way delay (the receiver's clock) did not show (below 0.1) in an MI that lost nothing, met no standing queue and delivered its sends within a 0.1 queue's decides nothing, below the rate the path carried lately (0: it ends slow start)"}, \
-        {"slow_start_queue_exit", 0, 0, 10,                                                                \
-         "first slow start ends, without waiting for an MI result, once 8 acks in a row met a forward queue (one-way delay on the receiver's clock over its lowest) above this many min RTTs (0: off, the thesis's exit on a finished MI's utility only)"}, \
-        {"slow_start_delivery_plateau", 0, 0, 10,                                                          \
-         "first slow start ends, without waiting for an MI result, once 8 acks in a row of packets sent after a doubling (the sender sending more than 1 + f times the delivery rate acknowledged when it doubled) show the delivery rate not risen by this fraction f (0: off)"},                                 \
         {"regain_without_queue", 0, 0, 1,                                                                  \
          "boolean; 1 (with a latency term, b > 0): below half the most a probe round delivered, two probe MIs in a row that lost nothing and whose mean RTT stayed within max(10 ms, 0.25 x min RTT) of the min RTT re-enter slow start, and a recovery's slow start doubles on past its target while its MIs meet no such queue (0: off)"}
 

@@ -20,9 +20,6 @@
 #define SLOW_START_JITTER_GRADIENT 0.1
 /* A drain lasts at most this many sRTTs: a stale min RTT (the path's delay grew) must not stall the flow. */
 #define DRAIN_MAX_SRTTS 4.0
-/* slow_start_delivery_plateau remembers this many of the latest slow-start MI openings: an ack's packet was sent
- * about one to two MIs before the newest opening */
-#define PLATEAU_OPENINGS 3
 
 /* Slow start doubles per MI without waiting for feedback (§3.2.3, §4.4), so by the time the utility of the
  * first MI above capacity C is known, MIs at 2C and 4C (or more: the first MIs are short) are out and the queue
@@ -45,10 +42,6 @@ void vivace_slow_start_next(vivace_state *s, pcc_next_mi *next) {
     next->tag = VIVACE_TAG_SLOW_START;
     s->slow_start_last_rate = next->rate_bytes_per_s;
     s->slow_start_next_rate = vivace_clamp_rate(s, next->rate_bytes_per_s * 2.0);
-    /* slow_start_delivery_plateau's record of this MI's opening (vivace_slow_start_on_ack) */
-    uint32_t i = s->plateau_next++ % PLATEAU_OPENINGS;
-    s->plateau_open_us[i] = s->loop.now_us;
-    s->plateau_open_delivery[i] = s->delivery_max;
 }
 
 /* Whether the path got through what an MI sent, within ε: a queue growing at g delivers x / (1 + g). */
@@ -152,8 +145,6 @@ void vivace_reenter_slow_start(vivace_state *s, double target_rate) {
     s->delivery_max = 0.0; /* capacity may have changed since: measure again */
     s->slow_start_last_rate = 0.0;
     s->slow_start_cleared_rate = 0.0;
-    s->plateau_acks = 0;
-    s->plateau_next = 0; /* no opening recorded in this episode yet */
     s->regaining = 0;
     s->regain_clean_mis = 0;
     s->phase = STATE_SLOW_START;
@@ -284,79 +275,4 @@ void vivace_on_slow_start_result(vivace_state *s, const pcc_mi_result *r, double
             s->slow_start_cleared_rate = rate; /* raised: not a retest at the target */
         }
     }
-}
-
-/* slow_start_queue_exit (0: off): acks in a row whose forward queue must exceed it before the first slow start ends on
- * them; one late receive stamp is not a queue (HyStart's delay test also takes 8 samples). */
-#define QUEUE_EXIT_ACKS 8
-
-/* slow_start_delivery_plateau (0: off), f: BBR's full-pipe test (the bottleneck rate did not grow by 25 % in three
- * rounds) on slow start's own doubling, for the feedback lag described below, on the delivery rate rather than the
- * delay: on LTE the one-way delay and the RTT wander by tens of ms while the capacity holds (the noise that ended
- * video_startup_full_latency's start-ups at 2-3 Mbit/s), while a late ack lowers one delivery sample, not eight in a
- * row. An ack counts when its packet went out after a doubling, the sender sent over its delivery sample's interval
- * (tcp_rate.c style: from the packet acknowledged when it was sent) more than (1 + f) times the delivery rate
- * acknowledged when that doubling went out (a sender or application that fell short tested nothing), and the sample
- * is not app-limited; it shows the plateau when its delivery rate stayed below that (1 + f) times. QUEUE_EXIT_ACKS
- * such acks in a row end the first slow start as the queue exit does (the delivery pipe, then the drain), within an
- * RTT of the first overshooting MI's first acks instead of after its last one. */
-static int delivery_plateau_ack(const vivace_state *s, const cc_ack_event *event, double growth) {
-    const cc_sent_packet *p = event->packet;
-    if (event->delivery_rate_app_limited || !(event->delivery_rate_bytes_per_s > 0) || p->is_app_limited) return -1;
-    int64_t opened_us = INT64_MIN;
-    double opened_delivery = 0.0;
-    uint32_t recorded = s->plateau_next < PLATEAU_OPENINGS ? s->plateau_next : PLATEAU_OPENINGS;
-    for (uint32_t i = 0; i < recorded; i++) {
-        if (s->plateau_open_us[i] <= p->sent_time_us && s->plateau_open_us[i] > opened_us) {
-            opened_us = s->plateau_open_us[i];
-            opened_delivery = s->plateau_open_delivery[i];
-        }
-    }
-    if (opened_us == INT64_MIN || !(opened_delivery > 0)) return -1;
-    double interval_bytes = (double)(event->delivered_bytes - p->delivered_bytes_at_send); /* sent over the interval too */
-    double send_elapsed_us = (double)(p->sent_time_us - p->first_sent_time_at_send_us);
-    double bar = (1.0 + growth) * opened_delivery;
-    if (!(send_elapsed_us > 0) || !(interval_bytes / send_elapsed_us * 1e6 > bar)) return -1;
-    return event->delivery_rate_bytes_per_s < bar;
-}
-
-static void slow_start_plateau_on_ack(vivace_state *s, const cc_ack_event *event) {
-    double growth = vivace_param(s, VIVACE_P_SLOW_START_DELIVERY_PLATEAU);
-    if (!(growth > 0) || s->phase != STATE_SLOW_START || s->recovery_target > 0) return;
-    int plateau = delivery_plateau_ack(s, event, growth);
-    if (plateau < 0) return; /* no evidence either way */
-    if (!plateau) {
-        s->plateau_acks = 0;
-        return;
-    }
-    if (++s->plateau_acks < QUEUE_EXIT_ACKS) return;
-    s->plateau_acks = 0;
-    exit_slow_start(s, s->slow_start_have_best ? s->slow_start_best_rate : s->slow_start_last_rate / 2.0);
-}
-
-/* §4.4's slow start learns that a rate overshot only from a finished MI's utility, and an MI finishes when its last
- * packet is acknowledged. An MI above the capacity meets its own growing queue, so its result comes later the more it
- * overshoots, and the doubling meanwhile sends more MIs at up to slow_start_delivery_gain times the delivery rate. On
- * the real path (100 Mbit/s, 30 ms, 1 MB buffer) an MI at 191 Mbit/s took 190 ms to finish while four more went out
- * at 209: the buffer filled (80 ms of queue, 1,058 drops) and stayed full for a second. The acks show the queue as it
- * grows: the first slow start ends once QUEUE_EXIT_ACKS acks in a row met a forward queue (one-way delay, the
- * receiver's clock, over the lowest seen: a delay after the receiver's stamp does not count) above
- * slow_start_queue_exit min RTTs, falling back as a utility drop would (the best MI, else the rate before the last
- * doubling, or the delivery pipe) and draining. Recoveries keep their own exits (near_carried_rate). */
-void vivace_slow_start_on_ack(vivace_state *s, const cc_ack_event *event) {
-    slow_start_plateau_on_ack(s, event);
-    double share = vivace_param(s, VIVACE_P_SLOW_START_QUEUE_EXIT);
-    int64_t one_way_us;
-    if (!(share > 0) || s->phase != STATE_SLOW_START || s->recovery_target > 0 || !s->have_one_way ||
-        !vivace_ack_one_way_us(event, &one_way_us)) {
-        return;
-    }
-    double queue_us = (double)(one_way_us - s->min_one_way_us);
-    if (!(queue_us > share * (double)event->rtt->min_rtt_us)) {
-        s->slow_start_queued_acks = 0;
-        return;
-    }
-    if (++s->slow_start_queued_acks < QUEUE_EXIT_ACKS) return;
-    s->slow_start_queued_acks = 0;
-    exit_slow_start(s, s->slow_start_have_best ? s->slow_start_best_rate : s->slow_start_last_rate / 2.0);
 }

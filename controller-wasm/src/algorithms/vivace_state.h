@@ -47,13 +47,6 @@ typedef struct vivace_state {
     double slow_start_best_noise_var;
     double delivery_max;             /* bytes/s: highest delivery-rate sample of this slow-start episode */
     double slow_start_last_rate;     /* bytes/s: the episode's latest slow-start MI, 0 before the first */
-    uint32_t slow_start_queued_acks; /* acks in a row that met slow_start_queue_exit's forward queue */
-    /* slow_start_delivery_plateau: the latest first-slow-start MIs' opening times and the delivery rate acknowledged
-     * by then (a ring of PLATEAU_OPENINGS), and acks in a row that showed the delivery not risen since */
-    int64_t plateau_open_us[3];
-    double plateau_open_delivery[3];
-    uint32_t plateau_next;           /* openings recorded in this slow-start episode */
-    uint32_t plateau_acks;
     double slow_start_cleared_rate;  /* bytes/s: a recovery's MI at this rate read clean and raised its target above
                                       * it (vivace_extend_recovery); 0: none in this slow start */
     /* drain (slow_start_drain): one MI at drain_rate for drain_duration_us before the next probe round */
@@ -173,7 +166,6 @@ double vivace_mi_utility_adjusted(void *state, const pcc_mi_result *r, double *n
 int vivace_mi_queue_grew(const vivace_state *s, const pcc_mi_result *r);
 
 /* vivace_slow_start.c */
-void vivace_slow_start_on_ack(vivace_state *s, const cc_ack_event *event);
 double vivace_slow_start_rate(const vivace_state *s, double rate);
 void vivace_slow_start_next(vivace_state *s, pcc_next_mi *next);
 void vivace_on_slow_start_result(vivace_state *s, const pcc_mi_result *r, double utility, double noise_var);

@@ -37,13 +37,6 @@
  * capacity). So an MI that met a standing queue (its mean RTT over the min RTT) longer than a share of the player's
  * spare, and delivered less than it sent by more than ε, sets the base rate to its delivery less ε, the rate at which the
  * upper probe meets C, as slow start's exit does (§4.4).
- * The open-ended starting phase (the first slow start, no recovery target) values MIs with w = 1
- * (video_startup_full_latency): §4.4's doubling ends at the first utility drop, and past C what drops is eq. 4.1's
- * latency term, the doubled MI's queue growing at g = (2r - C)/C (eq. 4.4) while its delivery stays at C. With w
- * scaled down only loss ended it: on LTE's deep buffer the doubling ran to slow start's 2x-delivery cap, 2-3x the
- * link (Verizon-LTE-short: 14-20 Mbit/s on 6), and the queue the bound then cut left the link idle. The low-buffer
- * balance w is derived for probing decisions (§4.4.3), not for this search; a recovery's doubling (up to a target the
- * path carried or the player needs) keeps the scaled w.
  */
 #include "vivace_state.h"
 
@@ -54,7 +47,6 @@ enum {
     VIVACE_VIDEO_P_SMOOTH_PACING,
     VIVACE_VIDEO_P_STARVED_RESTART,
     VIVACE_VIDEO_P_QUEUE_SPARE_SHARE,
-    VIVACE_VIDEO_P_STARTUP_FULL_LATENCY,
     VIVACE_VIDEO_P_COUNT
 };
 
@@ -77,7 +69,6 @@ enum {
  * below one min RTT (RTT noise and the queue a probe at C(1+ε) builds within an MI). */
 #define VIDEO_QUEUE_SPARE_SHARE 0.05
 #define VIDEO_QUEUE_MIN_RTTS 1.0
-#define VIDEO_STARTUP_FULL_LATENCY 0
 
 static const cc_param_desc vivace_video_params[VIVACE_VIDEO_P_COUNT] = {
     VIVACE_PARAM_ROWS(900, 0),
@@ -92,8 +83,6 @@ static const cc_param_desc vivace_video_params[VIVACE_VIDEO_P_COUNT] = {
      "boolean; 1: a clean MI below the current object's bitrate while the buffer is low re-enters the starting phase, up to that bitrate"},
     {"video_queue_spare_share", VIDEO_QUEUE_SPARE_SHARE, 0, 1,
      "below the healthy spare, an MI whose standing queue exceeds this share of the spare (at least one min RTT) and that delivered less than the base rate sets the base to its delivery less epsilon; 0: off"},
-    {"video_startup_full_latency", VIDEO_STARTUP_FULL_LATENCY, 0, 1,
-     "boolean; 1: the first slow start (no recovery target) values MIs with the full latency term whatever the buffer, so its doubling ends at the RTT rise (thesis §4.4)"},
 };
 
 typedef struct vivace_video_state {
@@ -143,12 +132,6 @@ static void adjust_for(const vivace_video_state *s, double spare, double bitrate
     }
 }
 
-/* The first slow start's search (see the header comment): no recovery target bounds its doubling. */
-static int in_open_startup(const vivace_video_state *s) {
-    return param(s, VIVACE_VIDEO_P_STARTUP_FULL_LATENCY) >= 0.5 && s->vivace.phase == STATE_SLOW_START &&
-           !(s->vivace.recovery_target > 0);
-}
-
 static double vivace_video_utility(void *state, const pcc_mi_result *r, double *noise_var) {
     vivace_video_state *s = state;
     const pcc_loop *loop = &s->vivace.loop;
@@ -158,9 +141,7 @@ static double vivace_video_utility(void *state, const pcc_mi_result *r, double *
         s->adjust_epoch = loop->epoch;
         s->have_adjust = 1;
     }
-    double latency_scale = s->latency_scale;
-    if (in_open_startup(s)) latency_scale = 1.0;
-    return vivace_mi_utility_adjusted(state, r, noise_var, latency_scale, s->throughput_cap_mbps);
+    return vivace_mi_utility_adjusted(state, r, noise_var, s->latency_scale, s->throughput_cap_mbps);
 }
 
 /* The starting phase for a starving player (see the header comment): after Vivace's own handling of a finished MI,

@@ -12,6 +12,7 @@ import { repoRoot } from './repo-root.ts';
 import { userPath } from '@pcc-stream/protocol/node/user-path';
 import { parseScheme } from '@pcc-stream/protocol';
 import { parseAidedScheme } from './aids.ts';
+import { HARNESS_PLAYER_PARAMS } from './run-browser.ts';
 import { ALL_SCHEMES, loadScenarioFile, parseControllerParams, ScenarioError, type ControllerParams, type Scenario, type Scheme } from './scenario.ts';
 import { SUITES, suiteScenarios } from './suites.ts';
 import { EXTERNAL_SCHEME_NAMES, isExternalScheme, recordSkippedSchemes, selectExternalSchemes } from './external-schemes.ts';
@@ -29,6 +30,8 @@ const USAGE = `usage: npm run -s bench -- (--suite NAME | --scenario FILE) --out
   --duration-s S        override each scenario's duration
   --cc-param S.NAME=V   controller parameter for datagram scheme S (repeatable), e.g. vivace.epsilon_min=0.02;
                         added to every scenario's controller_params
+  --player-param NAME=V player page parameter for every scheme (repeatable; recorded as player_params), e.g.
+                        abrThroughput=dashjs (dash.js's own ABR throughput defaults, player/README.md)
   --emulator linkem     the link emulator (linkem; real mahimahi is not supported by this runner yet)
   --media DIR           media root (default .cache/media): each scenario's set is generated or linked there before the first run
   --report-only         rewrite summary and plots from DIR/results.jsonl without running
@@ -58,6 +61,7 @@ function parse(): Command {
       suite: { type: 'string' }, scenario: { type: 'string', multiple: true }, out: { type: 'string' }, schemes: { type: 'string' },
       repetitions: { type: 'string' }, 'duration-s': { type: 'string' }, emulator: { type: 'string' }, media: { type: 'string' },
       'report-only': { type: 'boolean' }, help: { type: 'boolean' }, 'cc-param': { type: 'string', multiple: true },
+      'player-param': { type: 'string', multiple: true },
       list: { type: 'boolean' }, shard: { type: 'string' }, run: { type: 'string', multiple: true }, uspace: { type: 'string' }, record: { type: 'boolean' }, fidelity: { type: 'boolean' },
       'origin-arg': { type: 'string', multiple: true }, 'client-arg': { type: 'string', multiple: true },
     },
@@ -129,6 +133,14 @@ function parse(): Command {
       return { ...sc, controllerParams: merged };
     });
   }
+  const playerParams: Record<string, string> = {};
+  for (const raw of values['player-param'] ?? []) {
+    const m = /^([A-Za-z][A-Za-z0-9]*)=(.*)$/.exec(raw); // the page validates the value (player/src/config/session-params.ts)
+    if (!m) throw new UsageError(`--player-param ${raw}: expected NAME=VALUE, e.g. abrThroughput=dashjs`);
+    if (HARNESS_PLAYER_PARAMS.includes(m[1]!)) throw new UsageError(`--player-param ${raw}: the harness sets ${m[1]} itself (from the scenario and scheme)`);
+    playerParams[m[1]!] = m[2]!;
+  }
+  if (Object.keys(playerParams).length > 0) scenarios = scenarios.map((sc) => ({ ...sc, playerParams }));
   const positiveInt = (raw: string | undefined, flag: string): number | undefined => {
     if (raw === undefined) return undefined;
     const n = Number(raw);

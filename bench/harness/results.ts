@@ -86,6 +86,8 @@ export interface RunResult {
   tcp_http?: 'http/1.1' | 'https';
   /** Controller parameter overrides sent with the scheme's sessions ({}: the library's defaults). */
   controller_params?: Record<string, number>;
+  /** Extra player page parameters (`--player-param`), every scheme alike; absent when none were. */
+  player_params?: Record<string, string>;
   /** Arguments passed verbatim to the run's origin (`--origin-arg`); absent when none were. */
   origin_args?: string[];
   /** Arguments passed verbatim to the bulk runs' fetch client (`--client-arg`); absent when none were. */

@@ -47,6 +47,9 @@ export interface OriginPorts {
   tcpPort: number;
 }
 
+/** Page parameters playerUrl sets from the scenario and scheme (a --player-param may not name them). */
+export const HARNESS_PLAYER_PARAMS: readonly string[] = ['host', 'port', 'httpPort', 'httpsPort', 'tcpPort', 'transport', 'cc', 'content', 'abr', 'bitrate', 'prefetch', 'stream'];
+
 /** `pageOrigin`: where the browser loads the page from (servePageInNamespace: the namespace's loopback). */
 export function playerUrl(ports: OriginPorts, scheme: Scheme, scenario: Scenario, pageOrigin = `http://${ports.host}:${ports.httpPort}`): string {
   const { transport, cc } = schemeTransport(scheme);
@@ -57,6 +60,10 @@ export function playerUrl(ports: OriginPorts, scheme: Scheme, scenario: Scenario
     ...aidPlayerParams(scheme),
   });
   for (const [name, value] of Object.entries(controllerParamsFor(scenario, scheme))) query.set(`cc.${name}`, String(value));
+  for (const [name, value] of Object.entries(scenario.playerParams ?? {})) {
+    if (query.has(name)) throw new Error(`player parameter ${name}: the harness sets it itself`);
+    query.set(name, value);
+  }
   return `${pageOrigin}/?${query.toString()}`;
 }
 

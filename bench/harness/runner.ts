@@ -120,6 +120,7 @@ async function runOne(item: RunPlanItem, options: RunnerOptions): Promise<RunRes
     run_id: id, scenario: scenario.name, scheme, repetition, seed, started_at: startedAt.toISOString(), duration_s: scenario.durationS,
     controller_params: controllerParamsFor(scenario, scheme),
     ...(scenario.mode === 'bulk' ? {} : { media: mediaRecord(scenario) }),
+    ...(scenario.playerParams && Object.keys(scenario.playerParams).length > 0 ? { player_params: scenario.playerParams } : {}),
     ...(options.originArgs && options.originArgs.length > 0 ? { origin_args: options.originArgs } : {}),
     ...(options.clientArgs && options.clientArgs.length > 0 ? { client_args: options.clientArgs } : {}),
     ...(!isExternalScheme(scheme) && schemeTransport(scheme).transport === 'tcp' ? { tcp_http: scenario.mode === 'bulk' ? 'https' as const : 'http/1.1' as const } : {}),
@@ -239,6 +240,10 @@ export async function runPlan(items: readonly RunPlanItem[], options: RunnerOpti
     const now = paramsKey(controllerParamsFor(item.scenario, item.scheme));
     if (before && paramsKey(before.controller_params) !== now) {
       throw new Error(`${resultsPath} holds ${id} run with controller parameters "${paramsKey(before.controller_params)}", this run asks for "${now}": use another --out`);
+    }
+    const playerNow = JSON.stringify(item.scenario.playerParams ?? {});
+    if (before && JSON.stringify(before.player_params ?? {}) !== playerNow) {
+      throw new Error(`${resultsPath} holds ${id} run with player parameters ${JSON.stringify(before.player_params ?? {})}, this run asks for ${playerNow}: use another --out`);
     }
   }
   const done = completedRunIds(existing);

@@ -49,6 +49,9 @@ export interface Scenario {
   /** A case of the `faults` suite (bench/harness/faults/cases.ts) that runs this scenario its own way; absent for
    *  every other scenario. Set by the suite, never read from a file. */
   fault?: string;
+  /** Extra player page parameters (`--player-param NAME=VALUE`, e.g. abrThroughput=dashjs), every scheme alike;
+   *  recorded as player_params with every run. Set by the command line, never read from a file. */
+  playerParams?: Record<string, string>;
 }
 
 /** Thrown for any problem with a scenario; the message names the field and what was expected. */

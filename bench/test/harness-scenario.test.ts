@@ -152,6 +152,15 @@ test('controller_params: per datagram scheme, finite numbers, reaching the playe
   bad({ vivace: 3 }, /controller_params\.vivace: expected an object/);
 });
 
+test('player params (--player-param): reach every scheme\'s player URL; one the harness sets itself is refused', async () => {
+  const { playerUrl } = await import('../harness/run-browser.ts');
+  const ports = { host: '10.0.0.1', webTransportPort: 4433, httpPort: 8080, httpsPort: 8443, tcpPort: 8081 };
+  const s = { ...parseScenario(valid, '/data'), playerParams: { abrThroughput: 'dashjs' } };
+  for (const scheme of ['vivace', 'tcp-bbr'] as const) assert.equal(new URL(playerUrl(ports, scheme, s)).searchParams.get('abrThroughput'), 'dashjs');
+  assert.equal(new URL(playerUrl(ports, 'vivace', parseScenario(valid, '/data'))).searchParams.get('abrThroughput'), null);
+  assert.throws(() => playerUrl(ports, 'vivace', { ...s, playerParams: { cc: 'cubic' } }), /player parameter cc: the harness sets it itself/);
+});
+
 test('aided schemes: <scheme>+prefetch (aliases too) with the plain scheme\'s controller, parameters and the player\'s prefetch=1; bad aids are errors', async () => {
   const { playerUrl } = await import('../harness/run-browser.ts');
   const { controllerParamsFor, schemeTransport } = await import('../harness/schemes.ts');

@@ -2,7 +2,9 @@
 // WebTransport datagrams and over HTTP/1.1 on kernel TCP (the origin sees `bl` change during playback), and the origin's CMSD
 // `etp` reaches dash.js's CmsdModel and is blended into the throughput samples its ABR uses. Fails if dash.js stops
 // sending `bl` or stops reading `etp`, or if the continuous stream (stream=1) stops forwarding the CMCD of the segments
-// it serves (PROTOCOL.md §2.9).
+// it serves (PROTOCOL.md §2.9). Also that the page's ABR settings reach dash.js (playback-session.ts): by default its
+// estimate is the harmonic mean of the last 5 video samples with a 4 s abandonment lock, and `abrThroughput=dashjs`
+// gives dash.js's own defaults back (EWMA, 10 s).
 import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -100,6 +102,26 @@ async function assertAbrLogWired(page: Page, report: CmsdReport, handedEtp: numb
   assert.ok(sampled.some((s) => s.estimateKbps !== null && s.estimateKbps > 0), `no estimate recorded after a sample ${tell}`);
 }
 
+/** dash.js holds the page's ABR settings, and its estimate after a sample is the harmonic mean of the last 5 video
+ *  samples (the abr log's, paired with dash.js's stored ones above) for most segments: fails if the settings are
+ *  dropped (dash.js's EWMA then). */
+async function assertHarmonicAbr(page: Page, report: CmsdReport): Promise<void> {
+  assert.deepEqual(report.abrSettings, {
+    averageCalculationMode: 'throughputCalculationModeHarmonicMean', vodSamples: 5, sampleSizeAdjustment: false, abandonLoadTimeoutMs: 4000,
+  });
+  const sampled = (await page.evaluate(() => window.pccPlayer.abrSegments(0))).flatMap((r) => (r.kind === 'segment' && r.sampleKbps !== null ? [r] : []));
+  const checked: Array<{ estimate: number; harmonic: number }> = [];
+  for (let i = 4; i < sampled.length; i += 1) {
+    const estimate = sampled[i]!.estimateKbps;
+    if (estimate === null) continue;
+    const last = sampled.slice(i - 4, i + 1).map((r) => r.sampleKbps!);
+    checked.push({ estimate, harmonic: last.length / last.reduce((sum, v) => sum + 1 / v, 0) });
+  }
+  const agree = checked.filter((c) => Math.abs(c.estimate - c.harmonic) <= 0.001 * c.harmonic);
+  assert.ok(checked.length >= 3 && agree.length >= checked.length / 2,
+    `dash.js's estimate was the harmonic mean of the last 5 samples after ${agree.length} of ${checked.length} segments: ${JSON.stringify(checked.slice(-4))}`);
+}
+
 function etpOf(cmsdDynamic: string): number | null {
   const d = decodeCmsdDynamic(cmsdDynamic);
   return d.ok && d.value.etpKbps !== undefined ? d.value.etpKbps : null;
@@ -129,13 +151,14 @@ test('WebTransport datagrams: the origin sees dash.js\'s CMCD bl; dash.js reads 
     assert.ok(matching.length >= 3, `only ${matching.length} of ${report.samples.length} throughput samples carry a received etp `
       + `(w ${report.etpWeightRatio}; samples ${JSON.stringify(report.samples.slice(-5))}; etp ${handedEtp.slice(-5).join(', ')})`);
     await assertAbrLogWired(page, report, handedEtp);
+    await assertHarmonicAbr(page, report);
   } finally {
     await close();
   }
 });
 
-test('HTTP/1.1 over kernel TCP: the origin sees dash.js\'s CMCD bl; dash.js reads the exposed CMSD headers (no certificate flags)', { timeout: 120_000 }, async () => {
-  const { page, close } = await openPage('transport=tcp&cc=cubic');
+test('HTTP/1.1 over kernel TCP: the origin sees dash.js\'s CMCD bl; dash.js reads the exposed CMSD headers (no certificate flags); abrThroughput=dashjs gives dash.js\'s ABR defaults back', { timeout: 120_000 }, async () => {
+  const { page, close } = await openPage('transport=tcp&cc=cubic&abrThroughput=dashjs');
   try {
     const bl = await playAndWatchBl(page, playS, (s) => s.tcp_connections);
     assert.ok(bl.length >= playS / 2, `the origin's /status showed CMCD bl over TCP only ${bl.length} times in ${playS} s`);
@@ -144,6 +167,7 @@ test('HTTP/1.1 over kernel TCP: the origin sees dash.js\'s CMCD bl; dash.js read
     const report = await page.evaluate(() => window.pccPlayer.cmsd()) as CmsdReport;
     const parsed = report.lastVideoRequestCmsd as { static?: { sf?: string } } | null;
     assert.equal(parsed?.static?.sf, 'd', `dash.js did not see the exposed CMSD-Static header: ${JSON.stringify(parsed)}`);
+    assert.deepEqual(report.abrSettings, { averageCalculationMode: 'throughputCalculationModeEwma', vodSamples: 4, sampleSizeAdjustment: true, abandonLoadTimeoutMs: 10_000 });
     const m = await page.evaluate(() => window.pccPlayer.metrics());
     assert.ok(m && m.playbackPositionS >= playS - 5, `playback advanced only ${m?.playbackPositionS} s`);
   } finally {

@@ -188,6 +188,8 @@ const SHORT_FORMS = new Map<string, ShortForm>([
     run: (c) => `npm run -s bench -- --report-only --out ${c.out}/smoke`, check: (_, c) => { landed(c, 'smoke/report.html'); }, why: 'on the smoke run above' }],
   ['npm run -s bench -- --suite seed-changing-rtt --schemes vivace --cc-param vivace.epsilon_min=0.02 --cc-param vivace.epsilon_min_on_reversal=1 --out results/rtt-eps', {
     run: () => 'npm run -s bench -- --suite seed-changing-rtt --schemes vivace --cc-param vivace.epsilon_min=0.02 --cc-param vivace.epsilon_min_on_reversal=1 --out results/rtt-eps --list', check: listed(5 * 3), why: '--list' }],
+  ['npm run -s bench -- --suite lte --schemes vivace-video,tcp-bbr --player-param abrThroughput=dashjs --out results/lte-dashjs-abr', {
+    run: () => 'npm run -s bench -- --suite lte --schemes vivace-video,tcp-bbr --player-param abrThroughput=dashjs --out results/lte-dashjs-abr --list', check: listed(4 * 3 * 2), why: '--list' }],
 
   ['npm run -s bench -- --suite seed-changing-rtt --list', { run: () => 'npm run -s bench -- --suite seed-changing-rtt --list', check: listed(), why: 'as written (runs nothing)' }],
   ['npm run -s bench -- --suite seed-changing-rtt --list --shard 2/3', { run: () => 'npm run -s bench -- --suite seed-changing-rtt --list --shard 2/3', check: listed(), why: 'as written (runs nothing)' }],

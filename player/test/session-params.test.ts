@@ -85,3 +85,14 @@ test('mode= chooses how compare panes share npm start --network\'s link; host= k
   assert.equal(parsePageParams('?cc=vivace', 'h').serverGiven, false);
   assert.equal(parsePageParams('?cc=vivace&host=10.0.0.2', 'h').serverGiven, true);
 });
+
+test('abrThroughput: harmonic by default, dashjs gives dash.js\'s defaults back (every pane alike), anything else is refused by name', () => {
+  assert.equal(parsePageParams('', 'h').sessions[0]!.abrThroughput, 'harmonic');
+  assert.equal(parsePageParams('?abrThroughput=harmonic', 'h').sessions[0]!.abrThroughput, 'harmonic');
+  const compared = parsePageParams('?compare=vivace,cubic@tcp&abrThroughput=dashjs', 'h').sessions;
+  assert.deepEqual(compared.map((s) => s.abrThroughput), ['dashjs', 'dashjs']);
+  assert.match(compared[1]!.label, /dash\.js ABR/);
+  assert.throws(() => parsePageParams('?abrThroughput=ewma', 'h'), (e: unknown) => e instanceof ParamError
+    && /abrThroughput="ewma" must be one of harmonic, dashjs/.test(e.message));
+  assert.throws(() => parsePageParams('?abrThroughput=', 'h'), /abrThroughput="" must be one of/);
+});

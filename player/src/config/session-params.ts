@@ -23,6 +23,11 @@ export interface ServerAddress {
 }
 
 export const TCP_SCHEMES = ['http', 'https'] as const;
+
+/** How dash.js's ABR judges throughput (`abrThroughput=`): `harmonic`, the page's choice (every segment weighs the same,
+ *  a short abandonment lock: playback-session.ts), or `dashjs`, dash.js 5's own defaults, to compare against. */
+export const ABR_THROUGHPUT_MODES = ['harmonic', 'dashjs'] as const;
+export type AbrThroughputMode = (typeof ABR_THROUGHPUT_MODES)[number];
 export type TcpScheme = (typeof TCP_SCHEMES)[number];
 
 export interface SessionParams {
@@ -48,6 +53,8 @@ export interface SessionParams {
   /** Continuous stream (`stream=1`): a rendition's segments from the first one dash.js asks for to the last, as one
    *  response on every transport, with no request between segments (player/src/transport/continuous-stream-fetcher.ts). */
   stream: boolean;
+  /** dash.js's throughput estimate and abandonment lock (`abrThroughput=`, ABR_THROUGHPUT_MODES). */
+  abrThroughput: AbrThroughputMode;
   /** Short label for charts and panels, e.g. "vivace · datagrams". */
   label: string;
 }
@@ -153,6 +160,11 @@ function parseOne(query: URLSearchParams, scheme: RegisteredScheme, server: Serv
   if (streamRaw !== '0' && streamRaw !== '1') throw new ParamError(`stream="${streamRaw}" must be 0 or 1`);
   const stream = streamRaw === '1';
   if (stream && prefetch) throw new ParamError('stream=1 and prefetch=1 exclude each other: a continuous stream has no requests to make early');
+  const abrThroughputRaw = query.get('abrThroughput') ?? 'harmonic';
+  if (!(ABR_THROUGHPUT_MODES as readonly string[]).includes(abrThroughputRaw)) {
+    throw new ParamError(`abrThroughput="${abrThroughputRaw}" must be one of ${ABR_THROUGHPUT_MODES.join(', ')} (dashjs: dash.js's own throughput average and abandonment lock)`);
+  }
+  const abrThroughput = abrThroughputRaw as AbrThroughputMode;
   const paramNote = Object.entries(controllerParams).map(([k, v]) => `${k}=${v}`).join(', ');
   return {
     scheme: scheme.name,
@@ -166,7 +178,8 @@ function parseOne(query: URLSearchParams, scheme: RegisteredScheme, server: Serv
     server,
     prefetch,
     stream,
-    label: `${ccRaw}${paramNote === '' ? '' : ` (${paramNote})`} · ${transportLabel(transport)}${transport === 'tcp' && server.tcpScheme === 'https' ? ' (HTTPS)' : ''}${prefetch ? ' + prefetch' : ''}${stream ? ' + stream' : ''}`,
+    abrThroughput,
+    label: `${ccRaw}${paramNote === '' ? '' : ` (${paramNote})`} · ${transportLabel(transport)}${transport === 'tcp' && server.tcpScheme === 'https' ? ' (HTTPS)' : ''}${prefetch ? ' + prefetch' : ''}${stream ? ' + stream' : ''}${abrThroughput === 'dashjs' ? ' + dash.js ABR' : ''}`,
   };
 }
 

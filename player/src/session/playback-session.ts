@@ -21,6 +21,31 @@ const startupWatchdogMs = 30_000;
  * item 6), but a controller's rate can run ahead of the path while it is app-limited, which the download time shows.
  */
 export const CMSD_ETP_WEIGHT_RATIO = 0.5;
+/**
+ * dash.js's AbandonRequestsRule, once it abandons a download, allows only lower renditions for this long (dash.js's
+ * default is 10 s, five of our 2 s segments). Two segment durations: long enough that the replacement and the next
+ * segment are fetched at the lower rendition, so the estimate holds samples from after the drop before an up-switch
+ * is allowed again; not so long that a capacity that came back is ignored for most of the buffer (issue 18,
+ * bench/published/2026-11-25/lte-abr-switch-up finding 1).
+ */
+export const ABANDON_LOCK_MS = 4000;
+/**
+ * The throughput estimate: the harmonic mean of the last 5 video segments' samples, each segment weighing the same
+ * (MPC's estimator, Yin et al., SIGCOMM 2015). dash.js's default EWMA weights a sample by its download time, so one
+ * slow download in a capacity fade outweighs ten quick ones after it and the estimate stays low long after the
+ * capacity returned (lte-abr-switch-up finding 2). The harmonic mean still leans to the low samples within its
+ * window; a fixed window (no widening when samples vary, dash.js's enableSampleSizeAdjustment) lets a fade's samples
+ * leave it after 5 segments.
+ */
+export const ABR_HARMONIC_SEGMENTS = 5;
+/** The settings above as dash.js takes them; `abrThroughput=dashjs` leaves dash.js's defaults instead. */
+const HARMONIC_ABR_SETTINGS = {
+  abandonLoadTimeout: ABANDON_LOCK_MS,
+  throughput: {
+    averageCalculationMode: 'throughputCalculationModeHarmonicMean', // Constants.THROUGHPUT_CALCULATION_MODES.HARMONIC_MEAN
+    sampleSettings: { vod: ABR_HARMONIC_SEGMENTS, live: ABR_HARMONIC_SEGMENTS, enableSampleSizeAdjustment: false },
+  },
+} as const;
 /** How many recent CMSD values and throughput samples the page keeps for window.pccPlayer.cmsd(). */
 const CMSD_RECORD_LENGTH = 200;
 
@@ -36,6 +61,8 @@ export interface CmsdReport {
   samples: Array<{ valueKbps: number; rawKbps: number; impliedEtpKbps: number | null; downloadedBytes: number }>;
   /** dash.js's own parsed CMSD (HTTPRequest.cmsd) of the latest video request, as its CmsdModel returned it. */
   lastVideoRequestCmsd: unknown;
+  /** The ABR settings dash.js holds (player.getSettings()) that `abrThroughput=` chooses; null before dash.js started. */
+  abrSettings: { averageCalculationMode: unknown; vodSamples: unknown; sampleSizeAdjustment: unknown; abandonLoadTimeoutMs: unknown } | null;
 }
 
 export interface SessionReport extends MetricsSnapshot {
@@ -214,6 +241,7 @@ export class PlaybackSession {
       });
     }
     const pinned = !this.params.abr;
+    const harmonic = this.params.abrThroughput === 'harmonic';
     // dash.js's settings type marks every nested group as complete; updateSettings merges partial ones.
     player.updateSettings(({
       debug: { logLevel: 1 },
@@ -222,9 +250,10 @@ export class PlaybackSession {
           autoSwitchBitrate: { video: !pinned, audio: true },
           // Throughput from our loader's progress events on every transport (transport-loader.ts), never from a
           // Resource Timing entry of the same URL that may or may not exist yet when the request ends.
-          throughput: { useResourceTimingApi: false },
+          throughput: { useResourceTimingApi: false, ...(harmonic ? HARMONIC_ABR_SETTINGS.throughput : {}) },
           ...(this.params.pinnedBitrateKbps !== null ? { initialBitrate: { video: this.params.pinnedBitrateKbps } } : {}),
         },
+        ...(harmonic ? { abandonLoadTimeout: HARMONIC_ABR_SETTINGS.abandonLoadTimeout } : {}),
         retryAttempts: { MPD: 3, MediaSegment: 3, InitializationSegment: 3 },
         // Our loader never reads a browser cache, so dash.js's "came from a cache" rule (a response under 10 ms) would
         // only drop real samples: a segment on a fast path, or one served from an early request microseconds after
@@ -400,9 +429,15 @@ export class PlaybackSession {
     } catch {
       /* no metrics before the first request */
     }
+    const settings = this.player?.getSettings().streaming;
+    const throughput = settings?.abr?.throughput;
     return {
       etpWeightRatio: CMSD_ETP_WEIGHT_RATIO, handed: this.cmsdHanded.slice(), samples: this.throughputSamples.slice(),
       lastVideoRequestCmsd: JSON.parse(JSON.stringify(lastVideoRequestCmsd ?? null)) as unknown,
+      abrSettings: settings ? {
+        averageCalculationMode: throughput?.averageCalculationMode, vodSamples: throughput?.sampleSettings?.vod,
+        sampleSizeAdjustment: throughput?.sampleSettings?.enableSampleSizeAdjustment, abandonLoadTimeoutMs: settings.abandonLoadTimeout,
+      } : null,
     };
   }
 

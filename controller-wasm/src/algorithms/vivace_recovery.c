@@ -119,9 +119,8 @@ int vivace_fade_began_above(const vivace_state *s, double rate) {
  * is the path's first test at that rate, and an RTT gradient alone (no loss, no standing queue) in an MI that delivered
  * what it sent within ε is as likely RTT noise as a queue: a queue growing at g delivers x / (1 + g) (eq. 4.4), so it
  * bounds g near ε. The next MI at the target, already open (the doubling stops at the target), decides instead, once:
- * a queue shows there again. On the real path (3 s blackout of 10 Mbit/s, the faults short form) one such 36-packet MI
- * at 4.35 Mbit/s read 0.021 with RTTs of 42-46 ms and kept the rate at half the link; the 13 MIs after it at 4.1-4.8
- * read no significant gradient. Returns 1 when the recovery goes on at its target (consumes the silence's mark). */
+ * a queue shows there again, while noise does not repeat; ending the recovery on the first would leave probing at
+ * the target, what the first halving left. Returns 1 when the recovery goes on at its target (consumes the silence's mark). */
 static int retest_after_silence(vivace_state *s, const pcc_mi_result *r) {
     if (!s->episode_ack_silence || r->stats.packets_lost > 0 || vivace_mi_standing_queue(s, r)) return 0;
     if (r->stats.throughput_bps < (1.0 - vivace_param(s, VIVACE_P_EPSILON)) * r->stats.send_rate_bps) return 0;
@@ -129,22 +128,21 @@ static int retest_after_silence(vivace_state *s, const pcc_mi_result *r) {
     return 1;
 }
 
-/* regain_without_queue. Every recovery above stops at a rate it knows of (the rate before the halvings or the fade, a
- * starving player's bitrate), and the fade recovery needs two increase decisions in a row first. After an LTE fade
- * neither held on the real path (Verizon-LTE-short, issue 18): a starving player's restart within the fade had ended
- * the pending fade, so the next one, as the capacity came back, doubled only up to the player's bitrate (its lowest
- * renditions, 0.40 Mbit/s) and stopped at that target (vivace_slow_start_next), and probing then crept up by
- * 0.04 Mbit/s per pair for 12 s while the link was back at 5-7.5 Mbit/s, with the mean RTTs 2-10 ms over the 41 ms
- * minimum, no loss and a request waiting: the probes' RTT gradients, noise there, flipped the decision every round.
- * An MI whose mean RTT stayed within the floor below of the min RTT met no queue, so its rate (plus ε) is below the
- * capacity by an unknown amount: the situation §4.4's starting phase is for (double while the utility rises). The
- * floor is a queue BBR's probing tolerates (a quarter of the min RTT), and 10 ms of LTE scheduling jitter. */
+/* regain_without_queue (off by default). Every recovery above stops at a rate it knows of (the rate before the
+ * halvings or the fade, a starving player's bitrate), and the fade recovery needs two increase decisions in a row
+ * first. When that rate is far below a capacity that came back (a starving player's restart aimed at its lowest
+ * rendition can end a pending fade, vivace_video.c), the recovery stops there (vivace_slow_start_next) and probing
+ * climbs by ω steps (§4.4.3), at low rates one round per second or more, on RTT gradients that without a queue are
+ * noise and keep reversing the decision. An MI whose mean RTT stayed within the floor below of the min RTT met no
+ * queue, so its rate (plus ε) is below the capacity by an unknown amount: the situation §4.4's starting phase is for
+ * (double while the utility rises). The floor is a queue BBR's probing tolerates (a quarter of the min RTT), and
+ * 10 ms of LTE scheduling jitter. */
 #define REGAIN_QUEUE_FLOOR_US 10000.0
 #define REGAIN_QUEUE_FLOOR_SHARE 0.25
 /* Probe MIs in a row that met no queue before slow start is re-entered: one can be the lower probe of a pair. */
 #define REGAIN_CLEAN_MIS 2
 /* Only below this share of the most a probe round delivered in the current and the previous window of REGAIN_WINDOW_US
- * (10-20 s: an LTE fade and its return, 6 s in the trace above): at the equilibrium (the base near C/(1+ε)) the probes
+ * (10-20 s: long enough to hold an LTE fade and its return): at the equilibrium (the base near C/(1+ε)) the probes
  * meet little queue too, and a doubling there would only build one; a capacity that stays lower (another flow's share)
  * stops it within two windows. */
 #define REGAIN_BELOW_SHARE 0.5

@@ -1,7 +1,7 @@
 /*
  * PCC Vivace's slow start (thesis §4.4): the rate doubles every MI while the utility of each finished MI rises;
- * at the first significant drop it falls back and probing begins. Ours adds, each for a measured reason given
- * where it is applied: the doubling stays below a multiple of the acknowledged delivery rate
+ * at the first significant drop it falls back and probing begins. Ours adds, each for a reason given where it
+ * is applied: the doubling stays below a multiple of the acknowledged delivery rate
  * (slow_start_delivery_gain), a drop that only a measurement error explains (a sender stall, RTT jitter) decides
  * nothing, the exit may use what the exiting MI delivered, and one MI drains the queue slow start left
  * (slow_start_drain). MI-timeout recovery re-enters slow start up to the rate before the halvings, fade
@@ -57,12 +57,12 @@ static int sender_fell_short(const vivace_state *s, const pcc_mi_result *r) {
 
 /* The rate an MI showed the path carries, bytes/s, for the best-MI bookkeeping of §4.4's exit: its target, unless the
  * sender fell short of it in the first slow start; then what it delivered (no more than the target): such an MI
- * tested no rate at its target, and its utility's x is the rate it sent. On the real path (100 Mbit/s, 1 MB buffer)
- * an MI of target 171 Mbit/s sent 115 and delivered 82 without loss; its gradient (0.18) was within noise, so its
- * utility beat the clean MI at 104 and it became the best: the exit fell back to 171 and the buffer stayed full for
- * seconds. A recovery's doubling stops at a rate the path carried lately (recovery_target), so its best MI's target
- * stands no higher than that; there a target the sender missed by a few percent stays the best rate (after a 3 s
- * blackout of 10 Mbit/s, 2.37 of 2.52 Mbit/s sent: counted at its 2.14 delivered, the recovery fell back further). */
+ * tested no rate at its target, and its utility's x is the rate it sent. Counted at its target, such an MI (its
+ * gradient within noise) can beat a clean MI at a lower rate and become the best, and the exit then falls back to a
+ * rate far above what the path carried, leaving the buffer full. A recovery's doubling stops at a rate the path
+ * carried lately (recovery_target), so its best MI's target stands no higher than that; there a target the sender
+ * missed by a few percent stays the best rate (counted at its delivery, the exit would fall back below a rate the
+ * path just carried). */
 static double proved_rate(const vivace_state *s, const pcc_mi_result *r) {
     double target = r->stats.target_rate_bps / 8.0;
     if (s->recovery_target > 0 || !sender_fell_short(s, r)) return target;
@@ -155,10 +155,10 @@ void vivace_reenter_slow_start(vivace_state *s, double target_rate) {
 
 /* Whether a recovery's slow-start MI ran within a doubling of the rate the path carried before the fade (a pending
  * fade's, else the recovery's target): there a small RTT gradient may be the first sign of the queue. Further down,
- * after a blackout, 10-12-packet MIs at a few Mbit/s read gradients of 0.04-0.09 from RTT noise alone (the
- * kernel-module paper's low-pass filter is for such noise), and ending the doubling there left the rate at a quarter
- * of the link; forgiven, the next doubling still stays below the rate the path carried. The first slow start has no
- * such rate (never near). */
+ * after a blackout, MIs of a dozen packets at a few Mbit/s read small gradients from RTT noise alone (the
+ * kernel-module paper's low-pass filter is for such noise), and ending the doubling there would leave the rate far
+ * below the link; forgiven, the next doubling still stays below the rate the path carried. The first slow start has
+ * no such rate (never near). */
 static int near_carried_rate(const vivace_state *s, const pcc_mi_result *r) {
     if (!(s->recovery_target > 0)) return 0;
     double carried = s->fade_pending && s->rate_before_fade > s->recovery_target ? s->rate_before_fade : s->recovery_target;
@@ -169,17 +169,14 @@ static int near_carried_rate(const vivace_state *s, const pcc_mi_result *r) {
  * raised the target above it (vivace_extend_recovery), while this one, opened before that result came back (the
  * doubling stops at the target), sent the same rate again. §4.4's exit compares the utility of a higher rate with the
  * best one's; this MI tested no higher rate, and two MIs at one rate that disagree show noise, not that the rate is
- * too high. On the real path (3 s blackout of 10 Mbit/s, the faults short form) such a 21-packet MI at 5.36 Mbit/s
- * read 0.075 (no loss, mean RTT 43.9 ms against a 41.2 ms minimum) right after a clean one at that rate, and its
- * utility drop ended the recovery at half the link before the doubled rate was sent; probing held it there to the
- * end of the run. The next MI, at the raised rate, tests that rate: a queue shows there, and its exit falls back. */
+ * too high; ending the recovery on it would stop below a rate the path just carried. The next MI, at the raised
+ * rate, tests that rate: a queue shows there, and its exit falls back. */
 static int repeats_cleared_rate(const vivace_state *s, const pcc_mi_result *r) {
     return s->slow_start_cleared_rate > 0 && r->stats.target_rate_bps / 8.0 <= s->slow_start_cleared_rate;
 }
 
 /* Whether an MI delivered what a queue growing at its RTT gradient explains, within ε: x / (1 + g) (eq. 4.4). Less
- * says the path carried less than was sent beyond the queue's growth: its capacity fell (on LTE, pcc-sim's Verizon
- * trace: 0.73 of a 110-packet MI's 10.8 Mbit/s delivered, g = 0.093). */
+ * says the path carried less than was sent beyond the queue's growth: its capacity fell (an LTE fade). */
 static int delivered_what_gradient_explains(const vivace_state *s, const pcc_mi_result *r) {
     double gradient = r->stats.rtt_gradient > 0 ? r->stats.rtt_gradient : 0.0;
     return r->stats.throughput_bps >= (1.0 - vivace_param(s, VIVACE_P_EPSILON)) * r->stats.send_rate_bps / (1.0 + gradient);
@@ -188,20 +185,17 @@ static int delivered_what_gradient_explains(const vivace_state *s, const pcc_mi_
 /* Whether an MI's steep RTT gradient was not the forward path's: its one-way delay (the receiver's clock) rose at
  * most at the jitter level, and it delivered what it sent within a jitter-level queue's x / (1 + g) (eq. 4.4). A
  * bottleneck queue shows in both, whatever the acks' timing; a delay after the receiver's stamp (its ack held by the
- * receiver or the sender descheduled, the return path) raises the RTTs alone. On the real path (faults short form,
- * 10 Mbit/s, load 4-7) a 10-packet MI of the first slow start at 1.82 Mbit/s read an RTT gradient of 0.168 and
- * delivered all it sent while its one-way delay fell (-0.022), and ending there left the flow at a third of the link;
- * after a blackout a 16-packet MI at 3.42 Mbit/s read 0.564 (one ack 31 ms late on the way back, one-way 0.009) and
- * delivered 0.94 of its sends. MIs at 7.5-10.8 Mbit/s there that read 0.17-0.24 rose 0.16-0.22 one way, a queue,
- * though they delivered 0.93-0.97 of what they sent: the delivery alone does not tell. */
+ * receiver or the sender descheduled, the return path) raises the RTTs alone, and in a short MI one late ack makes
+ * a steep gradient. The one-way delay is the test: an MI that meets a queue may still deliver nearly all it sent
+ * (x / (1 + g) for a small g), so the delivery alone does not tell. */
 static int gradient_not_forward(const pcc_mi_result *r) {
     return r->owd_gradient_known && r->owd_gradient < SLOW_START_JITTER_GRADIENT &&
            r->stats.throughput_bps >= r->stats.send_rate_bps / (1.0 + SLOW_START_JITTER_GRADIENT);
 }
 
 /* §4.4.4 ignores "small measurement errors" in slow start (th_latency, th_loss; Table 4.1) so as not to end it
- * early. On the real path two such errors ended it at 8-27 Mbit/s, each in an MI that lost nothing and whose RTT
- * gradient, if significant, stayed below SLOW_START_JITTER_GRADIENT:
+ * early, at a fraction of the capacity. Two such errors come in an MI that lost nothing and whose RTT gradient, if
+ * significant, stayed below SLOW_START_JITTER_GRADIENT:
  * - the sender fell more than ε short of the MI's rate (descheduled with data waiting; the MI's duration keeps the
  *   stall, monitor_interval.c, so its x in eq. 4.1 is what the wire carried): the MI tested no rate at all;
  * - forward-path jitter tilted the RTT regression of an MI of the first slow start that delivered what it sent
@@ -214,15 +208,15 @@ static int gradient_not_forward(const pcc_mi_result *r) {
  * back to what that MI delivered (exit_delivered). */
 static int measurement_error_only(const vivace_state *s, const pcc_mi_result *r) {
     if (r->stats.packets_lost > 0) return 0;
-    /* regain_without_queue's doubling: an MI that met no queue (vivace_recovery.c) was below the capacity, and a drop
-     * in its utility is RTT-gradient noise (on LTE: -228 to -3299 from gradients alone, issue 18) */
+    /* regain_without_queue's doubling: an MI that lost nothing and met no queue (vivace_recovery.c) was below the
+     * capacity (eq. 4.4), so a drop in its utility comes from the RTT-gradient term alone, which without a queue is
+     * noise (the kernel-module paper's low-pass filter is for such noise) */
     if (s->regaining && vivace_mi_met_no_queue(s, r)) return 1;
     int sender_short = sender_fell_short(s, r);
     /* Even a steep gradient: an MI the sender fell short in that sent no faster than this slow start's acks have
      * seen the path deliver (delivery_max, a tcp_rate.c-style sample that ack bursts cannot inflate) built no queue
      * at the bottleneck; its RTTs rose on the sender's own host (descheduled, the send stamped before the packet
-     * left). On the real path under load such an MI (21.6 of 42.1 Mbit/s sent, g = 0.14) ended slow start at
-     * 42 Mbit/s on a 100 Mbit/s link. */
+     * left). */
     if (sender_short && r->stats.send_rate_bps / 8.0 <= s->delivery_max) return 1;
     int gradient_counted = vivace_mi_queue_grew(s, r);
     if (gradient_counted && r->stats.rtt_gradient >= SLOW_START_JITTER_GRADIENT) {

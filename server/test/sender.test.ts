@@ -7,7 +7,7 @@ import {
   CLOSE_OPTIMISTIC_ACK, CLOSE_PROTOCOL_VIOLATION, dataHeaderLayout, decodeDataDatagram, encodeAckDatagram,
   type PacketRange,
 } from '@pcc-stream/protocol';
-import { DatagramSender } from '../src/datagram/datagram-sender.ts';
+import { DatagramSender, OUT_OF_ORDER_SEND } from '../src/datagram/datagram-sender.ts';
 import { OutgoingRequest } from '../src/datagram/outgoing-request.ts';
 import { MemoryBodySource } from '../src/media/body-source.ts';
 
@@ -47,11 +47,41 @@ function setup(rateBps: number, bodyBytes: number, windowBytes = 2 ** 31) {
     onFatal: (code, reason) => events.fatal.push([code, reason]),
     onRequestComplete: (r) => events.complete.push(r.requestId),
     onProgress: () => undefined,
-    onFirstOutOfOrderSend: (pn, largestSent) => events.outOfOrder.push([pn, largestSent]),
+    onOutOfOrderSend: (pn, largestSent) => events.outOfOrder.push([pn, largestSent]),
   }, { random: Math.random, maxDatagramBytes: 1200, initialWindowBytes: windowBytes, nowUs: 0 });
   const body = new Uint8Array(bodyBytes).map((_, i) => (i * 7) & 0xff);
-  sender.addRequest(new OutgoingRequest(9, new MemoryBodySource(body), 0, bodyBytes, 0), windowBytes);
-  return { controller, sink, sender, events, body };
+  const request = new OutgoingRequest(9, new MemoryBodySource(body), 0, bodyBytes, 0);
+  sender.addRequest(request, windowBytes);
+  return { controller, sink, sender, events, body, request };
+}
+
+/**
+ * Runs session `a` beside another one, b (2 MB at 200 Mbit/s, its client acknowledging everything at once), until b's
+ * request completes; `disturbA(t)` runs after each turn until it returns true. Checks that b completed with its body
+ * intact and was never closed; returns whether `disturbA` got to finish.
+ */
+function runBesideIntactSession(a: ReturnType<typeof setup>, disturbA: (t: number) => boolean): boolean {
+  const b = setup(200e6, 2_000_000);
+  const received = new Uint8Array(b.body.byteLength);
+  let acked = 0;
+  let disturbed = false;
+  for (let t = 0; t < 2_000_000 && b.events.complete.length === 0; t += 200) {
+    a.sender.service(t);
+    b.sender.service(t);
+    if (!disturbed) disturbed = disturbA(t);
+    const fresh = b.sink.datagrams.slice(acked);
+    acked = b.sink.datagrams.length;
+    for (let i = 0; i < fresh.length; i += 64) b.sender.onDatagrams([ackAll(fresh.slice(i, i + 64))], t + 100);
+    for (const d of fresh) {
+      const r = decodeDataDatagram(d);
+      assert.ok(r.ok);
+      received.set(r.value.payload, r.value.offset);
+    }
+  }
+  assert.deepEqual(b.events.fatal, []);
+  assert.deepEqual(b.events.complete, [9]);
+  assert.deepEqual(received, b.body);
+  return disturbed;
 }
 
 function ackAll(datagrams: Uint8Array[], windowBytes = 2 ** 31): Uint8Array {
@@ -116,24 +146,38 @@ test('a closed sender sends nothing more, whatever it owed', () => {
   assert.equal(sink.bytes, bytes);
 });
 
-test('a packet recorded after a higher number is counted, reported once, and not tracked; the packets after it are', () => {
-  const { sender, sink, events } = setup(100e6, 2_000_000);
-  sink.keep = false;
-  // A send-path bug records a number ahead of the sender's own (allocation order broken): the sender's next packets
-  // come after it. None of them may be tracked (the tracker already counts their numbers as skipped).
-  const stray = sender.tracker.nextPacketNumberBound + 2;
-  sender.tracker.onPacketSent({ packetNumber: stray, sentTimeUs: 0, bytes: 1200, requestId: 9, offset: 0, length: 0, retransmission: false });
-  let t = 0;
-  while (!sink.unacked.some((pn) => pn > stray)) sender.service((t += 1000));
-  const late = sink.unacked.filter((pn) => pn <= stray);
-  assert.ok(late.length >= 2, `${late.length} sent at or below ${stray}`);
-  assert.equal(sender.tracker.outOfOrderSends, late.length);
-  assert.deepEqual(events.outOfOrder, [[late[0], stray]], 'reported once, with the first');
-  assert.equal(sender.tracker.largestSent, Math.max(...sink.unacked));
-  // Everything else is acknowledged as usual: the session goes on.
-  sender.onDatagrams([ackNumbers(sink.unacked.filter((pn) => !late.includes(pn)))], t);
-  assert.deepEqual(events.fatal, []);
-  assert.equal(sender.tracker.packetsSent, sink.unacked.length - late.length + 1);
+test(`a packet sent after a higher number closes its session (${OUT_OF_ORDER_SEND}) before its data counts as sent; another session completes intact`, () => {
+  // Tracked, such a packet would break the number order; untracked, it is never declared lost, so its data would never
+  // be resent: only a bug of ours gets here, and the session must fail with its name rather than go on with a hole.
+  const a = setup(200e6, 2_000_000);
+  let stray = -1;
+  let handedBefore = 0;
+  let sentBefore = { bytes: 0, packets: 0, tracked: 0 };
+  const disturbed = runBesideIntactSession(a, (t) => {
+    if (t < 20_000) return false;
+    // The bug, as a send path that broke the allocation order would leave it: a number ahead of the sender's own
+    // recorded as sent, so the sender's next packets come after a higher one.
+    stray = a.sender.tracker.nextPacketNumberBound + 2;
+    handedBefore = a.sink.datagrams.length;
+    sentBefore = { bytes: a.request.bytesSent, packets: a.request.packetsSent, tracked: a.sender.tracker.packetsSent };
+    a.sender.tracker.onPacketSent({ packetNumber: stray, sentTimeUs: t, bytes: 1200, requestId: 9, offset: 0, length: 0, retransmission: false });
+    return true;
+  });
+  assert.ok(disturbed);
+  assert.ok(a.sender.isClosed, 'the session is closed');
+  const handed = a.sink.datagrams.slice(handedBefore).map((d) => { const r = decodeDataDatagram(d); assert.ok(r.ok); return r.value.packetNumber; });
+  assert.ok(handed.length >= 1 && handed[0]! <= stray, `QUIC took ${handed.join(',')} after ${stray} was recorded`);
+  assert.equal(a.sender.tracker.outOfOrderSends, 1);
+  assert.deepEqual(a.events.outOfOrder, [[handed[0], stray]]);
+  assert.deepEqual(a.events.fatal, [[CLOSE_PROTOCOL_VIOLATION, `internal error: ${OUT_OF_ORDER_SEND}: packet ${handed[0]} was sent after packet ${stray}`]]);
+  // Nothing of that turn counts as sent: not the refused packet's chunk, nor anything after it.
+  assert.deepEqual({ bytes: a.request.bytesSent, packets: a.request.packetsSent, tracked: a.sender.tracker.packetsSent },
+    { ...sentBefore, tracked: sentBefore.tracked + 1 });
+  assert.deepEqual(a.events.complete, []);
+  assert.equal(a.sender.activeRequests, 0, 'its requests are released');
+  const datagrams = a.sink.datagrams.length;
+  assert.equal(a.sender.service(3_000_000), Infinity);
+  assert.equal(a.sink.datagrams.length, datagrams, 'a closed sender sends nothing more');
 });
 
 test('the controller plans with the datagram size the sender really sends (mss_bytes), not its 1200 B default', () => {
@@ -326,38 +370,19 @@ test('hostile datagrams are fatal with the right close code', () => {
 
 test('a hostile ACK closes only its own session: another sending at the same time completes intact', () => {
   const a = setup(200e6, 2_000_000);
-  const b = setup(200e6, 2_000_000);
-  const received = new Uint8Array(b.body.byteLength);
-  let acked = 0;
-  let hostileSent = false;
-  for (let t = 0; t < 2_000_000 && b.events.complete.length === 0; t += 200) {
-    a.sender.service(t);
-    b.sender.service(t);
-    if (!hostileSent && t >= 20_000) {
-      // Covers every number a sent, the skipped ones too — once a has skipped one (skips are random, 1 in 128 on
-      // average: by 20 ms there may be none yet, and an ACK of only sent numbers is not hostile).
-      const numbers = a.sink.datagrams.map((d) => { const r = decodeDataDatagram(d); assert.ok(r.ok); return r.value.packetNumber; });
-      const largest = Math.max(...numbers);
-      if (largest + 1 > new Set(numbers).size) {
-        a.sender.onDatagrams([encodeAckDatagram({ ranges: [{ smallest: 0, largest }], ackDelayUs: 0, largestRecvTimeUs: 0, windowBytes: 0 })], t);
-        hostileSent = true;
-      }
-    }
-    const fresh = b.sink.datagrams.slice(acked);
-    acked = b.sink.datagrams.length;
-    for (let i = 0; i < fresh.length; i += 64) b.sender.onDatagrams([ackAll(fresh.slice(i, i + 64))], t + 100);
-    for (const d of fresh) {
-      const r = decodeDataDatagram(d);
-      assert.ok(r.ok);
-      received.set(r.value.payload, r.value.offset);
-    }
-  }
+  const hostileSent = runBesideIntactSession(a, (t) => {
+    if (t < 20_000) return false;
+    // Covers every number a sent, the skipped ones too — once a has skipped one (skips are random, 1 in 128 on
+    // average: by 20 ms there may be none yet, and an ACK of only sent numbers is not hostile).
+    const numbers = a.sink.datagrams.map((d) => { const r = decodeDataDatagram(d); assert.ok(r.ok); return r.value.packetNumber; });
+    const largest = Math.max(...numbers);
+    if (largest + 1 === new Set(numbers).size) return false;
+    a.sender.onDatagrams([encodeAckDatagram({ ranges: [{ smallest: 0, largest }], ackDelayUs: 0, largestRecvTimeUs: 0, windowBytes: 0 })], t);
+    return true;
+  });
   assert.ok(hostileSent, 'a skipped no packet number while b was sending');
   assert.deepEqual(a.events.fatal.map(([code]) => code), [CLOSE_OPTIMISTIC_ACK]);
   assert.ok(a.sender.isClosed);
-  assert.deepEqual(b.events.fatal, []);
-  assert.deepEqual(b.events.complete, [9]);
-  assert.deepEqual(received, b.body);
 });
 
 test('backpressure with a batch that takes only part of the backlog: every datagram QUIC accepted is recorded as sent, in number order', () => {

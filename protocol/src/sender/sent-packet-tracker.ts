@@ -85,7 +85,8 @@ export class SentPacketTracker {
   skippedNumbers = 0;
   /**
    * Packets offered to onPacketSent at or below the largest number already recorded, so not recorded. The caller
-   * broke the allocation order (a bug: the number already reads as skipped, and the peer's ACK of it as optimistic).
+   * broke the allocation order (a bug: the number already reads as skipped, and the peer's ACK of it as optimistic;
+   * the packet is never declared lost, so its data is never resent). The origin closes the session at the first.
    */
   outOfOrderSends = 0;
   /** Losses by cause: packet threshold, time threshold. */
@@ -127,7 +128,8 @@ export class SentPacketTracker {
    * Records a packet as sent; returns false, counting it in outOfOrderSends, for one numbered at or below the largest
    * already recorded. Numbers must be recorded in allocation order; an allocated number that is never recorded (the
    * datagram could not be sent) is treated like a skipped one, and so is one recorded late: tracking it would put
-   * the queue out of number order and take largestSent back.
+   * the queue out of number order and take largestSent back. A caller that did send a refused packet must treat
+   * false as fatal for the session: nothing would ever report that packet acknowledged or lost.
    */
   onPacketSent(packet: Omit<SentPacket, 'state'>): boolean {
     if (packet.packetNumber <= this.largestSentNumber) {

@@ -8,7 +8,7 @@
 //   ack-guard.ts            only valid ACKs within the session's budget; anything else closes the session
 //   controller-ticker.ts    controller ticks and app-limited signals
 import type { Controller } from '@pcc-stream/controller';
-import { SentPacketTracker, type CmcdState, type SentPacket } from '@pcc-stream/protocol';
+import { CLOSE_PROTOCOL_VIOLATION, SentPacketTracker, type CmcdState, type SentPacket } from '@pcc-stream/protocol';
 import { nowUs as processNowUs, usFromMonotonicNs } from '../clock.ts';
 import { AckGuard } from './ack-guard.ts';
 import { BUSY_SERVICE_INTERVAL_US, ControllerTicker } from './controller-ticker.ts';
@@ -23,17 +23,27 @@ import { TokenBucket } from './token-bucket.ts';
 export type { DatagramSink } from './packetizer.ts';
 
 export interface SenderHooks {
-  /** The peer broke the protocol: close the session with this code. */
+  /**
+   * Close the session with this code: the peer broke the protocol, or a bug of ours was caught (code 1, the reason
+   * `internal error: ` and the bug's name). The sender has stopped already.
+   */
   onFatal(code: number, reason: string): void;
   onRequestComplete(request: OutgoingRequest, nowUs: number): void;
   /** Called after ACK processing and timer work, for telemetry sampling. */
   onProgress(nowUs: number): void;
   /**
-   * The first packet (of this sender's session) the tracker refused because it was recorded after a higher number:
-   * a bug in the send path, which the peer's ACK of it would otherwise show only as an optimistic ACK.
+   * The tracker refused a packet QUIC had taken because a higher number was recorded before it: a bug in the send
+   * path (OUT_OF_ORDER_SEND). Called once, just before onFatal closes the session for it.
    */
-  onFirstOutOfOrderSend?(packetNumber: number, largestSentNumber: number): void;
+  onOutOfOrderSend?(packetNumber: number, largestSentNumber: number): void;
 }
+
+/**
+ * The bug a packet recorded after a higher number shows (the log event, and the name in the close reason). Untracked,
+ * that packet would never be declared lost, so its data would never be resent: a silent hole in the body. Nothing
+ * the peer does leads here, so the session is closed (code 1) rather than go on.
+ */
+export const OUT_OF_ORDER_SEND = 'session.out_of_order_send';
 
 /** After QUIC refused datagrams (its send buffer was full), try again this much later: time for it to drain some. */
 const BACKPRESSURE_RETRY_US = 300;
@@ -185,6 +195,8 @@ export class DatagramSender {
       const accepted = this.packetizer.send(this.sink);
       this.batchesSent++;
       burst += this.settleBatch(accepted, nowUs);
+      // Closed for a bug found settling the batch: its controller may be gone already.
+      if (this.closed) return Infinity;
       if (accepted < count) {
         this.backpressureEvents++;
         limitedBy = 'backpressure';
@@ -252,12 +264,15 @@ export class DatagramSender {
    * Records the accepted prefix as sent and refunds the tokens of the refused rest; returns the bytes sent. A packet's
    * send time is when QUIC took it (the addon's stamp, the clock of the ACK arrival stamps), so time the turn spent
    * before the hand-over (building the batch, a stalled event loop) does not read as RTT; `nowUs` for a sink that
-   * stamps nothing.
+   * stamps nothing. A packet the tracker refuses (OUT_OF_ORDER_SEND) closes the session once the batch is settled:
+   * neither it nor anything after it in the batch is counted or marked sent.
    */
   private settleBatch(accepted: number, nowUs: number): number {
     let sentBytes = 0;
     let stampsNowUs = NaN;
+    const outOfOrder: { packetNumber: number; largestSent: number }[] = [];
     this.packetizer.settle(accepted, (b, queuedAtNs) => {
+      if (outOfOrder.length > 0) return;
       const size = b.packet.bytes;
       let sentUs = nowUs;
       if (!Number.isNaN(queuedAtNs)) {
@@ -266,21 +281,25 @@ export class DatagramSender {
         this.handoverLagSumUs += sentUs - nowUs;
         if (sentUs - nowUs > this.handoverLagMaxUs) this.handoverLagMaxUs = sentUs - nowUs;
       }
+      b.packet.sentTimeUs = sentUs;
+      if (!this.tracker.onPacketSent(b.packet)) {
+        outOfOrder.push({ packetNumber: b.packet.packetNumber, largestSent: this.tracker.largestSent });
+        return;
+      }
+      this.controller.packetSent(b.packet.packetNumber, size, sentUs);
       this.lastSentUs = sentUs;
       this.stallReasons.sent(sentUs);
-      b.packet.sentTimeUs = sentUs;
-      if (this.tracker.onPacketSent(b.packet)) {
-        this.controller.packetSent(b.packet.packetNumber, size, sentUs);
-      } else if (this.tracker.outOfOrderSends === 1) {
-        // Untracked, so the controller is not told either: it would wait for an ACK or loss the tracker never reports.
-        this.hooks.onFirstOutOfOrderSend?.(b.packet.packetNumber, this.tracker.largestSent);
-      }
       b.request.onSent(b.chunk);
       this.sentBytes += b.chunk.length;
       this.sentDatagramBytes += size;
       if (b.chunk.retransmission) this.retransmittedBytes += b.chunk.length;
       sentBytes += size;
     }, (b) => this.bucket.refund(b.packet.bytes));
+    const bug = outOfOrder[0];
+    if (bug !== undefined) {
+      this.hooks.onOutOfOrderSend?.(bug.packetNumber, bug.largestSent);
+      this.fatal(CLOSE_PROTOCOL_VIOLATION, `internal error: ${OUT_OF_ORDER_SEND}: packet ${bug.packetNumber} was sent after packet ${bug.largestSent}`);
+    }
     return sentBytes;
   }
 

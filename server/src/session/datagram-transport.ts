@@ -5,7 +5,7 @@ import { DELIVERY_DATAGRAMS, type CmcdState, type CmsdDynamic, type RequestFrame
 import { isSessionClosedError, type Session } from '@pcc-stream/quic';
 import { nowUs } from '../clock.ts';
 import { cryptoRandom } from '../crypto-random.ts';
-import { DatagramSender } from '../datagram/datagram-sender.ts';
+import { DatagramSender, OUT_OF_ORDER_SEND } from '../datagram/datagram-sender.ts';
 import { OutgoingRequest } from '../datagram/outgoing-request.ts';
 import { receiveDatagramBatches } from '../datagram/receive-batches.ts';
 import type { SendLoop, SendLoopMember } from '../datagram/send-loop.ts';
@@ -41,7 +41,8 @@ export class DatagramTransport implements TransportHandler, SendLoopMember {
       onFatal: (code, reason) => this.onFatal(code, reason),
       onRequestComplete: (request) => this.completions.get(request.requestId)?.(),
       onProgress: (t) => this.sampleTelemetry(t),
-      onFirstOutOfOrderSend: (packetNumber, largestSentNumber) => log('warn', 'session.out_of_order_send', {
+      // A bug of ours, not the peer's: the session is closed for it (onFatal follows).
+      onOutOfOrderSend: (packetNumber, largestSentNumber) => log('error', OUT_OF_ORDER_SEND, {
         session: this.quic.id, packet_number: packetNumber, largest_sent: largestSentNumber,
       }),
     }, { random: cryptoRandom, maxDatagramBytes: quic.maxDatagramSize(), initialWindowBytes: 1 << 20, nowUs: now, maxPacketsInFlight,

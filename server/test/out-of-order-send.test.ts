@@ -1,7 +1,7 @@
-// A bug of ours caught in one session's send path (a datagram sent after a higher packet number: OUT_OF_ORDER_SEND)
-// ends that session with its name: an error-level log line, the close reason, and a failed request at its client,
-// never a hang. Another session of the same origin is served intact. The real origin in this process (the bug is
-// planted in its session's tracker), real QUIC over loopback, the Node client.
+// A bug of ours caught in one session (a datagram sent after a higher packet number: OUT_OF_ORDER_SEND; an exception
+// while processing its ACKs) ends that session with its name: an error-level log line, the close reason, and a failed
+// request at its client, never a hang nor the process's end. Another session of the same origin is served intact.
+// The real origin in this process (the bug is planted in its session), real QUIC over loopback, the Node client.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { CLOSE_PROTOCOL_VIOLATION } from '@pcc-stream/protocol';
@@ -13,7 +13,21 @@ import { DatagramTransport } from '../src/session/datagram-transport.ts';
 import type { OriginSession } from '../src/session/origin-session.ts';
 import { makeMedia, sha256, waitFor } from './helpers.ts';
 
-test(`${OUT_OF_ORDER_SEND} closes its session with that name and fails its request at the client; another session completes intact`, { timeout: 60_000 }, async () => {
+interface BrokenSession {
+  transport: DatagramTransport;
+  session: OriginSession;
+  /** The error its client's fetch failed with. */
+  error: Error;
+  /** The origin's log lines while the test ran. */
+  logLines: Array<Record<string, unknown>>;
+}
+
+/**
+ * Two sessions fetch 3 MB each at 20 Mbit/s (over a second); `plant` breaks the first once its first body bytes
+ * arrived. Checks that the first one's fetch fails with code 1 and the second one's body arrives intact on a session
+ * still open; returns the first one for the caller's checks.
+ */
+async function breakOneOfTwoSessions(plant: (transport: DatagramTransport) => void): Promise<BrokenSession> {
   const media = makeMedia({ 'a.bin': 3_000_000, 'b.bin': 3_000_000 });
   const logLines: Array<Record<string, unknown>> = [];
   const stderrWrite = process.stderr.write.bind(process.stderr);
@@ -33,46 +47,71 @@ test(`${OUT_OF_ORDER_SEND} closes its session with that name and fails its reque
     };
     const broken = await connect();
     await waitFor(() => origin.sessions.size === 1, 10_000, 'the first session');
-    const brokenSession: OriginSession = [...origin.sessions.values()][0]!;
-    const transport = brokenSession.transport;
+    const session: OriginSession = [...origin.sessions.values()][0]!;
+    const transport = session.transport;
     assert.ok(transport instanceof DatagramTransport);
     const other = await connect();
 
-    // 3 MB at 20 Mbit/s take over a second: the bug is planted once the first body bytes arrived.
-    let planted = -1;
+    let planted = false;
     let receivedBytes = 0;
     const failed = broken.fetch('/a.bin', {
       onData: (chunk) => {
         receivedBytes += chunk.byteLength;
-        if (planted >= 0) return;
-        const tracker = transport.sender.tracker;
-        planted = tracker.nextPacketNumberBound + 2;
-        tracker.onPacketSent({ packetNumber: planted, sentTimeUs: nowUs(), bytes: 1200, requestId: 0, offset: 0, length: 0, retransmission: false });
+        if (!planted) plant(transport);
+        planted = true;
       },
     });
     const intact = other.fetch('/b.bin');
     intact.catch(() => undefined); // awaited below; a failure before then must not surface as an unhandled rejection
 
+    let error: Error | null = null;
     await assert.rejects(failed, (err: Error) => {
-      assert.match(err.message, new RegExp(`code ${CLOSE_PROTOCOL_VIOLATION}: internal error: ${OUT_OF_ORDER_SEND.replaceAll('.', '\\.')}: packet \\d+ was sent after packet ${planted}`));
+      error = err;
       return true;
     });
-    assert.ok(planted >= 0 && receivedBytes < 3_000_000, `${receivedBytes} B received`);
-    assert.equal(brokenSession.closedWith?.code, CLOSE_PROTOCOL_VIOLATION);
-    assert.equal(transport.stats()['out_of_order_sends'], 1);
-    const bug = logLines.filter((l) => l['event'] === OUT_OF_ORDER_SEND);
-    assert.equal(bug.length, 1, 'logged once');
-    assert.equal(bug[0]!['level'], 'error');
-    assert.equal(bug[0]!['largest_sent'], planted);
+    assert.ok(error !== null);
+    assert.match((error as Error).message, new RegExp(`^session closed \\(code ${CLOSE_PROTOCOL_VIOLATION}: internal error: `));
+    assert.ok(planted && receivedBytes < 3_000_000, `${receivedBytes} B received`);
+    assert.equal(session.closedWith?.code, CLOSE_PROTOCOL_VIOLATION);
 
     const result = await intact;
     assert.equal(result.status, 200);
     assert.equal(sha256(result.body!), media.files.get('b.bin')!.sha256);
     assert.equal(other.closeInfo, null, 'the other session stays open');
+    return { transport, session, error, logLines };
   } finally {
     for (const c of clients) c.close();
     await origin.stop();
     process.stderr.write = stderrWrite;
     media.cleanup();
   }
+}
+
+test(`${OUT_OF_ORDER_SEND} closes its session with that name and fails its request at the client; another session completes intact`, { timeout: 60_000 }, async () => {
+  let stray = -1;
+  const broken = await breakOneOfTwoSessions((transport) => {
+    // As a send path that broke the allocation order would leave it: a number ahead of the sender's own recorded as
+    // sent, so the sender's next packets come after a higher one.
+    const tracker = transport.sender.tracker;
+    stray = tracker.nextPacketNumberBound + 2;
+    tracker.onPacketSent({ packetNumber: stray, sentTimeUs: nowUs(), bytes: 1200, requestId: 0, offset: 0, length: 0, retransmission: false });
+  });
+  assert.match(broken.error.message, new RegExp(`internal error: ${OUT_OF_ORDER_SEND.replaceAll('.', '\\.')}: packet \\d+ was sent after packet ${stray}\\)$`));
+  assert.equal(broken.transport.stats()['out_of_order_sends'], 1);
+  const bug = broken.logLines.filter((l) => l['event'] === OUT_OF_ORDER_SEND);
+  assert.equal(bug.length, 1, 'logged once');
+  assert.equal(bug[0]!['level'], 'error');
+  assert.equal(bug[0]!['largest_sent'], stray);
+});
+
+test('an exception while processing ACKs closes only its session, with the error, not the origin process', { timeout: 60_000 }, async () => {
+  const broken = await breakOneOfTwoSessions((transport) => {
+    transport.sender.onDatagrams = () => {
+      throw new Error('planted ACK-processing bug');
+    };
+  });
+  assert.match(broken.error.message, /internal error: planted ACK-processing bug\)$/);
+  const lines = broken.logLines.filter((l) => l['event'] === 'session.ack_processing_failed');
+  assert.equal(lines.length, 1);
+  assert.equal(lines[0]!['level'], 'error');
 });

@@ -48,7 +48,14 @@ export class DatagramTransport implements TransportHandler, SendLoopMember {
     }, { random: cryptoRandom, maxDatagramBytes: quic.maxDatagramSize(), initialWindowBytes: 1 << 20, nowUs: now, maxPacketsInFlight,
       ...(pacing.burstUs === undefined ? {} : { pacingBurstUs: pacing.burstUs }) });
     sendLoop.add(this);
-    void this.receiveLoop();
+    void this.receiveLoop().catch((err: unknown) => {
+      // ACK processing threw (a bug of ours): as for a failed send turn, only this session is closed. Unhandled, the
+      // rejection would end the origin process, every other session with it.
+      if (isSessionClosedError(err)) return; // it ended meanwhile: its release follows from closed()
+      const message = errorMessage(err);
+      log('error', 'session.ack_processing_failed', { session: this.quic.id, error: message });
+      this.onFatal(1, `internal error: ${message}`);
+    });
   }
 
   get algorithm(): string {

@@ -509,10 +509,10 @@ static void pcp_required_compensation(pcp_state *s, int64_t now_us, int64_t wind
 
     /* Standing queue over the min delay, drained within one round trip. The paper compares the max
      * delay of the last round trip; but a queue that is already draining (or a probe's short bump)
-     * also raises the max, and cutting for it again overshoots: after a 100 -> 50 Mbit/s drop on the
-     * test bottleneck the max rule ended at 13 Mbit/s once the queue was gone, this one at 25 (the
-     * one drain cut). The delay that held through the whole round trip (trimmed minimum) is the
-     * persistent queue the paper aims at. */
+     * also raises the max, and cutting for it again overshoots: after a capacity drop the queue
+     * takes several round trips to drain, and a cut in each leaves the rate far below the new
+     * capacity once it is gone. The delay that held through the whole round trip (trimmed minimum)
+     * is the persistent queue the paper aims at (§3.2). */
     if (s->min_delay_valid) {
         size_t k = (size_t)ceil(trim * (double)(n - 1));
         double persistent = pcp_select(s->scratch, n, k);

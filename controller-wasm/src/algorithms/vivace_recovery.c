@@ -108,9 +108,9 @@ void vivace_recover_up_to(vivace_state *s, double target_rate) {
  * every step and the MI at the target met no queue and lost nothing, the target is below the capacity by an unknown
  * amount: the situation a fade recovery's clean increases show, so the doubling goes on up to the rate the fade
  * began from, with the same guards (the delivery cap, the exit on the first utility drop, §4.4). Otherwise the
- * gradient climbs from half the capacity last seen, and it climbs only in full probe rounds: after a blackout a
- * video player's short segment requests (an app-limited MI every few MIs) re-run every round, and the rate stayed
- * at half the link for seconds while the sender had data waiting. Only with a latency term, as for a fade recovery. */
+ * gradient climbs from half the capacity last seen, and only in full probe rounds (§4.4.3): a video player's short
+ * segment requests leave an app-limited MI every few MIs, and each re-runs the round. Only with a latency term, as
+ * for a fade recovery. */
 int vivace_fade_began_above(const vivace_state *s, double rate) {
     return s->fade_pending && s->rate_before_fade > rate && vivace_param(s, VIVACE_P_LATENCY_COEFFICIENT) > 0;
 }

@@ -15,8 +15,9 @@
  * short, so one random loss looks like a large drop, while congestion (heavy loss, RTT doubling) clears it. */
 #define SLOW_START_EXIT_CONFIDENCE 2.0
 /* In slow start, a significant RTT gradient below this in an MI that delivered what it sent is jitter, not a queue:
- * the real path's forward-path delay wanders by ~200 µs within an MI (0.01-0.05 per MI at a steady RTT), and the
- * kernel-module paper's low-pass filter for its noisier RTT samples is 3%; an overshoot of 10% or more passes. */
+ * forward-path delay wanders within an MI at a steady RTT by a few percent of it (the kernel-module paper's low-pass
+ * filter for its noisier RTT samples is 3%), while an overshoot of 10% or more grows the queue at g >= 0.1 (eq. 4.4)
+ * and passes. */
 #define SLOW_START_JITTER_GRADIENT 0.1
 /* A drain lasts at most this many sRTTs: a stale min RTT (the path's delay grew) must not stall the flow. */
 #define DRAIN_MAX_SRTTS 4.0

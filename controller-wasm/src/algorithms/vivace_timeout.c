@@ -47,7 +47,7 @@ void vivace_on_timeout(void *state, const pcc_mi_result *r) {
 /* MI timeouts that interrupted the first slow start (thesis §4.4: double per MI until the utility falls) where the
  * acks, once they came, showed a silence of the return path: the rate the halvings started from was the search's
  * own guess (the initial rate or a doubling of it whose feedback was still due), never a rate the path was shown to
- * carry, so neither it nor half of it is a place to stop. Stopping there left a video session at a fraction of the
+ * carry, so neither it nor half of it is a place to stop. Stopping there leaves a video flow at a fraction of the
  * link: probing's rounds (§4.4.3) climb a few percent each and a segment's end re-runs them, while slow start alone
  * doubles through such MIs. The search resumes from rate, with its own guards (the exit on the first utility drop,
  * the delivery cap, the drain), and as the first slow start: no target. */
@@ -80,9 +80,9 @@ int vivace_start_timeout_recovery(vivace_state *s) {
      * the halving left, a recovery at its target, and the halving measured a silence, not a queue. The recovery's next
      * MI is its last step and decides as that step does (vivace_extend_recovery, vivace_recovery.c): clean, the
      * doubling goes on to the rate before the halving (§4.4); met a queue or lost, probing goes on from here. Left to
-     * probing, a 3 s blackout of 10 Mbit/s kept the rate at half the link for 10 s (faults suite, short form): its
-     * rounds need four filled MIs in a row, and after the blackout the player's short requests left every third
-     * unfilled. A halving while acks still came (an LTE capacity dip) is left to the gradient, as before. */
+     * probing, the rate would stay near half the link: a round needs four filled MIs in a row (§4.4.3), and after a
+     * blackout a player's short requests leave some unfilled. A halving while acks still came (an LTE capacity dip)
+     * is left to the gradient, as before. */
     if (!vivace_flag(s, VIVACE_P_ONE_HALVING_RECOVERY) || !s->episode_ack_silence ||
         !vivace_fade_began_above(s, s->base_rate)) {
         return 0;
@@ -191,7 +191,7 @@ static int held_through_forward_silence(const vivace_state *s, const cc_ack_even
  * episode (path_step_open): the packet was sent before it, at the rate that timed out, and came back on time (not
  * late) through an empty forward path. In eq. 4.1's model (§4.3.1, eq. 4.4) the sender's own queue drains only
  * when it sends below the capacity, so a queue that emptied while it still sent that rate was not its doing: a
- * stall of the receiving host (a browser tab's event loop that read nothing for 100-500 ms, then everything) or of
+ * stall of the receiving host (a browser tab's event loop that reads nothing for a while, then everything) or of
  * the path, which a halving relieves of nothing. An on-time ack that arrives after the halving is of a packet sent
  * less than an RTT and the MI timeout before it, after the late MI. */
 static int cleared_before_halving(const vivace_state *s, const cc_ack_event *event, int64_t one_way_us, int late) {

@@ -55,10 +55,9 @@ enum {
 #define SAMMY_MULTIPLE_FULL 2.8
 /* The player's state is trusted this long after its report (a CMCD report comes with every segment request). */
 #define APP_STATE_MAX_AGE_US 10000000
-/* The defaults of the video parameters. A simulator sweep (sim:video's suites) settled the healthy threshold and
- * smooth pacing: with a cap, 12 s (dash.js's stable buffer) gave the best LTE bitrate of 6, 12, 20 and 30 s; the low
- * threshold moved no suite's result over 2-8 s, so it keeps its reasoned value (two segments); the urgent scale is
- * the balance derived above (any value from 0.02 to 1 decides exactly as Vivace does on a bottleneck). */
+/* The defaults of the video parameters: the healthy threshold is dash.js's stable buffer (the level its player
+ * keeps), where pacing may be smooth; the low one is two 2-s segments; the urgent scale is the balance derived
+ * above. */
 #define VIDEO_BUFFER_LOW_MS 4000
 #define VIDEO_BUFFER_HEALTHY_MS 12000
 #define VIDEO_URGENT_LATENCY_SCALE 0.0015
@@ -187,9 +186,8 @@ static void bound_queue_to_spare(vivace_video_state *video, const pcc_mi_outcome
     double delivered = r->stats.throughput_bps / 8.0; /* bytes/s */
     /* Capacity shows as a delivery short of what this MI itself sent, less ε, not short of the base rate: the lower
      * probe sends r(1-ε) and so delivers less than r on any link, and with RTT noise above the one-min-RTT allowance
-     * (a browser's delayed acks on a sub-ms path) each such MI cut the base by ~2ε, ratcheting a 4 Mbit/s player down
-     * to 0.1 Mbit/s (stream-e2e-stall). ε is within a probe pair's swing (§4.4.3), so a capacity short of the upper
-     * probe is still caught. */
+     * (a browser's delayed acks on a sub-ms path) each such MI would cut the base by ~2ε, a ratchet down to the
+     * floor. ε is within a probe pair's swing (§4.4.3), so a capacity short of the upper probe is still caught. */
     double shortfall_of = r->stats.send_rate_bps / 8.0 * (1.0 - vivace_param(s, VIVACE_P_EPSILON));
     if (!(delivered > 0) || !(delivered < shortfall_of)) return;
     vivace_enter_probing(s, delivered * (1.0 - vivace_param(s, VIVACE_P_EPSILON)));

@@ -377,7 +377,7 @@ export class Origin {
       const served = session.requestsStarted > 0 || session.playerStateRequests > 0;
       log('info', 'session.closed', {
         session: quic.id, remote: quic.remoteAddress, code: info.code, reason: info.reason, closed_by: byUs ? 'origin' : 'peer',
-        requests: session.requestsServed, requests_refused: session.requestsRefused,
+        requests: session.requestsServed, requests_interrupted: session.requestsInterrupted, requests_refused: session.requestsRefused,
         ...(served ? transport.stats() : { algorithm: transport.algorithm }),
         ...ackFrequencyFields(quic),
       });

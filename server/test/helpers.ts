@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { startOriginProcess } from '../src/cli/origin-process.ts';
+import { setLogLevel, type LogLevel } from '../src/log.ts';
 
 export interface RunningOrigin {
   quicPort: number;
@@ -71,4 +72,23 @@ export async function waitFor(predicate: () => Promise<boolean> | boolean, timeo
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 50));
   }
+}
+
+/** Collects this process's JSON log lines (an in-process origin's), debug level included, instead of printing them,
+ *  until restore(). */
+export function captureLogLines(): { lines: Array<Record<string, unknown>>; restore: () => void } {
+  const lines: Array<Record<string, unknown>> = [];
+  const stderrWrite = process.stderr.write.bind(process.stderr);
+  process.stderr.write = ((chunk: string | Uint8Array) => {
+    for (const line of String(chunk).split('\n')) if (line.startsWith('{')) lines.push(JSON.parse(line) as Record<string, unknown>);
+    return true;
+  }) as typeof process.stderr.write;
+  setLogLevel('debug'); // request.done is a debug line
+  return {
+    lines,
+    restore: () => {
+      setLogLevel((process.env.PCC_LOG_LEVEL as LogLevel | undefined) ?? 'info');
+      process.stderr.write = stderrWrite;
+    },
+  };
 }

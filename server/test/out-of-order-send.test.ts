@@ -1,6 +1,7 @@
 // A bug of ours caught in one session (a datagram sent after a higher packet number: OUT_OF_ORDER_SEND; an exception
 // while processing its ACKs) ends that session with its name: an error-level log line, the close reason, and a failed
 // request at its client, never a hang nor the process's end. Another session of the same origin is served intact.
+// The request the close cut off is reported `interrupted` (request.done, the prefetch counters), never `complete`.
 // The real origin in this process (the bug is planted in its session), real QUIC over loopback, the Node client.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -11,30 +12,26 @@ import { OUT_OF_ORDER_SEND } from '../src/datagram/datagram-sender.ts';
 import { Origin } from '../src/origin.ts';
 import { DatagramTransport } from '../src/session/datagram-transport.ts';
 import type { OriginSession } from '../src/session/origin-session.ts';
-import { makeMedia, sha256, waitFor } from './helpers.ts';
+import { captureLogLines, makeMedia, sha256, waitFor } from './helpers.ts';
 
 interface BrokenSession {
   transport: DatagramTransport;
   session: OriginSession;
   /** The error its client's fetch failed with. */
   error: Error;
-  /** The origin's log lines while the test ran. */
+  /** The origin's log lines while the test ran (debug level included). */
   logLines: Array<Record<string, unknown>>;
 }
 
 /**
  * Two sessions fetch 3 MB each at 20 Mbit/s (over a second); `plant` breaks the first once its first body bytes
- * arrived. Checks that the first one's fetch fails with code 1 and the second one's body arrives intact on a session
- * still open; returns the first one for the caller's checks.
+ * arrived. Checks that the first one's fetch fails with code 1, its request is logged `interrupted` with the close
+ * reason and counted so (never complete), and the second one's body arrives intact on a session still open; returns
+ * the first one for the caller's checks.
  */
 async function breakOneOfTwoSessions(plant: (transport: DatagramTransport) => void): Promise<BrokenSession> {
   const media = makeMedia({ 'a.bin': 3_000_000, 'b.bin': 3_000_000 });
-  const logLines: Array<Record<string, unknown>> = [];
-  const stderrWrite = process.stderr.write.bind(process.stderr);
-  process.stderr.write = ((chunk: string | Uint8Array) => {
-    for (const line of String(chunk).split('\n')) if (line.startsWith('{')) logLines.push(JSON.parse(line) as Record<string, unknown>);
-    return true;
-  }) as typeof process.stderr.write;
+  const { lines: logLines, restore } = captureLogLines();
   const origin = await Origin.start({ mediaDir: media.dir, port: 0, httpPort: null, httpsPort: null, tcpPort: null });
   const clients: PccClient[] = [];
   try {
@@ -54,7 +51,8 @@ async function breakOneOfTwoSessions(plant: (transport: DatagramTransport) => vo
 
     let planted = false;
     let receivedBytes = 0;
-    const failed = broken.fetch('/a.bin', {
+    // Marked early (PROTOCOL.md §2.6): the prefetch counters that feed telemetry and bench results see it too.
+    const failed = broken.fetch('/a.bin?pcc-prefetch=1', {
       onData: (chunk) => {
         receivedBytes += chunk.byteLength;
         if (!planted) plant(transport);
@@ -78,11 +76,25 @@ async function breakOneOfTwoSessions(plant: (transport: DatagramTransport) => vo
     assert.equal(result.status, 200);
     assert.equal(sha256(result.body!), media.files.get('b.bin')!.sha256);
     assert.equal(other.closeInfo, null, 'the other session stays open');
+
+    await waitFor(() => session.requestsServed === 1, 10_000, "the broken session's request to end");
+    const done = logLines.filter((l) => l['event'] === 'request.done' && l['session'] === session.quic.id);
+    assert.equal(done.length, 1);
+    assert.equal(done[0]!['outcome'], 'interrupted', 'a request its session closed under is not complete');
+    assert.equal(done[0]!['why'], `session closed (code ${CLOSE_PROTOCOL_VIOLATION}: ${session.closedWith?.reason})`);
+    const bodyBytesSent = done[0]!['body_bytes_sent'] as number;
+    assert.ok(bodyBytesSent > 0 && bodyBytesSent < 3_000_000, `${bodyBytesSent} B sent`);
+    assert.equal(session.requestsInterrupted, 1);
+    assert.deepEqual(transport.telemetry.prefetch.fields(), {
+      prefetch_requests: 1, prefetch_cancelled: 0, prefetch_cancelled_bytes_sent: 0, prefetch_interrupted: 1, prefetch_interrupted_bytes_sent: bodyBytesSent,
+    });
+    const totals = origin.status()['prefetch_totals'] as Record<string, number>;
+    assert.equal(totals['prefetch_interrupted'], 1, "the origin's totals (what a bench run reads) count it interrupted");
     return { transport, session, error, logLines };
   } finally {
     for (const c of clients) c.close();
     await origin.stop();
-    process.stderr.write = stderrWrite;
+    restore();
     media.cleanup();
   }
 }

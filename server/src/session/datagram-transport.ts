@@ -22,7 +22,8 @@ export class DatagramTransport implements TransportHandler, SendLoopMember {
   readonly transport = 'datagram';
   readonly sender: DatagramSender;
   readonly telemetry: MiTelemetry;
-  private readonly completions = new Map<number, () => void>();
+  /** Per request being served: called with `true` when its body is acknowledged, `false` when the session closed first. */
+  private readonly completions = new Map<number, (acknowledged: boolean) => void>();
   private lastTelemetrySampleUs = -Infinity;
   private closed = false;
 
@@ -39,7 +40,7 @@ export class DatagramTransport implements TransportHandler, SendLoopMember {
     this.telemetry = new MiTelemetry(quic.id, controller.algorithm, logDir, now);
     this.sender = new DatagramSender(controller, quic, {
       onFatal: (code, reason) => this.onFatal(code, reason),
-      onRequestComplete: (request) => this.completions.get(request.requestId)?.(),
+      onRequestComplete: (request) => this.completions.get(request.requestId)?.(true),
       onProgress: (t) => this.sampleTelemetry(t),
       // A bug of ours, not the peer's: the session is closed for it (onFatal follows).
       onOutOfOrderSend: (packetNumber, largestSentNumber) => log('error', OUT_OF_ORDER_SEND, {
@@ -128,20 +129,20 @@ export class DatagramTransport implements TransportHandler, SendLoopMember {
     });
     if (!responded || this.closed) {
       opened.body.close();
-      return { outcome: 'cancelled', bodyBytesSent: 0 };
+      return this.closed || stream.sessionClosed !== null ? interrupted(0, stream.sessionClosed) : { outcome: 'cancelled', bodyBytesSent: 0 };
     }
     const outgoing = new OutgoingRequest(id, opened.body, opened.bodyOffset, opened.bodyLength, nowUs());
-    let complete = opened.bodyLength === 0;
-    if (!complete) {
-      const done = new Promise<void>((resolve) => this.completions.set(id, resolve));
+    if (opened.bodyLength > 0) {
+      const done = new Promise<boolean>((resolve) => this.completions.set(id, resolve));
       this.sender.addRequest(outgoing, request.windowBytes);
       this.sendLoop.wake(this);
       const cancelled = stream.untilCancelled();
-      const winner = await Promise.race([done.then(() => 'complete' as const), cancelled]);
+      const winner = await Promise.race([done, cancelled]);
       this.completions.delete(id);
-      complete = winner === 'complete';
-      if (!complete) {
+      if (winner !== true) {
         this.sender.removeRequest(id);
+        // The session's end (ours resolves `done` with false; the peer's fails the stream's read) is no cancel.
+        if (winner === false || this.closed || stream.sessionClosed !== null) return interrupted(outgoing.bytesSent, stream.sessionClosed);
         log('info', 'request.cancelled', { session: this.quic.id, request: id, why: winner, acked_bytes: outgoing.ackedBytes });
         await stream.finish();
         return { outcome: 'cancelled', bodyBytesSent: outgoing.bytesSent };
@@ -149,11 +150,13 @@ export class DatagramTransport implements TransportHandler, SendLoopMember {
     } else {
       opened.body.close();
     }
-    await stream.write({
+    // Every body byte is acknowledged, but the client learns the request ended only from DONE.
+    const told = await stream.write({
       type: 'done', requestId: id, bytesSent: outgoing.bytesSent, retransmittedBytes: outgoing.retransmittedBytes,
       packetsSent: outgoing.packetsSent, packetsLost: outgoing.packetsLost, durationUs: nowUs() - outgoing.startedUs,
     });
-    await stream.finish();
+    const finished = told && (await stream.finish());
+    if (!finished || this.closed) return interrupted(outgoing.bytesSent, stream.sessionClosed ?? (told ? null : 'DONE could not be written'));
     stream.stopReading();
     return { outcome: 'complete', bodyBytesSent: outgoing.bytesSent };
   }
@@ -169,7 +172,7 @@ export class DatagramTransport implements TransportHandler, SendLoopMember {
     // A session that never sent (a hostile one closed at once) has no stalls to tell.
     if (this.sender.tracker.packetsSent > 0) log('info', 'session.stall_reasons', { session: this.quic.id, ...this.sender.stallReasons.fields() });
     this.sender.close();
-    for (const resolve of this.completions.values()) resolve();
+    for (const resolve of this.completions.values()) resolve(false);
     this.completions.clear();
     const filesClosed = this.telemetry.close();
     this.controller.destroy();
@@ -211,4 +214,8 @@ export class DatagramTransport implements TransportHandler, SendLoopMember {
       ...this.telemetry.player.fields(nowUs()),
     };
   }
+}
+
+function interrupted(bodyBytesSent: number, why: string | null): ServeOutcome {
+  return { outcome: 'interrupted', bodyBytesSent, why };
 }

@@ -36,7 +36,10 @@ export class OriginSession {
   private lastActivityMs = Date.now();
   private readonly idleTimer: NodeJS.Timeout;
   private closed = false;
+  /** Media requests whose serving ended, however (complete, cancelled or interrupted). */
   requestsServed = 0;
+  /** Of those, requests the session's end interrupted before they completed (`outcome: 'interrupted'`). */
+  requestsInterrupted = 0;
   /** Requests whose body (or telemetry feed) was begun, however they ended. */
   requestsStarted = 0;
   /** Requests answered with a 4xx status. */
@@ -238,6 +241,7 @@ export class OriginSession {
         cmsdDynamic: encodeCmsdDynamic({ ...this.transport.deliveryEstimate(), mbKbps: this.limits.cmsdMaxBitrateKbps ?? undefined }),
       });
       this.requestsServed++;
+      if (outcome.outcome === 'interrupted') this.requestsInterrupted++;
       // The player's early requests (PROTOCOL.md §2.6), for /status and the telemetry lines.
       if (isPrefetchRequest(request.path)) {
         this.transport.telemetry.prefetch.record(outcome.outcome, outcome.bodyBytesSent);
@@ -247,6 +251,8 @@ export class OriginSession {
         session: this.quic.id, request: id, path: request.path, status: opened.status, bytes: opened.bodyLength, outcome: outcome.outcome,
         body_bytes_sent: outcome.bodyBytesSent,
         ms: Date.now() - startedMs,
+        // Our own close's reason when we closed it; else what the transport saw (the peer's close, a DONE not written).
+        ...(outcome.outcome === 'interrupted' ? { why: this.closedWith ? `session closed (code ${this.closedWith.code}: ${this.closedWith.reason})` : (outcome.why ?? 'session closed') } : {}),
       });
     } finally {
       this.activeRequestIds.delete(id);

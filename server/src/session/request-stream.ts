@@ -13,6 +13,11 @@ const READ_CHUNK_BYTES = 4096;
 export class RequestStream {
   private readonly reader = new StreamFrameReader();
   private ended = false;
+  /**
+   * Set once a read, write or finish failed because the session closed (the addon's error says `session closed: …`),
+   * to that error's message: a request interrupted by its session's end, not one its client cancelled.
+   */
+  sessionClosed: string | null = null;
 
   constructor(readonly stream: BiStream) {}
 
@@ -25,7 +30,8 @@ export class RequestStream {
       let chunk: Buffer | null;
       try {
         chunk = await this.stream.read(READ_CHUNK_BYTES);
-      } catch {
+      } catch (err) {
+        this.noteFailure(err);
         return { kind: 'reset' };
       }
       if (chunk === null) this.ended = true;
@@ -62,17 +68,26 @@ export class RequestStream {
     try {
       await this.stream.write(bytes);
       return true;
-    } catch {
+    } catch (err) {
+      this.noteFailure(err);
       return false;
     }
   }
 
-  async finish(): Promise<void> {
+  /** Sends FIN; false if that failed (the peer may already have reset the stream, or the session closed). */
+  async finish(): Promise<boolean> {
     try {
       await this.stream.finish();
-    } catch {
-      /* the peer may already have reset the stream */
+      return true;
+    } catch (err) {
+      this.noteFailure(err);
+      return false;
     }
+  }
+
+  private noteFailure(err: unknown): void {
+    const message = err instanceof Error ? err.message : String(err);
+    if (this.sessionClosed === null && message.includes('session closed')) this.sessionClosed = message;
   }
 
   /** Stops reading (frees the native read) without touching our sending side. */

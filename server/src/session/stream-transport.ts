@@ -64,14 +64,17 @@ export class StreamTransport implements TransportHandler {
 
   async serveBody(request: RequestFrame, stream: RequestStream, opened: OpenedBody, cmsd: ResponseCmsd): Promise<ServeOutcome> {
     let sent = 0;
-    const ended = (outcome: ServeOutcome['outcome']): ServeOutcome => ({ outcome, bodyBytesSent: sent });
+    const ended = (outcome: 'complete' | 'cancelled'): ServeOutcome => ({ outcome, bodyBytesSent: sent });
+    // The session's end (ours, or the peer's as the stream's failure shows it) is no cancel.
+    const interruptedOr = (outcome: 'complete' | 'cancelled'): ServeOutcome =>
+      this.closed || stream.sessionClosed !== null ? { outcome: 'interrupted', bodyBytesSent: sent, why: stream.sessionClosed } : ended(outcome);
     try {
       const ok = await stream.write({
         type: 'response', requestId: request.requestId, status: opened.status, delivery: DELIVERY_STREAM,
         totalSize: opened.totalSize, bodyOffset: opened.bodyOffset, bodyLength: opened.bodyLength,
         contentType: opened.contentType, reason: '', ...cmsd,
       });
-      if (!ok) return ended('cancelled');
+      if (!ok) return interruptedOr('cancelled');
       let cancelled = false;
       void stream.untilCancelled().then(() => {
         cancelled = true;
@@ -80,16 +83,17 @@ export class StreamTransport implements TransportHandler {
       for (let at = opened.bodyOffset; at < end; at += WRITE_CHUNK_BYTES) {
         if (cancelled || this.closed) {
           stream.reset(0x10);
-          return ended('cancelled');
+          return interruptedOr('cancelled');
         }
         const n = Math.min(WRITE_CHUNK_BYTES, end - at);
         // The block cache's view is overwritten by the next read: copy before the async write.
-        if (!(await stream.writeRaw(opened.body.read(at, n).slice()))) return ended('cancelled');
+        if (!(await stream.writeRaw(opened.body.read(at, n).slice()))) return interruptedOr('cancelled');
         this.sentBytes += n;
         sent += n;
       }
-      await stream.finish();
-      return ended('complete');
+      // Written to QUIC and finished; a session closing after this but before quinn delivered it is not seen here.
+      const finished = await stream.finish();
+      return finished ? interruptedOr('complete') : interruptedOr('cancelled');
     } finally {
       opened.body.close();
     }

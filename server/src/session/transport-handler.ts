@@ -11,11 +11,19 @@ export interface ResponseCmsd {
   cmsdDynamic: string;
 }
 
-/** How serving one body ended, and the body bytes the transport sent for it (retransmissions included). */
-export interface ServeOutcome {
-  outcome: 'complete' | 'cancelled';
-  bodyBytesSent: number;
-}
+/**
+ * How serving one body ended: `complete` (datagrams: every body byte acknowledged and DONE written; quic-stream: the
+ * body written to QUIC and FIN sent), `cancelled` by its client, or `interrupted` by its session's end (or a DONE that
+ * could not be written) before it completed; and the body bytes the transport sent for it (retransmissions
+ * included). An interrupted one carries `why`, the error that showed it when there was one (the session's own close
+ * reason is the session's to add).
+ */
+export type ServeOutcome =
+  | { outcome: 'complete' | 'cancelled'; bodyBytesSent: number }
+  | { outcome: 'interrupted'; bodyBytesSent: number; why: string | null };
+
+/** How one request ended, as request.done lines and the prefetch counters name it. */
+export type RequestOutcome = ServeOutcome['outcome'];
 
 export interface TransportHandler {
   readonly transport: 'datagram' | 'quic-stream';
@@ -23,7 +31,7 @@ export interface TransportHandler {
   readonly algorithm: string;
   /** The session's telemetry lines (and the player state and early-request counts they carry). */
   readonly telemetry: MiTelemetry;
-  /** Sends the RESPONSE frame and the body; resolves when the request completed or was cancelled. */
+  /** Sends the RESPONSE frame and the body; resolves when the request completed, was cancelled or was interrupted. */
   serveBody(request: RequestFrame, stream: RequestStream, opened: OpenedBody, cmsd: ResponseCmsd): Promise<ServeOutcome>;
   /** The transport's view of the delivery for CMSD-Dynamic (PROTOCOL.md §2.7): etp and rtt once it has an RTT sample. */
   deliveryEstimate(): Pick<CmsdDynamic, 'etpKbps' | 'rttMs'>;

@@ -48,29 +48,27 @@ static unsigned confidence_amplifier(unsigned tau) {
     return tau <= 3 ? tau : 2 * tau - 3;
 }
 
-/* The most any probe of the round got through the path, Mbit/s: the fraction of what it sent that was acknowledged
- * times its target rate (a fraction, so an application-limited MI does not lower it), or times the rate it was
- * actually sent at (of_sent: the path's delivery rate when the sender could not carry out the target). */
-static double probes_delivered_mbps_of(const vivace_state *s, int of_sent) {
+/* The largest of a per-probe figure over the round's probes (0 when none is positive). */
+static double probes_max(const vivace_state *s, double (*figure)(const probe_result *p)) {
     double best = 0.0;
     for (int slot = 0; slot < PCC_PROBE_SLOTS; slot++) {
-        const probe_result *p = &s->probes[slot];
-        double delivered = (of_sent ? p->sent_mbps : p->rate_mbps) * p->delivered_fraction;
-        if (delivered > best) best = delivered;
+        double value = figure(&s->probes[slot]);
+        if (value > best) best = value;
     }
     return best;
 }
 
-static double probes_delivered_mbps(const vivace_state *s) { return probes_delivered_mbps_of(s, 0); }
+/* What a probe got through the path, Mbit/s: the fraction of what it sent that was acknowledged times its target rate
+ * (a fraction, so an application-limited MI does not lower it), or times the rate it was actually sent at (the
+ * path's delivery rate when the sender could not carry out the target). */
+static double delivered_at_target(const probe_result *p) { return p->rate_mbps * p->delivered_fraction; }
+static double delivered_at_send_rate(const probe_result *p) { return p->sent_mbps * p->delivered_fraction; }
+static double offered(const probe_result *p) { return p->rate_mbps; }
 
-/* The highest rate the round's probes were sent at, Mbit/s. */
-static double probes_offered_mbps(const vivace_state *s) {
-    double best = 0.0;
-    for (int slot = 0; slot < PCC_PROBE_SLOTS; slot++) {
-        if (s->probes[slot].rate_mbps > best) best = s->probes[slot].rate_mbps;
-    }
-    return best;
-}
+/* The most any probe of the round got through the path, Mbit/s, each way, and the highest rate offered. */
+static double probes_delivered_at_target_mbps(const vivace_state *s) { return probes_max(s, delivered_at_target); }
+static double probes_delivered_at_send_rate_mbps(const vivace_state *s) { return probes_max(s, delivered_at_send_rate); }
+static double probes_offered_mbps(const vivace_state *s) { return probes_max(s, offered); }
 
 double vivace_bounded_step_mbps(vivace_state *s, double gradient, double rate_mbps) {
     double change_mbps = (double)confidence_amplifier(s->consecutive) * vivace_param(s, VIVACE_P_THETA0) * gradient;
@@ -126,7 +124,7 @@ static void apply_gradient(vivace_state *s, double gradient, double gradient_var
     if (vivace_start_fade_recovery(s, direction)) return;
     double next_mbps = rate_mbps + vivace_bounded_step_mbps(s, gradient, rate_mbps);
     if (direction < 0) {
-        double delivered_mbps = probes_delivered_mbps(s) * (1.0 + s->epsilon);
+        double delivered_mbps = probes_delivered_at_target_mbps(s) * (1.0 + s->epsilon);
         if (delivered_mbps > 0 && delivered_mbps < next_mbps) {
             next_mbps = delivered_mbps;
             if (delivery_fell) vivace_note_fade(s, s->base_rate);
@@ -194,7 +192,7 @@ static int step_down_from_overload(vivace_state *s) {
     for (int slot = 0; slot < PCC_PROBE_SLOTS; slot++) {
         if (!(s->probes[slot].loss_rate > OVERLOAD_LOSS)) return 0;
     }
-    double next_mbps = probes_delivered_mbps_of(s, 1) * (1.0 - s->epsilon);
+    double next_mbps = probes_delivered_at_send_rate_mbps(s) * (1.0 - s->epsilon);
     if (!(next_mbps > 0) || !(next_mbps < vivace_to_mbps(s->base_rate))) return 0;
     s->loop.gradient = 0.0;
     vivace_reset_direction(s);
@@ -206,7 +204,7 @@ static int step_down_from_overload(vivace_state *s) {
 static int same_sign(double a, double b) { return (a > 0) == (b > 0) && (a < 0) == (b < 0); }
 
 static void on_probes_complete(vivace_state *s) {
-    int delivery_fell = vivace_round_delivery_fell(s, probes_delivered_mbps(s), probes_offered_mbps(s));
+    int delivery_fell = vivace_round_delivery_fell(s, probes_delivered_at_target_mbps(s), probes_offered_mbps(s));
     for (int pair = 0; pair < PCC_PROBE_PAIRS && vivace_flag(s, VIVACE_P_PROBE_PAIR_CHECK); pair++) {
         if (!pair_carried_out(s, &s->probes[2 * pair])) {
             if (step_down_from_overload(s)) return;

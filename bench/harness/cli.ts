@@ -12,7 +12,7 @@ import { repoRoot } from './repo-root.ts';
 import { userPath } from '@pcc-stream/protocol/node/user-path';
 import { parseScheme } from '@pcc-stream/protocol';
 import { parseAidedScheme } from './aids.ts';
-import { HARNESS_PLAYER_PARAMS } from './run-browser.ts';
+import { PLAYER_OPTION_PARAMS } from '@pcc-stream/player/session-params';
 import { ALL_SCHEMES, loadScenarioFile, parseControllerParams, ScenarioError, type ControllerParams, type Scenario, type Scheme } from './scenario.ts';
 import { SUITES, suiteScenarios } from './suites.ts';
 import { EXTERNAL_SCHEME_NAMES, isExternalScheme, recordSkippedSchemes, selectExternalSchemes } from './external-schemes.ts';
@@ -135,10 +135,17 @@ function parse(): Command {
   }
   const playerParams: Record<string, string> = {};
   for (const raw of values['player-param'] ?? []) {
-    const m = /^([A-Za-z][A-Za-z0-9]*)=(.*)$/.exec(raw); // the page validates the value (player/src/config/session-params.ts)
+    const m = /^([A-Za-z][A-Za-z0-9]*)=(.*)$/.exec(raw);
     if (!m) throw new UsageError(`--player-param ${raw}: expected NAME=VALUE, e.g. abrThroughput=dashjs`);
-    if (HARNESS_PLAYER_PARAMS.includes(m[1]!)) throw new UsageError(`--player-param ${raw}: the harness sets ${m[1]} itself (from the scenario and scheme)`);
-    playerParams[m[1]!] = m[2]!;
+    // Checked here, not on the page: the page ignores a name it does not know, and the run would record it as in effect.
+    const name = m[1]!;
+    const value = m[2]!;
+    const values = Object.hasOwn(PLAYER_OPTION_PARAMS, name) ? PLAYER_OPTION_PARAMS[name] : undefined;
+    if (values === undefined) {
+      throw new UsageError(`--player-param ${raw}: ${name} is not a player option a benchmark sets (one of: ${Object.keys(PLAYER_OPTION_PARAMS).join(', ')}; the scheme, media and addresses come from the scenario)`);
+    }
+    if (!values.includes(value)) throw new UsageError(`--player-param ${raw}: ${name} must be one of ${values.join(', ')}`);
+    playerParams[name] = value;
   }
   if (Object.keys(playerParams).length > 0) scenarios = scenarios.map((sc) => ({ ...sc, playerParams }));
   const positiveInt = (raw: string | undefined, flag: string): number | undefined => {

@@ -47,9 +47,6 @@ export interface OriginPorts {
   tcpPort: number;
 }
 
-/** Page parameters playerUrl sets from the scenario and scheme (a --player-param may not name them). */
-export const HARNESS_PLAYER_PARAMS: readonly string[] = ['host', 'port', 'httpPort', 'httpsPort', 'tcpPort', 'transport', 'cc', 'content', 'abr', 'bitrate', 'prefetch', 'stream'];
-
 /** `pageOrigin`: where the browser loads the page from (servePageInNamespace: the namespace's loopback). */
 export function playerUrl(ports: OriginPorts, scheme: Scheme, scenario: Scenario, pageOrigin = `http://${ports.host}:${ports.httpPort}`): string {
   const { transport, cc } = schemeTransport(scheme);

@@ -39,3 +39,19 @@ test('bench --scenario and sim --trace/--csv resolve against the folder the comm
   assert.ok((JSON.parse(sim.stdout) as { capacity_mbps: number }).capacity_mbps > 0);
   assert.ok(existsSync(join(outside, 'series.csv')), 'the CSV lands in the folder the command ran in');
 });
+
+test('bench --player-param: a player option reaches the run plan; an unknown name or value is refused, naming it', () => {
+  const list = (param: string) => npm(repoRoot, ['bench', '--', '--suite', 'smoke', '--schemes', 'vivace', '--list', '--out', 'r', '--player-param', param]);
+  const ok = list('abrThroughput=dashjs');
+  assert.equal(ok.status, 0, ok.stderr);
+  // The page ignores a name it does not know: without this check a typo would be recorded as in effect.
+  const typo = list('abrthroughput=dashjs');
+  assert.equal(typo.status, 2);
+  assert.match(typo.stderr, /--player-param abrthroughput=dashjs: abrthroughput is not a player option a benchmark sets \(one of: abrThroughput;/);
+  const value = list('abrThroughput=ewma');
+  assert.equal(value.status, 2);
+  assert.match(value.stderr, /--player-param abrThroughput=ewma: abrThroughput must be one of harmonic, dashjs/);
+  const harness = list('cc=cubic');
+  assert.equal(harness.status, 2);
+  assert.match(harness.stderr, /cc is not a player option a benchmark sets/);
+});

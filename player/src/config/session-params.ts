@@ -28,6 +28,9 @@ export const TCP_SCHEMES = ['http', 'https'] as const;
  *  a short abandonment lock: playback-session.ts), or `dashjs`, dash.js 5's own defaults, to compare against. */
 export const ABR_THROUGHPUT_MODES = ['harmonic', 'dashjs'] as const;
 export type AbrThroughputMode = (typeof ABR_THROUGHPUT_MODES)[number];
+/** The page parameters that change how the player plays, not what it plays or from where, with their values: the
+ *  ones a benchmark may set for every scheme alike (`--player-param`); the scheme, media and addresses are its own. */
+export const PLAYER_OPTION_PARAMS: Readonly<Record<string, readonly string[]>> = { abrThroughput: ABR_THROUGHPUT_MODES };
 export type TcpScheme = (typeof TCP_SCHEMES)[number];
 
 export interface SessionParams {

@@ -270,9 +270,11 @@ export class DatagramSender {
   private settleBatch(accepted: number, nowUs: number): number {
     let sentBytes = 0;
     let stampsNowUs = NaN;
-    const outOfOrder: { packetNumber: number; largestSent: number }[] = [];
+    // The first packet the tracker refused (OUT_OF_ORDER_SEND), and the largest number recorded before it; -1: none.
+    let refusedNumber = -1;
+    let largestBeforeRefused = -1;
     this.packetizer.settle(accepted, (b, queuedAtNs) => {
-      if (outOfOrder.length > 0) return;
+      if (refusedNumber >= 0) return;
       const size = b.packet.bytes;
       let sentUs = nowUs;
       if (!Number.isNaN(queuedAtNs)) {
@@ -283,7 +285,8 @@ export class DatagramSender {
       }
       b.packet.sentTimeUs = sentUs;
       if (!this.tracker.onPacketSent(b.packet)) {
-        outOfOrder.push({ packetNumber: b.packet.packetNumber, largestSent: this.tracker.largestSent });
+        refusedNumber = b.packet.packetNumber;
+        largestBeforeRefused = this.tracker.largestSent;
         return;
       }
       this.controller.packetSent(b.packet.packetNumber, size, sentUs);
@@ -295,10 +298,9 @@ export class DatagramSender {
       if (b.chunk.retransmission) this.retransmittedBytes += b.chunk.length;
       sentBytes += size;
     }, (b) => this.bucket.refund(b.packet.bytes));
-    const bug = outOfOrder[0];
-    if (bug !== undefined) {
-      this.hooks.onOutOfOrderSend?.(bug.packetNumber, bug.largestSent);
-      this.fatal(CLOSE_PROTOCOL_VIOLATION, `internal error: ${OUT_OF_ORDER_SEND}: packet ${bug.packetNumber} was sent after packet ${bug.largestSent}`);
+    if (refusedNumber >= 0) {
+      this.hooks.onOutOfOrderSend?.(refusedNumber, largestBeforeRefused);
+      this.fatal(CLOSE_PROTOCOL_VIOLATION, `internal error: ${OUT_OF_ORDER_SEND}: packet ${refusedNumber} was sent after packet ${largestBeforeRefused}`);
     }
     return sentBytes;
   }

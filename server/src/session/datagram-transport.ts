@@ -1,7 +1,7 @@
 // Datagram delivery for one session: the per-session controller, the sender registered with the
 // process-wide send loop, the ACK receive loop and per-MI telemetry.
 import type { Controller } from '@pcc-stream/controller';
-import { DELIVERY_DATAGRAMS, type CmcdState, type CmsdDynamic, type RequestFrame } from '@pcc-stream/protocol';
+import { CLOSE_PROTOCOL_VIOLATION, DELIVERY_DATAGRAMS, type CmcdState, type CmsdDynamic, type RequestFrame } from '@pcc-stream/protocol';
 import { isSessionClosedError, type Session } from '@pcc-stream/quic';
 import { nowUs } from '../clock.ts';
 import { cryptoRandom } from '../crypto-random.ts';
@@ -14,7 +14,7 @@ import type { OpenedBody } from '../media/media-store.ts';
 import { MiTelemetry } from '../telemetry/mi-telemetry.ts';
 import type { RequestStream } from './request-stream.ts';
 import { serveTelemetryFeed } from './telemetry-feed.ts';
-import type { ResponseCmsd, ServeOutcome, TransportHandler } from './transport-handler.ts';
+import { servedOutcome, type ResponseCmsd, type ServeOutcome, type TransportHandler } from './transport-handler.ts';
 
 const TELEMETRY_SAMPLE_INTERVAL_US = 1000;
 
@@ -53,9 +53,7 @@ export class DatagramTransport implements TransportHandler, SendLoopMember {
       // ACK processing threw (a bug of ours): as for a failed send turn, only this session is closed. Unhandled, the
       // rejection would end the origin process, every other session with it.
       if (isSessionClosedError(err)) return; // it ended meanwhile: its release follows from closed()
-      const message = errorMessage(err);
-      log('error', 'session.ack_processing_failed', { session: this.quic.id, error: message });
-      this.onFatal(1, `internal error: ${message}`);
+      this.closeForOwnBug('session.ack_processing_failed', errorMessage(err));
     });
   }
 
@@ -86,8 +84,13 @@ export class DatagramTransport implements TransportHandler, SendLoopMember {
       log('info', 'send_loop.session_ended', { session: this.quic.id, reason: message.slice(0, 200) });
       return;
     }
-    log('error', 'send_loop.session_failed', { session: this.quic.id, error: message });
-    this.onFatal(1, `internal error: ${message}`);
+    this.closeForOwnBug('send_loop.session_failed', message);
+  }
+
+  /** A bug of ours, not the peer's, broke this session: log it and close only this session (code 1, `internal error`). */
+  private closeForOwnBug(event: string, message: string): void {
+    log('error', event, { session: this.quic.id, error: message });
+    this.onFatal(CLOSE_PROTOCOL_VIOLATION, `internal error: ${message}`);
   }
 
   private sampleTelemetry(now: number): void {
@@ -129,7 +132,7 @@ export class DatagramTransport implements TransportHandler, SendLoopMember {
     });
     if (!responded || this.closed) {
       opened.body.close();
-      return this.closed || stream.sessionClosed !== null ? interrupted(0, stream.sessionClosed) : { outcome: 'cancelled', bodyBytesSent: 0 };
+      return servedOutcome('cancelled', 0, this.closed, stream);
     }
     const outgoing = new OutgoingRequest(id, opened.body, opened.bodyOffset, opened.bodyLength, nowUs());
     if (opened.bodyLength > 0) {
@@ -141,8 +144,9 @@ export class DatagramTransport implements TransportHandler, SendLoopMember {
       this.completions.delete(id);
       if (winner !== true) {
         this.sender.removeRequest(id);
-        // The session's end (ours resolves `done` with false; the peer's fails the stream's read) is no cancel.
-        if (winner === false || this.closed || stream.sessionClosed !== null) return interrupted(outgoing.bytesSent, stream.sessionClosed);
+        // Our session's end resolves `done` with false; the peer's fails the stream's read.
+        const ended = servedOutcome('cancelled', outgoing.bytesSent, winner === false || this.closed, stream);
+        if (ended.outcome === 'interrupted') return ended;
         log('info', 'request.cancelled', { session: this.quic.id, request: id, why: winner, acked_bytes: outgoing.ackedBytes });
         await stream.finish();
         return { outcome: 'cancelled', bodyBytesSent: outgoing.bytesSent };
@@ -156,9 +160,9 @@ export class DatagramTransport implements TransportHandler, SendLoopMember {
       packetsSent: outgoing.packetsSent, packetsLost: outgoing.packetsLost, durationUs: nowUs() - outgoing.startedUs,
     });
     const finished = told && (await stream.finish());
-    if (!finished || this.closed) return interrupted(outgoing.bytesSent, stream.sessionClosed ?? (told ? null : 'DONE could not be written'));
+    if (!finished) return { outcome: 'interrupted', bodyBytesSent: outgoing.bytesSent, why: stream.sessionClosed ?? (told ? null : 'DONE could not be written') };
     stream.stopReading();
-    return { outcome: 'complete', bodyBytesSent: outgoing.bytesSent };
+    return servedOutcome('complete', outgoing.bytesSent, this.closed, stream);
   }
 
   serveTelemetry(request: RequestFrame, stream: RequestStream): Promise<void> {
@@ -216,6 +220,3 @@ export class DatagramTransport implements TransportHandler, SendLoopMember {
   }
 }
 
-function interrupted(bodyBytesSent: number, why: string | null): ServeOutcome {
-  return { outcome: 'interrupted', bodyBytesSent, why };
-}

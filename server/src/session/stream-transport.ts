@@ -7,7 +7,7 @@ import type { OpenedBody } from '../media/media-store.ts';
 import { MiTelemetry } from '../telemetry/mi-telemetry.ts';
 import type { RequestStream } from './request-stream.ts';
 import { serveTelemetryFeed } from './telemetry-feed.ts';
-import type { ResponseCmsd, ServeOutcome, TransportHandler } from './transport-handler.ts';
+import { servedOutcome, type ResponseCmsd, type ServeOutcome, type TransportHandler } from './transport-handler.ts';
 
 const WRITE_CHUNK_BYTES = 256 * 1024;
 const STATS_INTERVAL_MS = 100;
@@ -64,17 +64,14 @@ export class StreamTransport implements TransportHandler {
 
   async serveBody(request: RequestFrame, stream: RequestStream, opened: OpenedBody, cmsd: ResponseCmsd): Promise<ServeOutcome> {
     let sent = 0;
-    const ended = (outcome: 'complete' | 'cancelled'): ServeOutcome => ({ outcome, bodyBytesSent: sent });
-    // The session's end (ours, or the peer's as the stream's failure shows it) is no cancel.
-    const interruptedOr = (outcome: 'complete' | 'cancelled'): ServeOutcome =>
-      this.closed || stream.sessionClosed !== null ? { outcome: 'interrupted', bodyBytesSent: sent, why: stream.sessionClosed } : ended(outcome);
+    const ended = (outcome: 'complete' | 'cancelled'): ServeOutcome => servedOutcome(outcome, sent, this.closed, stream);
     try {
       const ok = await stream.write({
         type: 'response', requestId: request.requestId, status: opened.status, delivery: DELIVERY_STREAM,
         totalSize: opened.totalSize, bodyOffset: opened.bodyOffset, bodyLength: opened.bodyLength,
         contentType: opened.contentType, reason: '', ...cmsd,
       });
-      if (!ok) return interruptedOr('cancelled');
+      if (!ok) return ended('cancelled');
       let cancelled = false;
       void stream.untilCancelled().then(() => {
         cancelled = true;
@@ -83,17 +80,17 @@ export class StreamTransport implements TransportHandler {
       for (let at = opened.bodyOffset; at < end; at += WRITE_CHUNK_BYTES) {
         if (cancelled || this.closed) {
           stream.reset(0x10);
-          return interruptedOr('cancelled');
+          return ended('cancelled');
         }
         const n = Math.min(WRITE_CHUNK_BYTES, end - at);
         // The block cache's view is overwritten by the next read: copy before the async write.
-        if (!(await stream.writeRaw(opened.body.read(at, n).slice()))) return interruptedOr('cancelled');
+        if (!(await stream.writeRaw(opened.body.read(at, n).slice()))) return ended('cancelled');
         this.sentBytes += n;
         sent += n;
       }
       // Written to QUIC and finished; a session closing after this but before quinn delivered it is not seen here.
       const finished = await stream.finish();
-      return finished ? interruptedOr('complete') : interruptedOr('cancelled');
+      return ended(finished ? 'complete' : 'cancelled');
     } finally {
       opened.body.close();
     }

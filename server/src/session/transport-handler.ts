@@ -25,6 +25,15 @@ export type ServeOutcome =
 /** How one request ended, as request.done lines and the prefetch counters name it. */
 export type RequestOutcome = ServeOutcome['outcome'];
 
+/**
+ * How serving a body ended, `outcome` unless the session ended first: `sessionEnded` (the transport saw its session
+ * close) or the stream's failure that showed the session closed (RequestStream.sessionClosed). A session's end is no
+ * cancel by the client, and a body it cut off never counts complete.
+ */
+export function servedOutcome(outcome: 'complete' | 'cancelled', bodyBytesSent: number, sessionEnded: boolean, stream: RequestStream): ServeOutcome {
+  return sessionEnded || stream.sessionClosed !== null ? { outcome: 'interrupted', bodyBytesSent, why: stream.sessionClosed } : { outcome, bodyBytesSent };
+}
+
 export interface TransportHandler {
   readonly transport: 'datagram' | 'quic-stream';
   /** Algorithm in charge, for logs. */

@@ -2,8 +2,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { release, tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
+import { release } from 'node:os';
 import { join } from 'node:path';
 import { compareToTcp, comparisonMarkdown, isPccScheme } from '../harness/comparison.ts';
 import { collectProvenance, provenanceMarkdown } from '../harness/provenance.ts';
@@ -11,6 +11,7 @@ import { repoRoot } from '../harness/repo-root.ts';
 import { appendResult, readResults, runId, type RunResult } from '../harness/results.ts';
 import { writeReport } from '../harness/report.ts';
 import { pairedTTestP, signFlipTest, studentTTwoSidedP } from '../harness/stats.ts';
+import { scratchDir } from './scratch-dir.ts';
 
 function result(scheme: string, repetition: number, values: Partial<RunResult>, status: 'ok' | 'failed' = 'ok'): RunResult {
   return {
@@ -54,7 +55,7 @@ test('PCC schemes are derived from the scheme list: datagram schemes that are no
   for (const s of ['cubic', 'bbr', 'quic-cubic', 'quic-bbr', 'tcp-cubic', 'tcp-bbr', 'reno']) assert.ok(!isPccScheme(s), s);
 });
 
-test('comparison table: a clear difference is significant, noise is not, fewer than 3 complete pairs give no verdict', () => {
+test('comparison table: a clear difference is significant, noise is not, fewer than 3 complete pairs give no verdict', (t) => {
   const results: RunResult[] = [];
   for (let rep = 1; rep <= 8; rep += 1) {
     const wobble = rep % 2 === 0 ? 1 : -1;
@@ -94,7 +95,7 @@ test('comparison table: a clear difference is significant, noise is not, fewer t
   assert.equal(three.find((r) => r.tcp === 'tcp-cubic' && r.metric === 'buffering_ratio')!.verdict, 'not significant');
 
   // Through the report: summary.md and comparison.csv carry it, with the test named.
-  const dir = mkdtempSync(join(tmpdir(), 'pcc-comparison-'));
+  const dir = scratchDir(t, 'pcc-comparison');
   for (const r of results) appendResult(join(dir, 'results.jsonl'), r);
   writeReport(dir);
   const summary = readFileSync(join(dir, 'summary.md'), 'utf8');
@@ -114,7 +115,7 @@ test('bulk scenarios compare goodput; schemes without a TCP partner give no tabl
   assert.deepEqual(compareToTcp(bulk.filter((r) => r.scheme === 'pcp')), []);
 });
 
-test('provenance: commit, Chromium, dash.js, kernel, CPU and Node as the machine reports them; old lines still read', () => {
+test('provenance: commit, Chromium, dash.js, kernel, CPU and Node as the machine reports them; old lines still read', (t) => {
   const p = collectProvenance();
   assert.equal(p.commit, execFileSync('git', ['-C', repoRoot, 'rev-parse', 'HEAD'], { encoding: 'utf8' }).trim());
   assert.equal(typeof p.dirty, 'boolean');
@@ -125,7 +126,7 @@ test('provenance: commit, Chromium, dash.js, kernel, CPU and Node as the machine
   assert.equal(p.dashjs, dashjs.version);
   assert.match(p.chromium ?? '', /^Chromium \d+\./);
   // A line written before provenance existed still reads, summarizes and is reported as such.
-  const dir = mkdtempSync(join(tmpdir(), 'pcc-provenance-'));
+  const dir = scratchDir(t, 'pcc-provenance');
   const file = join(dir, 'results.jsonl');
   appendResult(file, result('vivace', 1, {}));
   appendResult(file, { ...result('tcp-cubic', 1, {}), provenance: p });

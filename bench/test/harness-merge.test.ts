@@ -3,8 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { mergeDirs, MergeError } from '../harness/merge.ts';
@@ -14,6 +13,7 @@ import { appendResult, readResults, runDirPath, runId, type RunResult } from '..
 import { plan } from '../harness/runner.ts';
 import { parseScenario } from '../harness/scenario.ts';
 import { shardPlan } from '../harness/shard.ts';
+import { scratchDir } from './scratch-dir.ts';
 
 const benchDir = join(import.meta.dirname, '..');
 const run = promisify(execFile);
@@ -54,8 +54,8 @@ function writeRun(dir: string, result: RunResult): void {
   appendResult(join(dir, 'results.jsonl'), result);
 }
 
-test('two shards merged give the same summary.md, summary.csv, comparison.csv and report.html as one machine', async () => {
-  const root = mkdtempSync(join(tmpdir(), 'pcc-merge-'));
+test('two shards merged give the same summary.md, summary.csv, comparison.csv and report.html as one machine', async (t) => {
+  const root = scratchDir(t, 'pcc-merge');
   const whole = join(root, 'whole');
   const shardDirs = [join(root, 'shard-1'), join(root, 'shard-2')];
   const items = plan(scenarios);
@@ -90,8 +90,8 @@ test('two shards merged give the same summary.md, summary.csv, comparison.csv an
   assert.ok(existsSync(join(merged, 'plots', 'alpha-vivace-timeseries.svg')));
 });
 
-test('merge conflicts: other controller parameters, other commits, two different completions; bad directories', () => {
-  const root = mkdtempSync(join(tmpdir(), 'pcc-merge-conflict-'));
+test('merge conflicts: other controller parameters, other commits, two different completions; bad directories', (t) => {
+  const root = scratchDir(t, 'pcc-merge-conflict');
   const dir = (name: string, ...results: RunResult[]) => {
     const d = join(root, name);
     for (const r of results) writeRun(d, r);

@@ -1,12 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync, appendFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, writeFileSync, appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { meanCi95, percentile } from '../harness/stats.ts';
 import { appendResult, completedRunIds, readResults, runId, type RunResult } from '../harness/results.ts';
 import { summarize } from '../harness/summary.ts';
 import { writeReport } from '../harness/report.ts';
+import { scratchDir } from './scratch-dir.ts';
 
 function run(scheme: 'vivace' | 'tcp-cubic', repetition: number, bufferingRatio: number | null, status: 'ok' | 'failed' = 'ok'): RunResult {
   return {
@@ -30,8 +30,8 @@ test('mean and 95% CI match hand-computed values', () => {
   assert.equal(percentile([10, 20], 95), 19.5);
 });
 
-test('resume: torn lines are ignored, later outcomes replace earlier ones, failed runs are retried', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'pcc-results-'));
+test('resume: torn lines are ignored, later outcomes replace earlier ones, failed runs are retried', (t) => {
+  const dir = scratchDir(t, 'pcc-results');
   const file = join(dir, 'results.jsonl');
   appendResult(file, run('vivace', 1, null, 'failed'));
   appendResult(file, run('vivace', 2, 0.01));
@@ -44,8 +44,8 @@ test('resume: torn lines are ignored, later outcomes replace earlier ones, faile
   assert.ok(!completedRunIds(readResults(file)).has('s/tcp-cubic/1'));
 });
 
-test('summary counts failures without averaging them in; report writes csv, md, svg, png and html', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'pcc-report-'));
+test('summary counts failures without averaging them in; report writes csv, md, svg, png and html', (t) => {
+  const dir = scratchDir(t, 'pcc-report');
   const file = join(dir, 'results.jsonl');
   appendResult(file, run('vivace', 1, 0.01));
   appendResult(file, run('vivace', 2, 0.03));
@@ -78,13 +78,13 @@ test('summary counts failures without averaging them in; report writes csv, md, 
   assert.match(html, /<td>tcp-cubic<\/td><td>1 \(1\)<\/td><td>20\.00<\/td>/);
 });
 
-test('controller parameters: shown beside the scheme in summary.md; resuming a DIR with other parameters is refused', async () => {
+test('controller parameters: shown beside the scheme in summary.md; resuming a DIR with other parameters is refused', async (t) => {
   const { summaryMarkdown } = await import('../harness/summary.ts');
   const { plan, runPlan } = await import('../harness/runner.ts');
   const { parseScenario } = await import('../harness/scenario.ts');
   const tuned: RunResult = { ...run('vivace', 1, 0.01), controller_params: { epsilon_min: 0.02 } };
   assert.match(summaryMarkdown(summarize([tuned, run('tcp-cubic', 1, 0)])), /\| vivace \(epsilon_min=0\.02\) \| 1 \(0\)/);
-  const dir = mkdtempSync(join(tmpdir(), 'pcc-params-'));
+  const dir = scratchDir(t, 'pcc-params');
   appendResult(join(dir, 'results.jsonl'), run('vivace', 1, 0.01)); // library defaults
   const scenario = parseScenario({ name: 's', duration_s: 1, repetitions: 1, link: { down: { rate_mbps: 1 }, up: { rate_mbps: 1 } },
     schemes: ['vivace'], controller_params: { vivace: { epsilon_min: 0.02 } } }, '/');
@@ -130,10 +130,10 @@ test('aid waste: early requests by the origin\'s bytes sent for those cancelled 
   assert.match(summaryMarkdown(rows), /\| vivace\+prefetch \| 2 \(0\) \|[^\n]* \| 10\.00 ± \d+\.\d\d \|\n/);
 });
 
-test('the origin\'s count of cancelled early requests is read from its /status totals', async () => {
+test('the origin\'s count of cancelled early requests is read from its /status totals', async (t) => {
   const { readOriginPrefetch } = await import('../harness/runner.ts');
   const { startOriginProcess } = await import('@pcc-stream/server/process');
-  const mediaDir = mkdtempSync(join(tmpdir(), 'pcc-origin-prefetch-'));
+  const mediaDir = scratchDir(t, 'pcc-origin-prefetch');
   writeFileSync(join(mediaDir, 'seg.m4s'), 'x');
   const origin = await startOriginProcess({ mediaDir, webTransportPort: 0, httpPort: 0, httpsPort: 0, extraArgs: ['--log-level', 'warn'] });
   try {

@@ -1,10 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadScenarioFile, parseScenario, ScenarioError } from '../harness/scenario.ts';
 import { SUITES, suiteScenarios } from '../harness/suites.ts';
+import { scratchDir } from './scratch-dir.ts';
 
 const valid = {
   name: 'changing-rtt-8mbps',
@@ -56,8 +57,8 @@ test('bad scenarios are rejected with the field named', () => {
   }
 });
 
-test('scenario files: missing, not JSON, and valid', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'pcc-scenario-'));
+test('scenario files: missing, not JSON, and valid', (t) => {
+  const dir = scratchDir(t, 'pcc-scenario');
   assert.throws(() => loadScenarioFile(join(dir, 'nope.json')), /cannot read scenario file \(ENOENT\)/);
   writeFileSync(join(dir, 'bad.json'), '{ "name": ');
   assert.throws(() => loadScenarioFile(join(dir, 'bad.json')), /not valid JSON/);
@@ -96,10 +97,10 @@ test('the shipped scenario files (bench/scenarios) parse, and their trace files 
   }
 });
 
-test('trace paths in a scenario file are relative to that file, wherever the command runs; NAME finds a stored NAME.gz', async () => {
+test('trace paths in a scenario file are relative to that file, wherever the command runs; NAME finds a stored NAME.gz', async (t) => {
   const { mkdirSync, readFileSync } = await import('node:fs');
   const { gzipSync } = await import('node:zlib');
-  const dir = mkdtempSync(join(tmpdir(), 'pcc-scenario-'));
+  const dir = scratchDir(t, 'pcc-scenario');
   mkdirSync(join(dir, 'scenarios'));
   mkdirSync(join(dir, 'traces'));
   const text = `1\n2\n3\n# ${dir}\n`; // unique content, so the cache entry is this test's

@@ -4,7 +4,8 @@
 // sending `bl` or stops reading `etp`, or if the continuous stream (stream=1) stops forwarding the CMCD of the segments
 // it serves (PROTOCOL.md §2.9). Also that the page's ABR settings reach dash.js (playback-session.ts): by default its
 // estimate is the harmonic mean of the last 5 video samples with a 4 s abandonment lock, and `abrThroughput=dashjs`
-// gives dash.js's own defaults back (EWMA, 10 s).
+// gives dash.js's own defaults back (EWMA, 10 s); dash.js's fast switch is stated on by default and `fastSwitch=off`
+// reaches it as off (fails if the setting is dropped: dash.js then holds null).
 import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -108,6 +109,7 @@ async function assertAbrLogWired(page: Page, report: CmsdReport, handedEtp: numb
 async function assertHarmonicAbr(page: Page, report: CmsdReport): Promise<void> {
   assert.deepEqual(report.abrSettings, {
     averageCalculationMode: 'throughputCalculationModeHarmonicMean', vodSamples: 5, sampleSizeAdjustment: false, abandonLoadTimeoutMs: 4000,
+    fastSwitchEnabled: true,
   });
   const sampled = (await page.evaluate(() => window.pccPlayer.abrSegments(0))).flatMap((r) => (r.kind === 'segment' && r.sampleKbps !== null ? [r] : []));
   const checked: Array<{ estimate: number; harmonic: number }> = [];
@@ -157,8 +159,8 @@ test('WebTransport datagrams: the origin sees dash.js\'s CMCD bl; dash.js reads 
   }
 });
 
-test('HTTP/1.1 over kernel TCP: the origin sees dash.js\'s CMCD bl; dash.js reads the exposed CMSD headers (no certificate flags); abrThroughput=dashjs gives dash.js\'s ABR defaults back', { timeout: 120_000 }, async () => {
-  const { page, close } = await openPage('transport=tcp&cc=cubic&abrThroughput=dashjs');
+test('HTTP/1.1 over kernel TCP: the origin sees dash.js\'s CMCD bl; dash.js reads the exposed CMSD headers (no certificate flags); abrThroughput=dashjs gives dash.js\'s ABR defaults back; fastSwitch=off reaches dash.js', { timeout: 120_000 }, async () => {
+  const { page, close } = await openPage('transport=tcp&cc=cubic&abrThroughput=dashjs&fastSwitch=off');
   try {
     const bl = await playAndWatchBl(page, playS, (s) => s.tcp_connections);
     assert.ok(bl.length >= playS / 2, `the origin's /status showed CMCD bl over TCP only ${bl.length} times in ${playS} s`);
@@ -167,7 +169,7 @@ test('HTTP/1.1 over kernel TCP: the origin sees dash.js\'s CMCD bl; dash.js read
     const report = await page.evaluate(() => window.pccPlayer.cmsd()) as CmsdReport;
     const parsed = report.lastVideoRequestCmsd as { static?: { sf?: string } } | null;
     assert.equal(parsed?.static?.sf, 'd', `dash.js did not see the exposed CMSD-Static header: ${JSON.stringify(parsed)}`);
-    assert.deepEqual(report.abrSettings, { averageCalculationMode: 'throughputCalculationModeEwma', vodSamples: 4, sampleSizeAdjustment: true, abandonLoadTimeoutMs: 10_000 });
+    assert.deepEqual(report.abrSettings, { averageCalculationMode: 'throughputCalculationModeEwma', vodSamples: 4, sampleSizeAdjustment: true, abandonLoadTimeoutMs: 10_000, fastSwitchEnabled: false });
     const m = await page.evaluate(() => window.pccPlayer.metrics());
     assert.ok(m && m.playbackPositionS >= playS - 5, `playback advanced only ${m?.playbackPositionS} s`);
   } finally {

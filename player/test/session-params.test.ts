@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ParamError, parsePageParams } from '../src/config/session-params.ts';
+import { PLAYER_OPTION_PARAMS, ParamError, parsePageParams } from '../src/config/session-params.ts';
 
 test('defaults: vivace over datagrams, ABR content, the page host and the documented ports', () => {
   const p = parsePageParams('', '127.0.0.1');
@@ -84,6 +84,16 @@ test('mode= chooses how compare panes share npm start --network\'s link; host= k
   assert.throws(() => parsePageParams('?compare=vivace,cubic@tcp&mode=shared', 'h'), /mode="shared" must be one of competing, side-by-side/);
   assert.equal(parsePageParams('?cc=vivace', 'h').serverGiven, false);
   assert.equal(parsePageParams('?cc=vivace&host=10.0.0.2', 'h').serverGiven, true);
+});
+
+test('fastSwitch: on by default (dash.js\'s own choice), off on every pane alike, anything else is refused by name; the bench may set it', () => {
+  assert.equal(parsePageParams('', 'h').sessions[0]!.fastSwitch, 'on');
+  const compared = parsePageParams('?compare=vivace,cubic@tcp&fastSwitch=off', 'h').sessions;
+  assert.deepEqual(compared.map((s) => s.fastSwitch), ['off', 'off']);
+  assert.match(compared[0]!.label, /− fast switch/);
+  assert.throws(() => parsePageParams('?fastSwitch=false', 'h'), (e: unknown) => e instanceof ParamError
+    && /fastSwitch="false" must be one of on, off/.test(e.message));
+  assert.deepEqual(PLAYER_OPTION_PARAMS['fastSwitch'], ['on', 'off']);
 });
 
 test('abrThroughput: harmonic by default, dashjs gives dash.js\'s defaults back (every pane alike), anything else is refused by name', () => {

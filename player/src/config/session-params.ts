@@ -28,9 +28,16 @@ export const TCP_SCHEMES = ['http', 'https'] as const;
  *  a short abandonment lock: playback-session.ts), or `dashjs`, dash.js 5's own defaults, to compare against. */
 export const ABR_THROUGHPUT_MODES = ['harmonic', 'dashjs'] as const;
 export type AbrThroughputMode = (typeof ABR_THROUGHPUT_MODES)[number];
+/** dash.js's fast switch (`fastSwitch=`, its `streaming.buffer.fastSwitchEnabled`): after an up-switch, `on` replaces
+ *  buffered segments from 1.5 segment durations past the playhead at the new rendition (dash.js 5's own choice for
+ *  on-demand content); `off` appends the new rendition after what is buffered, so no buffered segment is fetched twice. */
+export const FAST_SWITCH_MODES = ['on', 'off'] as const;
+export type FastSwitchMode = (typeof FAST_SWITCH_MODES)[number];
 /** The page parameters that change how the player plays, not what it plays or from where, with their values: the
  *  ones a benchmark may set for every scheme alike (`--player-param`); the scheme, media and addresses are its own. */
-export const PLAYER_OPTION_PARAMS: Readonly<Record<string, readonly string[]>> = { abrThroughput: ABR_THROUGHPUT_MODES };
+export const PLAYER_OPTION_PARAMS: Readonly<Record<string, readonly string[]>> = {
+  abrThroughput: ABR_THROUGHPUT_MODES, fastSwitch: FAST_SWITCH_MODES,
+};
 export type TcpScheme = (typeof TCP_SCHEMES)[number];
 
 export interface SessionParams {
@@ -58,6 +65,8 @@ export interface SessionParams {
   stream: boolean;
   /** dash.js's throughput estimate and abandonment lock (`abrThroughput=`, ABR_THROUGHPUT_MODES). */
   abrThroughput: AbrThroughputMode;
+  /** dash.js's replacement of buffered segments after an up-switch (`fastSwitch=`, FAST_SWITCH_MODES). */
+  fastSwitch: FastSwitchMode;
   /** Short label for charts and panels, e.g. "vivace · datagrams". */
   label: string;
 }
@@ -168,6 +177,11 @@ function parseOne(query: URLSearchParams, scheme: RegisteredScheme, server: Serv
     throw new ParamError(`abrThroughput="${abrThroughputRaw}" must be one of ${ABR_THROUGHPUT_MODES.join(', ')} (dashjs: dash.js's own throughput average and abandonment lock)`);
   }
   const abrThroughput = abrThroughputRaw as AbrThroughputMode;
+  const fastSwitchRaw = query.get('fastSwitch') ?? 'on';
+  if (!(FAST_SWITCH_MODES as readonly string[]).includes(fastSwitchRaw)) {
+    throw new ParamError(`fastSwitch="${fastSwitchRaw}" must be one of ${FAST_SWITCH_MODES.join(', ')} (off: no buffered segment is replaced after an up-switch)`);
+  }
+  const fastSwitch = fastSwitchRaw as FastSwitchMode;
   const paramNote = Object.entries(controllerParams).map(([k, v]) => `${k}=${v}`).join(', ');
   return {
     scheme: scheme.name,
@@ -182,7 +196,8 @@ function parseOne(query: URLSearchParams, scheme: RegisteredScheme, server: Serv
     prefetch,
     stream,
     abrThroughput,
-    label: `${ccRaw}${paramNote === '' ? '' : ` (${paramNote})`} · ${transportLabel(transport)}${transport === 'tcp' && server.tcpScheme === 'https' ? ' (HTTPS)' : ''}${prefetch ? ' + prefetch' : ''}${stream ? ' + stream' : ''}${abrThroughput === 'dashjs' ? ' + dash.js ABR' : ''}`,
+    fastSwitch,
+    label: `${ccRaw}${paramNote === '' ? '' : ` (${paramNote})`} · ${transportLabel(transport)}${transport === 'tcp' && server.tcpScheme === 'https' ? ' (HTTPS)' : ''}${prefetch ? ' + prefetch' : ''}${stream ? ' + stream' : ''}${abrThroughput === 'dashjs' ? ' + dash.js ABR' : ''}${fastSwitch === 'off' ? ' − fast switch' : ''}`,
   };
 }
 

@@ -61,8 +61,8 @@ export interface CmsdReport {
   samples: Array<{ valueKbps: number; rawKbps: number; impliedEtpKbps: number | null; downloadedBytes: number }>;
   /** dash.js's own parsed CMSD (HTTPRequest.cmsd) of the latest video request, as its CmsdModel returned it. */
   lastVideoRequestCmsd: unknown;
-  /** The ABR settings dash.js holds (player.getSettings()) that `abrThroughput=` chooses; null before dash.js started. */
-  abrSettings: { averageCalculationMode: unknown; vodSamples: unknown; sampleSizeAdjustment: unknown; abandonLoadTimeoutMs: unknown } | null;
+  /** The ABR settings dash.js holds (player.getSettings()) that `abrThroughput=` and `fastSwitch=` choose; null before dash.js started. */
+  abrSettings: { averageCalculationMode: unknown; vodSamples: unknown; sampleSizeAdjustment: unknown; abandonLoadTimeoutMs: unknown; fastSwitchEnabled: unknown } | null;
 }
 
 export interface SessionReport extends MetricsSnapshot {
@@ -254,6 +254,8 @@ export class PlaybackSession {
           ...(this.params.pinnedBitrateKbps !== null ? { initialBitrate: { video: this.params.pinnedBitrateKbps } } : {}),
         },
         ...(harmonic ? { abandonLoadTimeout: HARMONIC_ABR_SETTINGS.abandonLoadTimeout } : {}),
+        // Stated either way (dash.js's null means on for on-demand content), so getSettings() shows what is in effect.
+        buffer: { fastSwitchEnabled: this.params.fastSwitch === 'on' },
         retryAttempts: { MPD: 3, MediaSegment: 3, InitializationSegment: 3 },
         // Our loader never reads a browser cache, so dash.js's "came from a cache" rule (a response under 10 ms) would
         // only drop real samples: a segment on a fast path, or one served from an early request microseconds after
@@ -437,6 +439,7 @@ export class PlaybackSession {
       abrSettings: settings ? {
         averageCalculationMode: throughput?.averageCalculationMode, vodSamples: throughput?.sampleSettings?.vod,
         sampleSizeAdjustment: throughput?.sampleSettings?.enableSampleSizeAdjustment, abandonLoadTimeoutMs: settings.abandonLoadTimeout,
+        fastSwitchEnabled: settings.buffer?.fastSwitchEnabled,
       } : null,
     };
   }

@@ -253,17 +253,19 @@ export class Session {
   closed(): Promise<CloseInfo>;
 }
 
-/** The `code` of the error sendDatagram, sendDatagramBatch and setCongestion throw once the session has ended, whichever
- *  side ended it: a peer's close, not a failure. The message ("session closed: ...") stays for people. */
+/** The `code` of the error sendDatagram, sendDatagramBatch and setCongestion throw, and BiStream reads and writes reject
+ *  with, once the session has ended, whichever side ended it: a peer's close, not a failure. The message ("session closed: ...") stays for people. */
 export declare const SESSION_CLOSED_CODE: 'ERR_PCC_SESSION_CLOSED';
 /** True when `err` carries SESSION_CLOSED_CODE. */
 export function isSessionClosedError(err: unknown): boolean;
 
 export class BiStream {
   private constructor();
-  /** Up to maxBytes (1..16 MiB) of the next data; null = the peer finished the stream. */
+  /** Up to maxBytes (1..16 MiB) of the next data; null = the peer finished the stream. Rejects with code
+   *  SESSION_CLOSED_CODE when the session ended under the read. */
   read(maxBytes: number): Promise<Buffer | null>;
-  /** Copies data at once; resolves when QUIC took it (flow control permitting). */
+  /** Copies data at once; resolves when QUIC took it (flow control permitting). Rejects with code SESSION_CLOSED_CODE
+   *  when the session ended under the write. */
   write(data: Uint8Array): Promise<void>;
   /** Sends FIN after the data already written. */
   finish(): Promise<void>;

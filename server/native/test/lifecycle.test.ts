@@ -24,7 +24,8 @@ test('closing a session resolves closed() on both sides and settles pending call
     const pendingRecv = server.recvDatagrams(16);
     const pendingAccept = server.acceptBi();
     // Attach the expectation now: the read rejects as soon as the session closes.
-    const pendingRead = assert.rejects(serverStream.read(1024), /stream read failed: session closed/);
+    // …with the code callers check (RequestStream tells a request its session's end cut off by it), not only the message.
+    const pendingRead = assert.rejects(serverStream.read(1024), { code: SESSION_CLOSED_CODE, message: /^stream read failed: session closed: / });
     const pendingClientRecv = client.recvDatagrams(16);
 
     server.close(4242, 'going away');
@@ -47,7 +48,7 @@ test('closing a session resolves closed() on both sides and settles pending call
     assert.throws(() => server.sendDatagramBatch(Buffer.alloc(10), new Uint32Array([10]), 2), (err: unknown) =>
       !isSessionClosedError(err) && /count 2 exceeds/.test((err as Error).message));
     await assert.rejects(server.openBi(), /session closed/);
-    await assert.rejects(stream.write(Buffer.from('late')), /stream write failed: session closed/);
+    await assert.rejects(stream.write(Buffer.from('late')), { code: SESSION_CLOSED_CODE, message: /^stream write failed: session closed: / });
     assert.deepEqual(await server.recvDatagrams(1), []);
     assert.equal(await client.acceptBi(), null);
     // stats stay readable after close

@@ -1,6 +1,6 @@
 // Frame I/O on one request's bidirectional stream (PROTOCOL.md §2).
 import { StreamFrameReader, encodeStreamFrame, type StreamFrame } from '@pcc-stream/protocol';
-import type { BiStream } from '@pcc-stream/quic';
+import { isSessionClosedError, type BiStream } from '@pcc-stream/quic';
 
 export type ReadOutcome =
   | { kind: 'frame'; frame: StreamFrame }
@@ -14,8 +14,8 @@ export class RequestStream {
   private readonly reader = new StreamFrameReader();
   private ended = false;
   /**
-   * Set once a read, write or finish failed because the session closed (the addon's error says `session closed: …`),
-   * to that error's message: a request interrupted by its session's end, not one its client cancelled.
+   * Set once a read, write or finish failed because the session closed (the addon's error carries its
+   * ERR_PCC_SESSION_CLOSED code), to that error's message: a request interrupted by its session's end, not one its client cancelled.
    */
   sessionClosed: string | null = null;
 
@@ -86,8 +86,7 @@ export class RequestStream {
   }
 
   private noteFailure(err: unknown): void {
-    const message = err instanceof Error ? err.message : String(err);
-    if (this.sessionClosed === null && message.includes('session closed')) this.sessionClosed = message;
+    if (this.sessionClosed === null && isSessionClosedError(err)) this.sessionClosed = err instanceof Error ? err.message : String(err);
   }
 
   /** Stops reading (frees the native read) without touching our sending side. */

@@ -1,6 +1,6 @@
 /*
  * PCC Vivace's parameters (internal): their indices and the rows of the table, which a Vivace variant (e.g. one
- * with its own utility) puts first in its own table: {VIVACE_PARAM_ROWS(b, moving), its own rows...}, its own
+ * with its own utility) puts first in its own table: {VIVACE_PARAM_ROWS(b, moving, regain), its own rows...}, its own
  * indices starting at VIVACE_P_COUNT.
  */
 #ifndef PCC_VIVACE_PARAMS_H
@@ -40,7 +40,7 @@ enum {
  * ran with b = 900 as the default, and the published user-space code uses 900 with x in Mbit/s and a
  * dimensionless dRTT/dt. The figures we reproduce come from §4.5, so 900 is the default.
  */
-#define VIVACE_PARAM_ROWS(latency_coefficient_default, moving_default)                                       \
+#define VIVACE_PARAM_ROWS(latency_coefficient_default, moving_default, regain_default)                       \
         {"epsilon", 0.05, 0.001, 0.5, "probing step ε: probes at r(1±ε) (thesis Table 4.1)"},                \
         {"theta0", 1, 1e-6, 1e6, "initial conversion factor θ0, Mbit/s per utility/(Mbit/s) (Table 4.1)"}, \
         {"omega0", 0.05, 0.001, 1, "initial dynamic change boundary ω0, fraction of rate (Table 4.1)"},     \
@@ -73,7 +73,7 @@ enum {
          "boolean; 1: after an MI-timeout episode of one halving (the rate is already what the halving left), the first MI to complete starts a recovery at that rate, whose clean MI goes on to the rate before the halving (0: probing goes on from the halved rate)"}, \
         {"slow_start_forward_gradient", 1, 0, 1,                                                           \
          "boolean; 1: in slow start, an RTT gradient of 0.1 or more that the one-way delay (the receiver's clock) did not show (below 0.1) in an MI that lost nothing, met no standing queue and delivered its sends within a 0.1 queue's decides nothing, below the rate the path carried lately (0: it ends slow start)"}, \
-        {"regain_without_queue", 0, 0, 1,                                                                  \
-         "boolean; 1 (with a latency term, b > 0): below half the most a probe round delivered, two probe MIs in a row that lost nothing and whose mean RTT stayed within max(10 ms, 0.25 x min RTT) of the min RTT re-enter slow start, and a recovery's slow start doubles on past its target while its MIs meet no such queue (0: off)"}
+        {"regain_without_queue", regain_default, 0, 1,                                                     \
+         "boolean; 1 (with a latency term, b > 0): below half the most a probe round delivered, two probe MIs in a row that lost nothing and whose mean RTT stayed within max(0.25 x min RTT, 2 x the RTT noise the flow's uncongested MIs measured) of the min RTT re-enter slow start, and a recovery's slow start doubles on past its target while its MIs meet no such queue (0: off)"}
 
 #endif /* PCC_VIVACE_PARAMS_H */

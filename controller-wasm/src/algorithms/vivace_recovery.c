@@ -128,17 +128,29 @@ static int retest_after_silence(vivace_state *s, const pcc_mi_result *r) {
     return 1;
 }
 
-/* regain_without_queue (off by default). Every recovery above stops at a rate it knows of (the rate before the
+/* regain_without_queue (on for vivace-video, off for vivace). Every recovery above stops at a rate it knows of (the rate before the
  * halvings or the fade, a starving player's bitrate), and the fade recovery needs two increase decisions in a row
  * first. When that rate is far below a capacity that came back (a starving player's restart aimed at its lowest
  * rendition can end a pending fade, vivace_video.c), the recovery stops there (vivace_slow_start_next) and probing
  * climbs by ω steps (§4.4.3), at low rates one round per second or more, on RTT gradients that without a queue are
- * noise and keep reversing the decision. An MI whose mean RTT stayed within the floor below of the min RTT met no
+ * noise and keep reversing the decision. An MI whose mean RTT stayed within the allowance below of the min RTT met no
  * queue, so its rate (plus ε) is below the capacity by an unknown amount: the situation §4.4's starting phase is for
- * (double while the utility rises). The floor is a queue BBR's probing tolerates (a quarter of the min RTT), and
- * 10 ms of LTE scheduling jitter. */
-#define REGAIN_QUEUE_FLOOR_US 10000.0
+ * (double while the utility rises). The allowance is a queue BBR's probing tolerates (a quarter of the min RTT) or
+ * twice the RTT noise the flow measures itself, whichever is more: the RTT excess an MI that built no queue still
+ * shows (eq. 4.4: an MI whose queue grows at g delivers x / (1 + g), so one that delivered what it sent within ε and
+ * lost nothing grew none; what its mean RTT exceeds the min RTT by is the path's noise, a scheduler's or a receiver's,
+ * which the kernel-module paper filters out of its RTT samples for the same reason). LTE's scheduling noise is several
+ * ms at the median and heavy-tailed; a fixed floor either admits a real queue on a quiet path or no MI at all on a
+ * noisy one. Each sample is capped at one min RTT (a queue of one BDP is no noise), so the allowance never exceeds
+ * two. */
 #define REGAIN_QUEUE_FLOOR_SHARE 0.25
+#define RTT_NOISE_MULTIPLE 2.0
+#define RTT_NOISE_MAX_SHARE 1.0
+/* Only MIs sent below this share of the most a probe round delivered lately (the regain windows below) feed it: one
+ * that delivered what it sent at the capacity may still stand on a queue it keeps (the base rate near C). */
+#define RTT_NOISE_BELOW_SHARE 0.8
+/* Weight of a new MI in rtt_noise_us (RFC 6298's weight for the smoothed RTT). */
+#define RTT_NOISE_WEIGHT 0.125
 /* Probe MIs in a row that met no queue before slow start is re-entered: one can be the lower probe of a pair. */
 #define REGAIN_CLEAN_MIS 2
 /* Only below this share of the most a probe round delivered in the current and the previous window of REGAIN_WINDOW_US
@@ -149,35 +161,68 @@ static int retest_after_silence(vivace_state *s, const pcc_mi_result *r) {
 #define REGAIN_WINDOW_US 10000000
 
 static int regain_enabled(const vivace_state *s) {
-    return vivace_flag(s, VIVACE_P_REGAIN_WITHOUT_QUEUE) && vivace_param(s, VIVACE_P_LATENCY_COEFFICIENT) > 0;
+    return vivace_flag(s, VIVACE_P_REGAIN_WITHOUT_QUEUE) && vivace_param(s, VIVACE_P_LATENCY_COEFFICIENT) > 0 &&
+           !s->regain_held;
+}
+
+/* The most a probe round delivered in the current and the previous regain window, Mbit/s. */
+static double regain_reference_mbps(const vivace_state *s) {
+    return s->regain_window_mbps > s->regain_previous_mbps ? s->regain_window_mbps : s->regain_previous_mbps;
+}
+
+/* Whether a rate (bytes/s) is below REGAIN_BELOW_SHARE of that: where a doubling cannot pass what the link carried. */
+static int far_below_delivered(const vivace_state *s, double rate) {
+    return vivace_to_mbps(rate) < REGAIN_BELOW_SHARE * regain_reference_mbps(s);
+}
+
+void vivace_note_rtt_noise(vivace_state *s, const pcc_mi_result *r) {
+    double min_rtt_us = (double)s->loop.ctx->rtt->min_rtt_us;
+    if (r->app_limited || r->timed_out || r->stats.packets_lost > 0 || !(min_rtt_us > 0) || !(r->stats.avg_rtt_us > 0)) return;
+    if (!(r->stats.throughput_bps >= (1.0 - vivace_param(s, VIVACE_P_EPSILON)) * r->stats.send_rate_bps)) return;
+    if (!(vivace_to_mbps(r->stats.send_rate_bps / 8.0) < RTT_NOISE_BELOW_SHARE * regain_reference_mbps(s))) return;
+    double excess_us = r->stats.avg_rtt_us - min_rtt_us;
+    double cap_us = RTT_NOISE_MAX_SHARE * min_rtt_us;
+    if (excess_us < 0) excess_us = 0;
+    if (excess_us > cap_us) excess_us = cap_us;
+    s->rtt_noise_us = s->have_rtt_noise ? s->rtt_noise_us + RTT_NOISE_WEIGHT * (excess_us - s->rtt_noise_us) : excess_us;
+    s->have_rtt_noise = 1;
+}
+
+double vivace_no_queue_allowance_us(const vivace_state *s) {
+    double allowance_us = REGAIN_QUEUE_FLOOR_SHARE * (double)s->loop.ctx->rtt->min_rtt_us;
+    double noise_us = RTT_NOISE_MULTIPLE * s->rtt_noise_us;
+    return s->have_rtt_noise && noise_us > allowance_us ? noise_us : allowance_us;
 }
 
 int vivace_mi_met_no_queue(const vivace_state *s, const pcc_mi_result *r) {
     if (!regain_enabled(s) || r->app_limited || r->timed_out || r->stats.packets_lost > 0) return 0;
     double min_rtt_us = (double)s->loop.ctx->rtt->min_rtt_us;
-    double floor_us = REGAIN_QUEUE_FLOOR_SHARE * min_rtt_us;
-    if (floor_us < REGAIN_QUEUE_FLOOR_US) floor_us = REGAIN_QUEUE_FLOOR_US;
-    return min_rtt_us > 0 && r->stats.avg_rtt_us > 0 && r->stats.avg_rtt_us <= min_rtt_us + floor_us;
+    return min_rtt_us > 0 && r->stats.avg_rtt_us > 0 && r->stats.avg_rtt_us <= min_rtt_us + vivace_no_queue_allowance_us(s);
 }
 
 int vivace_regain_on_probe(vivace_state *s, const pcc_mi_result *r) {
+    vivace_note_rtt_noise(s, r);
     if (!regain_enabled(s) || r->tag < VIVACE_TAG_PROBE_FIRST || s->drain_duration_us > 0 || s->awaiting_feedback) return 0;
     if (!vivace_mi_met_no_queue(s, r)) {
         s->regain_clean_mis = 0;
         return 0;
     }
     if (++s->regain_clean_mis < REGAIN_CLEAN_MIS) return 0;
-    double reference_mbps = s->regain_window_mbps > s->regain_previous_mbps ? s->regain_window_mbps : s->regain_previous_mbps;
-    if (!(vivace_to_mbps(s->base_rate) < REGAIN_BELOW_SHARE * reference_mbps)) return 0;
+    if (!far_below_delivered(s, s->base_rate)) return 0;
+    if (s->regain_ceiling > 0 && !(2.0 * s->base_rate < s->regain_ceiling)) return 0;
     s->loop.loss_average = 0.0; /* the past's, as for a fade recovery */
     vivace_recover_up_to(s, vivace_clamp_rate(s, 2.0 * s->base_rate));
     s->regaining = 1;
     return 1;
 }
 
-/* A recovery's MI at its target that met no queue: one doubling more (§4.4), the target raised as above. */
+/* A recovery's MI at its target that met no queue, far below what the link delivered lately: one doubling more (§4.4),
+ * the target raised as above. Near that rate the gradient's ω steps (§4.4.3) finish the climb: a doubling there would
+ * only overshoot into a queue and its drain. */
 static int regain_past_target(vivace_state *s, const pcc_mi_result *r, double rate) {
+    if (!far_below_delivered(s, rate)) return 0;
     double raised = vivace_clamp_rate(s, 2.0 * rate);
+    if (s->regain_ceiling > 0 && raised > s->regain_ceiling) raised = s->regain_ceiling;
     if (!vivace_mi_met_no_queue(s, r) || !(raised > rate)) return 0;
     s->recovery_target = raised;
     s->regaining = 1;

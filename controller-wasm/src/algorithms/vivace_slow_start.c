@@ -123,12 +123,11 @@ static double delivery_pipe(const vivace_state *s) {
  * C - r, which takes seconds for a rate near C; while it stands, every MI sent into it risks the MI timeout, whose
  * halvings then leave the link idle. One MI at r/2 removes the bytes in flight beyond C x min RTT first, in about
  * (queue) / (C - r/2), as BBR's drain state does after its startup. */
-static void schedule_drain(vivace_state *s) {
+void vivace_schedule_drain(vivace_state *s, double capacity) {
     s->drain_duration_us = 0;
     const cc_context *ctx = s->loop.ctx;
     double min_rtt_us = (double)ctx->rtt->min_rtt_us;
     if (!vivace_flag(s, VIVACE_P_SLOW_START_DRAIN) || !(min_rtt_us > 0)) return;
-    double capacity = s->delivery_max > s->base_rate ? s->delivery_max : s->base_rate;
     double queue_bytes = (double)*ctx->bytes_in_flight - capacity * min_rtt_us * 1e-6;
     if (!(queue_bytes > 0) || !(capacity > 0)) return;
     s->drain_rate = s->base_rate / 2.0;
@@ -241,7 +240,7 @@ static void exit_slow_start(vivace_state *s, double fallback) {
     if (pipe > fallback) fallback = pipe;
     s->recovery_target = 0.0;
     vivace_enter_probing(s, fallback);
-    schedule_drain(s);
+    vivace_schedule_drain(s, s->delivery_max > s->base_rate ? s->delivery_max : s->base_rate);
 }
 
 void vivace_on_slow_start_result(vivace_state *s, const pcc_mi_result *r, double utility, double noise_var) {

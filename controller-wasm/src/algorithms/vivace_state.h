@@ -88,6 +88,10 @@ typedef struct vivace_state {
     int64_t regain_window_start_us;
     unsigned regain_clean_mis;       /* probe MIs in a row that met no queue */
     int regaining;                   /* this slow start's target was set or raised by a path without a queue */
+    double regain_ceiling;           /* bytes/s: a variant's utility wants no more (vivace-video's paced cap); 0: none */
+    int regain_held;                 /* a variant holds regain_without_queue off for now (vivace-video: no player waiting) */
+    double rtt_noise_us;             /* running mean of the RTT excess (mean RTT - min RTT) of MIs that built no queue */
+    int have_rtt_noise;
     int64_t min_one_way_us;          /* lowest receive time - send time seen (clock offset included) */
     int64_t last_one_way_us;         /* the latest ack's */
     int have_one_way;
@@ -140,13 +144,14 @@ void vivace_init_with_hooks(vivace_state *s, cc_context *ctx, const pcc_hooks *h
  * (double fn(void *state, const pcc_mi_result *, double *noise_var); vivace_mi_utility is the default), hooks
  * = VIVACE_HOOKS(utility), an init calling vivace_init_with_hooks, and VIVACE_OPS (state_size may be larger
  * than vivace_state when the variant keeps state of its own after it). */
-#define VIVACE_HOOKS(utility_fn) VIVACE_HOOKS_WITH_RESULT(utility_fn, vivace_on_result)
-/* The same with a variant's on_result (which calls vivace_on_result for Vivace's own handling). */
-#define VIVACE_HOOKS_WITH_RESULT(utility_fn, result_fn)                                                      \
+#define VIVACE_HOOKS(utility_fn) VIVACE_HOOKS_WITH_ACK_RESULT(utility_fn, vivace_on_ack, vivace_on_result)
+/* The same with a variant's on_ack and on_result (which call vivace_on_ack / vivace_on_result for Vivace's own
+ * handling). */
+#define VIVACE_HOOKS_WITH_ACK_RESULT(utility_fn, ack_fn, result_fn)                                          \
     {                                                                                                        \
         .next_mi = vivace_next_mi, .pending_rate = vivace_pending_rate, .mi_span_us = vivace_mi_span_us,    \
         .mi_timeout_rtts = vivace_mi_timeout_rtts, .timeout_from_expected_feedback = 1, .utility = utility_fn, \
-        .on_timeout = vivace_on_timeout, .on_result = result_fn, .on_ack = vivace_on_ack,                    \
+        .on_timeout = vivace_on_timeout, .on_result = result_fn, .on_ack = ack_fn,                           \
         .on_loss = vivace_on_loss,                                                                           \
         .rebound = vivace_rebound, .on_param_changed = vivace_on_param_changed, .state_name = vivace_state_name, \
         .limit_rate = vivace_limit_rate,                                                                     \
@@ -170,6 +175,8 @@ double vivace_slow_start_rate(const vivace_state *s, double rate);
 void vivace_slow_start_next(vivace_state *s, pcc_next_mi *next);
 void vivace_on_slow_start_result(vivace_state *s, const pcc_mi_result *r, double utility, double noise_var);
 void vivace_reenter_slow_start(vivace_state *s, double target_rate);
+/* slow_start_drain: one MI at half the base rate that removes the bytes in flight beyond capacity (bytes/s) x min RTT. */
+void vivace_schedule_drain(vivace_state *s, double capacity);
 
 /* vivace_recovery.c */
 /* The capacity fell under the rate; rate_before: bytes/s, the rate the decrease or halving started from. */
@@ -195,8 +202,12 @@ int vivace_fade_began_above(const vivace_state *s, double rate);
  * either doubling up to the rate a pending fade began from (the target is raised there) or, after a silence of the
  * acks, at its target for one more MI that decides instead of r (retest_after_silence, vivace_recovery.c). */
 int vivace_extend_recovery(vivace_state *s, const pcc_mi_result *r, double rate);
+/* The RTT excess over the min RTT that no queue explains, µs: max(0.25 x min RTT, 2 x rtt_noise_us). */
+double vivace_no_queue_allowance_us(const vivace_state *s);
+/* Feeds rtt_noise_us with a finished MI that lost nothing and delivered what it sent (it built no queue). */
+void vivace_note_rtt_noise(vivace_state *s, const pcc_mi_result *r);
 /* regain_without_queue (off: all return 0 / do nothing). Whether an MI lost nothing and its mean RTT stayed within
- * max(10 ms, 0.25 x min RTT) of the min RTT; a probe MI's result: 1 when it re-entered slow start (the result is
+ * the allowance above of the min RTT; a probe MI's result: 1 when it re-entered slow start (the result is
  * consumed). */
 int vivace_mi_met_no_queue(const vivace_state *s, const pcc_mi_result *r);
 int vivace_regain_on_probe(vivace_state *s, const pcc_mi_result *r);

@@ -47,6 +47,7 @@ enum {
     VIVACE_VIDEO_P_SMOOTH_PACING,
     VIVACE_VIDEO_P_STARVED_RESTART,
     VIVACE_VIDEO_P_QUEUE_SPARE_SHARE,
+    VIVACE_VIDEO_P_FADE_CUT,
     VIVACE_VIDEO_P_COUNT
 };
 
@@ -68,9 +69,19 @@ enum {
  * below one min RTT (RTT noise and the queue a probe at C(1+ε) builds within an MI). */
 #define VIDEO_QUEUE_SPARE_SHARE 0.05
 #define VIDEO_QUEUE_MIN_RTTS 1.0
+/* The fade cut (cut_to_delivery_in_fade): acks whose delivery-rate samples stay under this share of the rate sent.
+ * Slow start sends at most twice the delivery rate its acks measured (slow_start_delivery_gain 2), and a probe past
+ * the capacity C delivers C / (1 + ε), so on a link that did not change the samples stay at half or more. */
+#define VIDEO_FADE_CUT_DELIVERY_SHARE 0.5
+/* ... for at least this many min RTTs of acks, with every ack's RTT beyond the noise allowance and the last above the
+ * first: a fade that lasts, not an LTE scheduler's gap of tens of ms at full capacity (TMobile-LTE-short's 100-ms
+ * capacity swings 3x). */
+#define VIDEO_FADE_CUT_SPAN_MIN_RTTS 2.0
+#define VIDEO_FADE_CUT 1
+#define VIDEO_REGAIN_WITHOUT_QUEUE 1
 
 static const cc_param_desc vivace_video_params[VIVACE_VIDEO_P_COUNT] = {
-    VIVACE_PARAM_ROWS(900, 0),
+    VIVACE_PARAM_ROWS(900, 0, VIDEO_REGAIN_WITHOUT_QUEUE),
     {"video_buffer_low_ms", VIDEO_BUFFER_LOW_MS, 0, 600000,
      "spare time (buffer, or time to the deadline) at or below which the latency penalty is scaled down fully, ms (two 2-s segments)"},
     {"video_buffer_healthy_ms", VIDEO_BUFFER_HEALTHY_MS, 0, 600000,
@@ -82,6 +93,8 @@ static const cc_param_desc vivace_video_params[VIVACE_VIDEO_P_COUNT] = {
      "boolean; 1: a clean MI below the current object's bitrate while the buffer is low re-enters the starting phase, up to that bitrate"},
     {"video_queue_spare_share", VIDEO_QUEUE_SPARE_SHARE, 0, 1,
      "below the healthy spare, an MI whose standing queue exceeds this share of the spare (at least one min RTT) and that delivered less than the base rate sets the base to its delivery less epsilon; 0: off"},
+    {"video_fade_cut", VIDEO_FADE_CUT, 0, 1,
+     "boolean; 1: acks whose delivery-rate samples stay under half the rate sent for two min RTTs, with RTTs beyond the noise allowance and rising, set the rate to the most they delivered less epsilon and drain the queue, at once"},
 };
 
 typedef struct vivace_video_state {
@@ -91,6 +104,11 @@ typedef struct vivace_video_state {
     int have_adjust;
     double latency_scale;
     double throughput_cap_mbps;
+    /* the fade cut: the run of acks that showed a fade (0: none), its first ack's queue, its highest delivery sample */
+    int64_t fade_acks_since_us;
+    int64_t fade_first_queue_us;
+    double fade_delivery_max;
+    int64_t fade_cut_at_us;          /* the last cut: only acks of packets sent after it count */
 } vivace_video_state;
 
 static double param(const vivace_video_state *s, int index) { return s->vivace.loop.ctx->params[index]; }
@@ -140,6 +158,11 @@ static double vivace_video_utility(void *state, const pcc_mi_result *r, double *
         s->adjust_epoch = loop->epoch;
         s->have_adjust = 1;
     }
+    /* regain_without_queue (vivace_recovery.c) serves a player that waits for data (its spare below the healthy
+     * level, w < 1), and never past the rate the utility wants at most; a healthy or unknown buffer values latency as
+     * Vivace does (§4.3). */
+    s->vivace.regain_held = !(s->latency_scale < 1.0);
+    s->vivace.regain_ceiling = s->throughput_cap_mbps / 8e-6;
     return vivace_mi_utility_adjusted(state, r, noise_var, s->latency_scale, s->throughput_cap_mbps);
 }
 
@@ -193,13 +216,58 @@ static void bound_queue_to_spare(vivace_video_state *video, const pcc_mi_outcome
     vivace_enter_probing(s, delivered * (1.0 - vivace_param(s, VIVACE_P_EPSILON)));
 }
 
+/* The fade cut (see the header comment): acks that for two min RTTs delivered under half of the rate sent while the
+ * RTT stood beyond its noise and rose: the capacity fell under the rate. An MI's result would say so only once its
+ * last packet is acknowledged, behind the queue it measures (seconds in a deep fade, and the MI itself is an sRTT
+ * long), so the acks decide. The rate goes to the most the run delivered, less ε, at once, and one drain MI
+ * removes what was queued; the fade is noted, so the recoveries (vivace_recovery.c) know the rate it began from. */
+static void cut_to_delivery_in_fade(vivace_video_state *video, const cc_ack_event *event) {
+    vivace_state *s = &video->vivace;
+    if (param(video, VIVACE_VIDEO_P_FADE_CUT) < 0.5 || !(vivace_param(s, VIVACE_P_LATENCY_COEFFICIENT) > 0)) return;
+    if (event->delivery_rate_app_limited || !(event->delivery_rate_bytes_per_s > 0)) return; /* says nothing */
+    double min_rtt_us = (double)event->rtt->min_rtt_us;
+    double rate_now = vivace_pending_rate(s);
+    /* The queue this ack met: on the receiver's clock when the ack carries it (vivace_timeout.c keeps the lowest
+     * one-way delay), so that acks held on the way back (a busy receiver, an uplink gap) are no fade; else the RTT's. */
+    int64_t one_way_us, queue_us = event->rtt_us - (int64_t)min_rtt_us;
+    if (s->have_one_way && vivace_ack_one_way_us(event, &one_way_us)) queue_us = one_way_us - s->min_one_way_us;
+    int fading = !s->awaiting_feedback && min_rtt_us > 0 && event->packet->sent_time_us > video->fade_cut_at_us &&
+                 (double)queue_us > vivace_no_queue_allowance_us(s) &&
+                 event->delivery_rate_bytes_per_s < VIDEO_FADE_CUT_DELIVERY_SHARE * rate_now;
+    if (!fading) {
+        video->fade_acks_since_us = 0;
+        return;
+    }
+    if (video->fade_acks_since_us == 0) {
+        video->fade_acks_since_us = event->now_us;
+        video->fade_first_queue_us = queue_us;
+        video->fade_delivery_max = 0.0;
+    }
+    if (event->delivery_rate_bytes_per_s > video->fade_delivery_max) video->fade_delivery_max = event->delivery_rate_bytes_per_s;
+    if ((double)(event->now_us - video->fade_acks_since_us) < VIDEO_FADE_CUT_SPAN_MIN_RTTS * min_rtt_us) return;
+    if (!(queue_us > video->fade_first_queue_us)) return; /* no growing queue (yet) */
+    double delivered = video->fade_delivery_max;
+    video->fade_acks_since_us = 0;
+    video->fade_cut_at_us = event->now_us;
+    vivace_note_fade(s, rate_now);
+    s->recovery_target = 0.0;
+    vivace_enter_probing(s, delivered * (1.0 - vivace_param(s, VIVACE_P_EPSILON)));
+    vivace_schedule_drain(s, delivered);
+}
+
+static void vivace_video_on_ack(void *state, const cc_ack_event *event) {
+    vivace_on_ack(state, event);
+    cut_to_delivery_in_fade(state, event);
+}
+
 static void vivace_video_on_result(void *state, const pcc_mi_outcome *outcome) {
     vivace_on_result(state, outcome);
     bound_queue_to_spare(state, outcome);
     restart_for_starving_player(state, outcome);
 }
 
-static const pcc_hooks vivace_video_hooks = VIVACE_HOOKS_WITH_RESULT(vivace_video_utility, vivace_video_on_result);
+static const pcc_hooks vivace_video_hooks = VIVACE_HOOKS_WITH_ACK_RESULT(vivace_video_utility, vivace_video_on_ack,
+                                                                         vivace_video_on_result);
 
 static void vivace_video_init(void *state, cc_context *ctx, int64_t now_us) {
     (void)now_us;

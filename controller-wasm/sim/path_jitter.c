@@ -38,3 +38,36 @@ double sim_path_jitter_at(sim_path_jitter *jitter, int64_t now_us) {
     jitter->last_us = now_us;
     return jitter->value_us;
 }
+
+/* Fitted by bench/published/2026-11-25/sim-real-noise/fit_noise.py to the real path's RTT above its minimum when
+ * linkem held no queue (real_noise.py on the LTE runs of lte-abr-fix), read as the origin's telemetry reads it: the
+ * latest ack's RTT every 100 ms, acks about every 2 ms. */
+const sim_rtt_noise_params SIM_RTT_NOISE_REAL_PATH = {
+    .median_us = 3000.0, .sigma = 1.0, .tail_share = 0.04, .tail_scale_us = 40000.0, .tail_index = 1.5,
+    .hold_us = 4000.0, .cap_us = 100000.0,
+};
+
+void sim_rtt_noise_init(sim_rtt_noise *noise, const sim_rtt_noise_params *params, uint64_t seed, uint64_t stream) {
+    noise->params = *params;
+    sim_rng_seed(&noise->rng, seed, stream);
+    noise->epoch = -1;
+    noise->value_us = 0.0;
+}
+
+double sim_rtt_noise_at(sim_rtt_noise *noise, int64_t now_us) {
+    const sim_rtt_noise_params *p = &noise->params;
+    if (p->median_us <= 0.0) return 0.0;
+    int64_t epoch = p->hold_us >= 1.0 ? now_us / (int64_t)p->hold_us : now_us;
+    if (epoch != noise->epoch) {
+        noise->epoch = epoch;
+        double value;
+        if (p->tail_share > 0.0 && sim_rng_unit(&noise->rng) < p->tail_share) {
+            /* Pareto by inversion; 1 - u is in (0, 1]. */
+            value = p->tail_scale_us * pcc_exp(-pcc_log(1.0 - sim_rng_unit(&noise->rng)) / p->tail_index);
+        } else {
+            value = p->median_us * pcc_exp(p->sigma * standard_normal(&noise->rng));
+        }
+        noise->value_us = value < p->cap_us ? value : p->cap_us;
+    }
+    return noise->value_us;
+}

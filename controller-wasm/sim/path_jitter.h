@@ -9,6 +9,7 @@
 
 #include <stdint.h>
 
+#include "pcc_sim.h"
 #include "sim_rng.h"
 
 typedef struct sim_path_jitter {
@@ -23,5 +24,26 @@ typedef struct sim_path_jitter {
 void sim_path_jitter_init(sim_path_jitter *jitter, double sd_us, double tau_us, uint64_t seed, uint64_t stream);
 /* The extra delay at now_us (non-decreasing across calls); may be negative. */
 double sim_path_jitter_at(sim_path_jitter *jitter, int64_t now_us);
+
+/* Return-path RTT noise of the real path (issue 17): what the origin's and the client's event loops, the TUN devices
+ * and the receiver's ack timer add to an ack's RTT when linkem holds no queue. Heavy-tailed: each hold_us of time
+ * (an epoch on a fixed grid) draws one extra delay, lognormal (median median_us, shape sigma) or, with probability
+ * tail_share, Pareto (scale tail_scale_us, index tail_index), capped at cap_us; every ack of that epoch gets it.
+ * The caller keeps the return path FIFO, so a long draw holds the acks behind it as a stalled loop does. */
+typedef pcc_sim_rtt_noise sim_rtt_noise_params;   /* pcc_sim.h: the fields */
+
+/* The profile fitted to the real LTE runs (controller-wasm/sim/README.md, "RTT noise"). */
+extern const sim_rtt_noise_params SIM_RTT_NOISE_REAL_PATH;
+
+typedef struct sim_rtt_noise {
+    sim_rtt_noise_params params;
+    sim_rng rng;
+    int64_t epoch;         /* the epoch value_us belongs to, -1 before the first draw */
+    double value_us;
+} sim_rtt_noise;
+
+void sim_rtt_noise_init(sim_rtt_noise *noise, const sim_rtt_noise_params *params, uint64_t seed, uint64_t stream);
+/* The extra delay (>= 0) of an ack leaving at now_us (non-decreasing across calls). */
+double sim_rtt_noise_at(sim_rtt_noise *noise, int64_t now_us);
 
 #endif

@@ -40,6 +40,7 @@ typedef struct pcc_sim_schedule {
  * has that segment's bytes to send, and nothing once they are out (app-limited, reported to the controller with
  * cc_on_app_state as the origin does). Segments carry whole packets; lost ones are sent again. */
 #define PCC_SIM_VIDEO_MAX_RUNGS 16
+#define PCC_SIM_VIDEO_MAX_ABR_SAMPLES 16
 typedef struct pcc_sim_video_config {
     double bitrate_bps;          /* the one rendition (CBR or VBR); ignored when ladder_count > 0 */
     const double *ladder_bps;    /* ABR: rungs in increasing order, chosen by a throughput rule; NULL: none */
@@ -52,6 +53,12 @@ typedef struct pcc_sim_video_config {
     double startup_buffer_s;     /* media needed to start (and resume after a stall); 0 = one segment */
     double max_buffer_s;         /* no request while the buffer holds this much; 0 = dash.js's rule (30 s at the
                                   * top rendition, 18 s below) */
+    size_t abr_samples;          /* segments in the throughput rule's harmonic mean; 0 = SIM_VIDEO_ABR_SAMPLES (4),
+                                  * at most PCC_SIM_VIDEO_MAX_ABR_SAMPLES */
+    double abandon_lock_s;       /* 0: never abandon. Else dash.js's AbandonRequestsRule as the player page runs it:
+                                  * a download whose rest, at its throughput so far, would arrive after the buffer ran
+                                  * dry is abandoned and asked again at the rung that throughput allows, and the ABR
+                                  * does not switch up for this long (the page's ABANDON_LOCK_MS: 4 s) */
 } pcc_sim_video_config;
 
 typedef struct pcc_sim_flow_config {
@@ -91,6 +98,19 @@ typedef struct pcc_sim_sample {
 
 typedef void (*pcc_sim_sample_fn)(const pcc_sim_sample *sample, void *user_data);
 
+/* Return-path RTT noise (path_jitter.h): one extra delay per hold_us epoch, lognormal (median median_us, shape
+ * sigma) or with probability tail_share Pareto (scale tail_scale_us, index tail_index), capped at cap_us, added to
+ * every ack (and video request) of the epoch; the return path stays FIFO. median_us = 0: off. */
+typedef struct pcc_sim_rtt_noise {
+    double median_us;
+    double sigma;
+    double tail_share;
+    double tail_scale_us;
+    double tail_index;
+    double hold_us;
+    double cap_us;
+} pcc_sim_rtt_noise;
+
 typedef struct pcc_sim_config {
     uint64_t seed;
     int64_t duration_us;
@@ -112,6 +132,7 @@ typedef struct pcc_sim_config {
      * jitter_tau_us), one seeded process per flow; the path stays FIFO. jitter_sd_us = 0: off (the default). */
     double jitter_sd_us;
     double jitter_tau_us;           /* 0 = PCC_SIM_DEFAULT_JITTER_TAU_US */
+    pcc_sim_rtt_noise rtt_noise;    /* off unless median_us > 0 (sim_args: --rtt-noise real-path) */
     pcc_sim_schedule loss_schedule; /* when on, replaces loss_rate every period */
     pcc_sim_schedule rtt_schedule_us; /* when on, replaces every flow's base RTT every period */
     size_t flow_count;
@@ -133,6 +154,7 @@ typedef struct pcc_sim_video_result {
     uint32_t stall_count;
     uint32_t segments;                   /* segments played or in the buffer (appended) */
     uint32_t switches;                   /* rendition changes between consecutive segments */
+    uint32_t abandoned;                  /* downloads abandoned and asked again lower (abandon_lock_s > 0) */
     double average_bitrate_bps;          /* mean nominal bitrate of the appended segments */
     double sender_idle_s;                /* time the sender had nothing to send after its first request */
     uint32_t player_state_reports;       /* cc_on_app_state calls with the player's state (one per request) */

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "path_jitter.h"
 #include "trace_file.h"
 
 const char *sim_cli_usage(void) {
@@ -28,6 +29,8 @@ const char *sim_cli_usage(void) {
            "  --jitter-sd-us US      forward-path delay jitter after the bottleneck: sd of a wandering extra delay\n"
            "                         (default 0: off)\n"
            "  --jitter-tau-us US     its correlation time (default " PCC_SIM_STR(PCC_SIM_DEFAULT_JITTER_TAU_US) ")\n"
+           "  --rtt-noise PROFILE    return-path RTT noise: off (default) or real-path (heavy-tailed, fitted to the\n"
+           "                         real LTE runs; README \"RTT noise\")\n"
            "  --cc-param NAME=VALUE  set a controller parameter on every flow (repeatable)\n"
            "  --sample-ms MS         time-series interval (default 100)\n"
            "  --video-mbps LIST      flows are DASH players of this bitrate, one per flow or one for all (0: a bulk flow)\n"
@@ -38,6 +41,9 @@ const char *sim_cli_usage(void) {
            "  --video-startup-s S    media needed to start and to resume after a stall (default one segment)\n"
            "  --video-max-buffer-s S no request while the buffer holds this much (default dash.js: 30 s at the top\n"
            "                         rendition, 18 s below)\n"
+           "  --video-abr-samples N  segments in the ABR's harmonic mean (default 4; the player page uses 5)\n"
+           "  --video-abandon-s S    abandon a download that would finish after the buffer runs dry, ask again lower,\n"
+           "                         and hold up-switches for S seconds (the player page: 4; default: never abandon)\n"
            "  --csv FILE             write the time series (per flow per interval) as CSV\n"
            "  --json                 print one JSON object instead of a table\n"
            "  --timing               log wall and CPU seconds as a JSON line on stderr\n"
@@ -260,6 +266,15 @@ int sim_cli_parse(int argc, char **argv, sim_cli_options *options, char *error, 
         } else if (strcmp(flag, "--jitter-tau-us") == 0) {
             if (parse_number(flag, value, 1, 1e8, &number, error, error_bytes) != 0) return -1;
             options->config.jitter_tau_us = number;
+        } else if (strcmp(flag, "--rtt-noise") == 0) {
+            if (strcmp(value, "off") == 0) {
+                memset(&options->config.rtt_noise, 0, sizeof options->config.rtt_noise);
+            } else if (strcmp(value, "real-path") == 0) {
+                options->config.rtt_noise = SIM_RTT_NOISE_REAL_PATH;
+            } else {
+                snprintf(error, error_bytes, "--rtt-noise: \"%s\" is not a profile (off, real-path)", value);
+                return -1;
+            }
         } else if (strcmp(flag, "--cc-param") == 0) {
             size_t used = strlen(options->cc_params);
             if (!strchr(value, '=') || used + strlen(value) + 2 > sizeof options->cc_params) {
@@ -297,6 +312,13 @@ int sim_cli_parse(int argc, char **argv, sim_cli_options *options, char *error, 
             video_options = 1;
         } else if (strcmp(flag, "--video-startup-s") == 0) {
             if (parse_number(flag, value, 0.001, 3600, &video.startup_buffer_s, error, error_bytes) != 0) return -1;
+            video_options = 1;
+        } else if (strcmp(flag, "--video-abr-samples") == 0) {
+            if (parse_number(flag, value, 1, PCC_SIM_VIDEO_MAX_ABR_SAMPLES, &number, error, error_bytes) != 0) return -1;
+            video.abr_samples = (size_t)llround(number);
+            video_options = 1;
+        } else if (strcmp(flag, "--video-abandon-s") == 0) {
+            if (parse_number(flag, value, 0.001, 3600, &video.abandon_lock_s, error, error_bytes) != 0) return -1;
             video_options = 1;
         } else if (strcmp(flag, "--video-max-buffer-s") == 0) {
             if (parse_number(flag, value, 0.001, 3600, &video.max_buffer_s, error, error_bytes) != 0) return -1;

@@ -27,7 +27,10 @@ static void report_video_json(FILE *out, const pcc_sim_flow_config *flow, const 
             finite_or_zero(v->average_bitrate_bps / 1e6), finite_or_zero(v->sender_idle_s), v->player_state_reports,
             v->app_limited_reports);
     for (size_t k = 0; k < v->buffer_level_count; k++) fprintf(out, "%s%.4g", k ? "," : "", (double)v->buffer_levels_s[k]);
-    fprintf(out, "]}");
+    fprintf(out, "]");
+    /* Only where the player may abandon, so the output of every other run stays as it was. */
+    if (flow->video->abandon_lock_s > 0) fprintf(out, ",\"abandoned\":%u", v->abandoned);
+    fputc('}', out);
 }
 
 void sim_report_json(FILE *out, const pcc_sim_config *config, const pcc_sim_result *result) {

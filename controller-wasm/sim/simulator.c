@@ -30,7 +30,8 @@
 
 /* Random streams: one per random process, so they never shift one another. */
 enum { STREAM_LOSS = 1, STREAM_RATE_SCHEDULE, STREAM_RTT_SCHEDULE, STREAM_LOSS_SCHEDULE, STREAM_CONTROLLER = 1000,
-       STREAM_SEND_JITTER = 2000, STREAM_VIDEO_VBR = 3000, STREAM_PATH_JITTER = 4000 };
+       STREAM_SEND_JITTER = 2000, STREAM_VIDEO_VBR = 3000, STREAM_PATH_JITTER = 4000,
+       STREAM_RTT_NOISE = 5000 };
 
 typedef struct sim_flow {
     const pcc_sim_flow_config *config;
@@ -44,6 +45,7 @@ typedef struct sim_flow {
     uint64_t timer_generation;
     int64_t last_arrival_us;         /* the paths are FIFO: a shorter delay never overtakes */
     sim_path_jitter path_jitter;     /* extra forward delay after the bottleneck (off unless configured) */
+    sim_rtt_noise rtt_noise;         /* extra return delay of acks and requests (off unless configured) */
     int64_t last_ack_arrival_us;     /* the upstream path (acks, video requests) is FIFO too */
     /* video flows only */
     int is_video;
@@ -120,6 +122,12 @@ static int validate_video(const pcc_sim_video_config *video, size_t i, char *err
         fail(error, error_bytes, "flow %zu: segment duration must be in (0, 3600] s", i);
         return -1;
     }
+    if (video->abr_samples > PCC_SIM_VIDEO_MAX_ABR_SAMPLES || !isfinite(video->abandon_lock_s) ||
+        video->abandon_lock_s < 0 || video->abandon_lock_s > SIM_MAX_VIDEO_SEGMENT_S) {
+        fail(error, error_bytes, "flow %zu: ABR samples must be in [0, %d], abandonment lock in [0, 3600] s", i,
+             PCC_SIM_VIDEO_MAX_ABR_SAMPLES);
+        return -1;
+    }
     if (!isfinite(video->vbr_cv) || video->vbr_cv < 0 || video->vbr_cv > SIM_MAX_VIDEO_VBR_CV) {
         fail(error, error_bytes, "flow %zu: VBR coefficient of variation must be in [0, 0.5]", i);
         return -1;
@@ -187,6 +195,21 @@ static int validate(const pcc_sim_config *config, char *error, size_t error_byte
     }
     if (!isfinite(config->jitter_tau_us) || config->jitter_tau_us < 0 || config->jitter_tau_us > SIM_MAX_DURATION_US) {
         fail(error, error_bytes, "forward jitter time constant must be in [0, 1 day] (0: the default)");
+        return -1;
+    }
+    const pcc_sim_rtt_noise *noise = &config->rtt_noise;
+    if (!isfinite(noise->median_us) || noise->median_us < 0 || noise->median_us > SIM_MAX_RTT_US) {
+        fail(error, error_bytes, "RTT noise median must be in [0, 10 s]");
+        return -1;
+    }
+    if (noise->median_us > 0 &&
+        (!isfinite(noise->sigma) || noise->sigma < 0 || noise->sigma > 5 || !isfinite(noise->tail_share) ||
+         noise->tail_share < 0 || noise->tail_share > 1 || !isfinite(noise->tail_scale_us) || noise->tail_scale_us < 0 ||
+         !isfinite(noise->tail_index) || (noise->tail_share > 0 && !(noise->tail_index >= 0.5)) || noise->tail_index > 100 ||
+         !isfinite(noise->hold_us) || noise->hold_us < 0 || noise->hold_us > SIM_MAX_RTT_US ||
+         !isfinite(noise->cap_us) || !(noise->cap_us > 0) || noise->cap_us > SIM_MAX_RTT_US)) {
+        fail(error, error_bytes, "RTT noise: sigma in [0, 5], tail share in [0, 1], tail index in [0.5, 100], "
+                                 "hold and cap in [0, 10 s] (cap > 0)");
         return -1;
     }
     if (config->sample_interval_us < 0) {
@@ -322,6 +345,26 @@ static void schedule_player(sim_world *world, uint32_t index) {
     if (wake >= 0) push(world, SIM_EVENT_VIDEO_PLAYER, wake, index, flow->player_generation, NULL);
 }
 
+/* The player asks for a segment: a new stream entry, whose request goes up the path behind the acks, carrying the
+ * abort of entry `cancels` (UINT32_MAX: none). */
+static int request_segment(sim_world *world, uint32_t index, double bitrate_bps, uint64_t bytes, uint32_t cancels) {
+    sim_flow *flow = &world->flows[index];
+    uint32_t entry = (uint32_t)flow->stream.count;
+    if (sim_video_stream_request(&flow->stream, entry, bitrate_bps, bytes, world->now_us, flow->player.buffer_s) != 0) {
+        world->status = PCC_SIM_ERR_NO_MEMORY;
+        return -1;
+    }
+    int64_t at_sender = world->now_us + (flow->rtt_us - flow->rtt_us / 2) +
+                        (int64_t)llround(sim_rtt_noise_at(&flow->rtt_noise, world->now_us));
+    if (at_sender < flow->last_ack_arrival_us) at_sender = flow->last_ack_arrival_us;
+    flow->last_ack_arrival_us = at_sender;
+    sim_packet request;
+    memset(&request, 0, sizeof request);
+    request.piece = entry;
+    push(world, SIM_EVENT_VIDEO_REQUEST, at_sender, index, cancels == UINT32_MAX ? 0 : (uint64_t)cancels + 1, &request);
+    return 0;
+}
+
 /* The player at now: appends what arrived whole (in order), asks for what it wants; requests go up the path
  * behind the acks. */
 static void run_player(sim_world *world, uint32_t index) {
@@ -331,26 +374,30 @@ static void run_player(sim_world *world, uint32_t index) {
     while ((done = sim_video_stream_next_complete(&flow->stream)) != NULL) {
         sim_video_player_on_segment(&flow->player, done->bitrate_bps, done->bytes, done->completed_us - done->first_byte_us);
     }
-    uint32_t segment;
+    /* A download the player abandons (DASH: the one outstanding is the stream's last entry) is asked again at the
+     * lower rung, the same media; the abort travels up with the new request. */
     double bitrate_bps;
+    if (flow->player.outstanding > 0 && flow->stream.count > 0) {
+        uint32_t entry = (uint32_t)(flow->stream.count - 1);
+        const sim_video_segment *current = &flow->stream.segments[entry];
+        uint64_t current_bytes = current->bytes;
+        double current_bps = current->bitrate_bps;
+        if (!current->complete && !current->abandoned &&
+            sim_video_player_check_abandon(&flow->player, sim_video_stream_received_bytes(&flow->stream, entry),
+                                           current_bytes, &bitrate_bps)) {
+            sim_video_stream_abandon(&flow->stream, entry);
+            uint64_t bytes = (uint64_t)llround((double)current_bytes * bitrate_bps / current_bps);
+            if (request_segment(world, index, bitrate_bps, bytes > 0 ? bytes : 1, entry) != 0) return;
+        }
+    }
+    uint32_t segment;
     while (sim_video_player_want_segment(&flow->player, &segment, &bitrate_bps)) {
         double nominal_bytes = bitrate_bps * flow->player.config.segment_s / 8.0;
         double cv = flow->player.config.vbr_cv;
         /* Uniform around the nominal size: mean 1, coefficient of variation cv (the half-width is cv * sqrt(3)). */
         double factor = cv > 0 ? 1.0 + cv * sqrt(3.0) * (2.0 * sim_rng_unit(&flow->vbr_rng) - 1.0) : 1.0;
         uint64_t bytes = (uint64_t)llround(nominal_bytes * factor);
-        if (sim_video_stream_request(&flow->stream, segment, bitrate_bps, bytes > 0 ? bytes : 1, world->now_us,
-                                     flow->player.buffer_s) != 0) {
-            world->status = PCC_SIM_ERR_NO_MEMORY;
-            return;
-        }
-        int64_t at_sender = world->now_us + (flow->rtt_us - flow->rtt_us / 2);
-        if (at_sender < flow->last_ack_arrival_us) at_sender = flow->last_ack_arrival_us;
-        flow->last_ack_arrival_us = at_sender;
-        sim_packet request;
-        memset(&request, 0, sizeof request);
-        request.piece = segment;
-        push(world, SIM_EVENT_VIDEO_REQUEST, at_sender, index, 0, &request);
+        if (request_segment(world, index, bitrate_bps, bytes > 0 ? bytes : 1, UINT32_MAX) != 0) return;
     }
     if (flow->player.out_of_memory) world->status = PCC_SIM_ERR_NO_MEMORY;
     schedule_player(world, index);
@@ -359,6 +406,7 @@ static void run_player(sim_world *world, uint32_t index) {
 static void handle_video_request(sim_world *world, const sim_event *event) {
     sim_flow *flow = &world->flows[event->flow];
     uint32_t segment = (uint32_t)event->packet.piece;
+    if (event->generation > 0) sim_video_stream_cancel_at_sender(&flow->stream, (uint32_t)(event->generation - 1));
     sim_video_stream_request_arrived(&flow->stream, segment);
     flow->last_request_at_sender = segment;
     report_app_state(world, flow, 0);
@@ -416,7 +464,8 @@ static void handle_arrival(sim_world *world, const sim_event *event) {
         if (sim_video_stream_has_complete(&flow->stream)) run_player(world, event->flow);
     }
     /* One ack per packet on an uncongested, lossless reverse path. */
-    int64_t back = world->now_us + (flow->rtt_us - flow->rtt_us / 2);
+    int64_t back = world->now_us + (flow->rtt_us - flow->rtt_us / 2) +
+                   (int64_t)llround(sim_rtt_noise_at(&flow->rtt_noise, world->now_us));
     if (back < flow->last_ack_arrival_us) back = flow->last_ack_arrival_us;
     flow->last_ack_arrival_us = back;
     push(world, SIM_EVENT_ACK, back, event->flow, 0, &packet);
@@ -677,6 +726,7 @@ int pcc_sim_run(const pcc_sim_config *config, pcc_sim_result *result, char *erro
         sim_path_jitter_init(&flow->path_jitter, config->jitter_sd_us,
                              config->jitter_tau_us > 0 ? config->jitter_tau_us : PCC_SIM_DEFAULT_JITTER_TAU_US,
                              config->seed, STREAM_PATH_JITTER + i);
+        sim_rtt_noise_init(&flow->rtt_noise, &config->rtt_noise, config->seed, STREAM_RTT_NOISE + i);
         flow->player_wake_us = -1;
         if (flow->config->video) {
             flow->is_video = 1;

@@ -36,6 +36,7 @@ void sim_video_player_init(sim_video_player *player, const pcc_sim_video_config 
     player->playback_started_us = -1;
     player->rung = initial_rung(player);
     player->next_level_us = 1000000;
+    player->abr_samples = config->abr_samples > 0 ? config->abr_samples : SIM_VIDEO_ABR_SAMPLES;
 }
 
 void sim_video_player_free(sim_video_player *player) {
@@ -94,6 +95,15 @@ double sim_video_player_target_s(const sim_video_player *player) {
     return player->rung + 1 == player->rungs ? SIM_VIDEO_BUFFER_TARGET_TOP_S : SIM_VIDEO_BUFFER_TARGET_S;
 }
 
+/* The highest rung within the safety factor of a throughput (the lowest when none is). */
+static size_t rung_for(const sim_video_player *player, double throughput_bps) {
+    size_t rung = 0;
+    for (size_t i = 0; i < player->rungs; i++) {
+        if (player->ladder_bps[i] <= SIM_VIDEO_ABR_SAFETY * throughput_bps) rung = i;
+    }
+    return rung;
+}
+
 /* The throughput rule (dash.js's ThroughputRule with a harmonic mean): the highest rung within the safety factor of
  * the recent throughput. */
 static size_t choose_rung(const sim_video_player *player) {
@@ -102,10 +112,9 @@ static size_t choose_rung(const sim_video_player *player) {
     double inverse_sum = 0.0;
     for (size_t i = 0; i < player->throughput_count; i++) inverse_sum += 1.0 / player->throughput_bps[i];
     double estimate_bps = (double)player->throughput_count / inverse_sum;
-    size_t rung = 0;
-    for (size_t i = 0; i < player->rungs; i++) {
-        if (player->ladder_bps[i] <= SIM_VIDEO_ABR_SAFETY * estimate_bps) rung = i;
-    }
+    size_t rung = rung_for(player, estimate_bps);
+    /* dash.js holds up-switches for abandonLoadTimeout after an abandonment. */
+    if (player->updated_us < player->upswitch_locked_until_us && rung > player->locked_rung) rung = player->locked_rung;
     return rung;
 }
 
@@ -120,8 +129,36 @@ int sim_video_player_want_segment(sim_video_player *player, uint32_t *index, dou
     player->rung = choose_rung(player);
     *index = player->next_request++;
     *bitrate_bps = player->ladder_bps[player->rung];
+    player->requested_us = player->updated_us;
     player->outstanding++;
     player->outstanding_s += player->config.segment_s;
+    return 1;
+}
+
+static int abandons(const sim_video_player *player) {
+    return player->config.abandon_lock_s > 0 && !player->config.continuous && player->rungs > 1;
+}
+
+int sim_video_player_check_abandon(sim_video_player *player, uint64_t bytes_received, uint64_t bytes_total,
+                                   double *bitrate_bps) {
+    if (!abandons(player) || player->outstanding == 0 || player->rung == 0 || bytes_received >= bytes_total) return 0;
+    int64_t elapsed_us = player->updated_us - player->requested_us;
+    if (elapsed_us < SIM_VIDEO_ABANDON_MIN_ELAPSED_US) return 0;
+    double throughput_bps = (double)bytes_received * 8.0 / ((double)elapsed_us / 1e6);
+    double rest_bits = (double)(bytes_total - bytes_received) * 8.0;
+    /* Doomed: the rest would arrive after the buffer (none while starting or stalled) runs dry. */
+    if (throughput_bps > 0 && rest_bits / throughput_bps <= player->buffer_s) return 0;
+    size_t rung = rung_for(player, throughput_bps);
+    if (rung >= player->rung) rung = player->rung - 1;
+    /* dash.js abandons only when the lower rendition's whole segment is smaller than what is left of this one. */
+    double lower_bits = (double)bytes_total * 8.0 * player->ladder_bps[rung] / player->ladder_bps[player->rung];
+    if (!(rest_bits > lower_bits)) return 0;
+    player->rung = rung;
+    player->locked_rung = rung;
+    player->upswitch_locked_until_us = player->updated_us + (int64_t)llround(player->config.abandon_lock_s * 1e6);
+    player->requested_us = player->updated_us;
+    player->abandoned++;
+    *bitrate_bps = player->ladder_bps[rung];
     return 1;
 }
 
@@ -135,8 +172,8 @@ void sim_video_player_on_segment(sim_video_player *player, double bitrate_bps, u
     player->bitrate_sum_bps += bitrate_bps;
     player->last_appended_bps = bitrate_bps;
     double sample_bps = (double)bytes * 8.0 / ((double)(transfer_us > 0 ? transfer_us : 1) / 1e6);
-    if (player->throughput_count == SIM_VIDEO_ABR_SAMPLES) {
-        memmove(player->throughput_bps, player->throughput_bps + 1, (SIM_VIDEO_ABR_SAMPLES - 1) * sizeof(double));
+    if (player->throughput_count == player->abr_samples) {
+        memmove(player->throughput_bps, player->throughput_bps + 1, (player->abr_samples - 1) * sizeof(double));
         player->throughput_count--;
     }
     player->throughput_bps[player->throughput_count++] = sample_bps;
@@ -154,9 +191,20 @@ static int64_t after_us(int64_t from_us, double seconds) {
     return at <= (double)from_us ? from_us + 1 : (int64_t)at;
 }
 
+/* With a doomed-download check due: the next check time on the request's grid. */
+static int64_t abandon_check_us(const sim_video_player *player) {
+    if (!abandons(player) || player->outstanding == 0 || player->rung == 0) return INT64_MAX;
+    int64_t first = player->requested_us + SIM_VIDEO_ABANDON_MIN_ELAPSED_US;
+    if (player->updated_us < first) return first;
+    return player->updated_us + SIM_VIDEO_ABANDON_CHECK_US -
+           (player->updated_us - first) % SIM_VIDEO_ABANDON_CHECK_US;
+}
+
 int64_t sim_video_player_wake_us(const sim_video_player *player) {
-    if (player->state != SIM_VIDEO_PLAYING) return INT64_MAX;
+    int64_t check = abandon_check_us(player);
+    if (player->state != SIM_VIDEO_PLAYING) return check;
     int64_t wake = after_us(player->updated_us, player->buffer_s);
+    if (check < wake) wake = check;
     if (player->config.continuous || player->outstanding == 0) {
         double excess_s = player->buffer_s + player->outstanding_s - sim_video_player_target_s(player);
         if (excess_s > 0) {
@@ -183,6 +231,7 @@ void sim_video_player_finish(sim_video_player *player, pcc_sim_video_result *out
     out->stall_count = player->stall_count;
     out->segments = player->appended;
     out->switches = player->switches;
+    out->abandoned = player->abandoned;
     out->average_bitrate_bps = player->appended ? player->bitrate_sum_bps / player->appended : 0.0;
     out->buffer_levels_s = player->levels_s;
     out->buffer_level_count = player->level_count;

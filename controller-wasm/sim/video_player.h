@@ -43,8 +43,14 @@ typedef struct sim_video_player {
     double outstanding_s;            /* their media duration */
     size_t rung;                     /* rung of the last request */
     /* the throughput rule's samples, bits per second, newest last */
-    double throughput_bps[SIM_VIDEO_ABR_SAMPLES];
+    double throughput_bps[PCC_SIM_VIDEO_MAX_ABR_SAMPLES];
+    size_t abr_samples;              /* config.abr_samples resolved */
     size_t throughput_count;
+    /* abandonment (config.abandon_lock_s > 0) */
+    int64_t requested_us;            /* when the outstanding download was asked for (DASH: one at a time) */
+    int64_t upswitch_locked_until_us; /* no rung above locked_rung before this */
+    size_t locked_rung;
+    uint32_t abandoned;
     /* metrics of appended segments */
     uint32_t appended;
     double bitrate_sum_bps;
@@ -71,6 +77,17 @@ double sim_video_player_target_s(const sim_video_player *player);
  * request is counted as outstanding), else 0. DASH: one request at a time, after the previous segment arrived,
  * while the buffer is below target. Continuous: while buffer + outstanding media is below target. */
 int sim_video_player_want_segment(sim_video_player *player, uint32_t *index, double *bitrate_bps);
+/* dash.js AbandonRequestsRule's thresholds: it judges a download only after this long, and checks on its progress
+ * events (every ~50-100 ms; the simulator looks every SIM_VIDEO_ABANDON_CHECK_US). */
+#define SIM_VIDEO_ABANDON_MIN_ELAPSED_US 500000
+#define SIM_VIDEO_ABANDON_CHECK_US 100000
+/* After advancing to now_us, with abandonment on and a DASH download outstanding for which bytes_received of
+ * bytes_total have arrived: 1 when the player abandons it (the download is doomed: at its throughput so far the
+ * rest arrives after the buffer runs dry, a lower rung fits that throughput and its whole segment is smaller than
+ * what is left), with the bitrate to ask the same segment again at (the request stays outstanding, from now);
+ * up-switches are then held for abandon_lock_s. Else 0. */
+int sim_video_player_check_abandon(sim_video_player *player, uint64_t bytes_received, uint64_t bytes_total,
+                                   double *bitrate_bps);
 /* Segment index (the next in order) was received whole; its bytes took transfer_us from first to last byte
  * (the throughput rule's sample, as dash.js measures a download). Call after advancing to now_us. */
 void sim_video_player_on_segment(sim_video_player *player, double bitrate_bps, uint64_t bytes, int64_t transfer_us);

@@ -46,17 +46,37 @@ void sim_video_stream_request_arrived(sim_video_stream *stream, uint32_t index) 
     if (index < stream->count) stream->segments[index].at_sender = 1;
 }
 
-/* Moves send_head past segments whose new pieces are all sent. */
+void sim_video_stream_abandon(sim_video_stream *stream, uint32_t index) {
+    if (index >= stream->count) return;
+    sim_video_segment *segment = &stream->segments[index];
+    segment->abandoned = 1;
+    free(segment->received);
+    segment->received = NULL;
+}
+
+/* Whether no piece of the segment needs sending again: it arrived whole, or nobody wants it. */
+static int settled(const sim_video_segment *segment) { return segment->complete || segment->cancelled_at_sender; }
+
+/* Moves send_head past segments whose new pieces are all sent, or that were cancelled. */
 static void settle_head(sim_video_stream *stream) {
     while (stream->send_head < stream->count) {
         const sim_video_segment *head = &stream->segments[stream->send_head];
-        if (head->next_new_piece < head->pieces) break;
+        if (head->next_new_piece < head->pieces && !head->cancelled_at_sender) break;
         stream->send_head++;
     }
 }
 
+void sim_video_stream_cancel_at_sender(sim_video_stream *stream, uint32_t index) {
+    if (index >= stream->count) return;
+    stream->segments[index].cancelled_at_sender = 1;
+    settle_head(stream);
+}
+
 int sim_video_stream_has_data(const sim_video_stream *stream) {
-    if (stream->retransmit_count > 0) return 1;
+    for (size_t i = 0; i < stream->retransmit_count; i++) {
+        uint64_t piece = stream->retransmit[(stream->retransmit_head + i) % stream->retransmit_capacity];
+        if (!stream->segments[sim_video_piece_segment(piece)].cancelled_at_sender) return 1;
+    }
     if (stream->send_head >= stream->count) return 0;
     const sim_video_segment *head = &stream->segments[stream->send_head];
     return head->at_sender && head->next_new_piece < head->pieces;
@@ -81,6 +101,12 @@ static int ring_push(uint64_t **items, size_t *head, size_t *count, size_t *capa
 uint64_t sim_video_stream_take(sim_video_stream *stream, uint64_t pn, int *status) {
     *status = 0;
     uint64_t piece = SIM_VIDEO_NO_PIECE;
+    /* Retransmissions of cancelled segments are dropped from the line, not sent. */
+    while (stream->retransmit_count > 0 &&
+           stream->segments[sim_video_piece_segment(stream->retransmit[stream->retransmit_head])].cancelled_at_sender) {
+        stream->retransmit_head = (stream->retransmit_head + 1) % stream->retransmit_capacity;
+        stream->retransmit_count--;
+    }
     if (stream->retransmit_count > 0) {
         piece = stream->retransmit[stream->retransmit_head];
         stream->retransmit_head = (stream->retransmit_head + 1) % stream->retransmit_capacity;
@@ -128,7 +154,7 @@ void sim_video_stream_on_acked(sim_video_stream *stream, uint64_t pn) { (void)se
 int sim_video_stream_on_lost(sim_video_stream *stream, uint64_t pn) {
     uint64_t piece = settle(stream, pn);
     if (piece == SIM_VIDEO_NO_PIECE) return 0;
-    if (stream->segments[sim_video_piece_segment(piece)].complete) return 0;
+    if (settled(&stream->segments[sim_video_piece_segment(piece)])) return 0;
     return ring_push(&stream->retransmit, &stream->retransmit_head, &stream->retransmit_count,
                      &stream->retransmit_capacity, piece);
 }
@@ -136,7 +162,7 @@ int sim_video_stream_on_lost(sim_video_stream *stream, uint64_t pn) {
 int sim_video_stream_probe(sim_video_stream *stream, int count) {
     for (size_t i = 0; i < stream->sent_count && count > 0; i++) {
         uint64_t piece = stream->sent[(stream->sent_head + i) % stream->sent_capacity];
-        if (piece == SIM_VIDEO_NO_PIECE || stream->segments[sim_video_piece_segment(piece)].complete) continue;
+        if (piece == SIM_VIDEO_NO_PIECE || settled(&stream->segments[sim_video_piece_segment(piece)])) continue;
         if (ring_push(&stream->retransmit, &stream->retransmit_head, &stream->retransmit_count,
                       &stream->retransmit_capacity, piece) != 0)
             return -1;
@@ -150,7 +176,7 @@ int sim_video_stream_on_arrival(sim_video_stream *stream, uint64_t piece, int64_
     uint32_t number = sim_video_piece_number(piece);
     if (index >= stream->count) return 0;
     sim_video_segment *segment = &stream->segments[index];
-    if (segment->complete || number >= segment->pieces) return 0;
+    if (segment->complete || segment->abandoned || number >= segment->pieces) return 0;
     if (segment->first_byte_us < 0) segment->first_byte_us = now_us;
     uint8_t bit = (uint8_t)(1u << (number % 8));
     if (segment->received[number / 8] & bit) return 0;   /* a spurious retransmission's twin */
@@ -164,11 +190,28 @@ int sim_video_stream_on_arrival(sim_video_stream *stream, uint64_t piece, int64_
     return 0;
 }
 
+uint64_t sim_video_stream_received_bytes(const sim_video_stream *stream, uint32_t index) {
+    if (index >= stream->count) return 0;
+    const sim_video_segment *segment = &stream->segments[index];
+    uint64_t bytes = (uint64_t)segment->pieces_received * stream->payload_bytes;
+    return bytes < segment->bytes ? bytes : segment->bytes;
+}
+
+/* The first entry at or after next_handoff that is not abandoned. */
+static size_t handoff_entry(const sim_video_stream *stream) {
+    size_t i = stream->next_handoff;
+    while (i < stream->count && stream->segments[i].abandoned) i++;
+    return i;
+}
+
 int sim_video_stream_has_complete(const sim_video_stream *stream) {
-    return stream->next_handoff < stream->count && stream->segments[stream->next_handoff].complete;
+    size_t i = handoff_entry(stream);
+    return i < stream->count && stream->segments[i].complete;
 }
 
 const sim_video_segment *sim_video_stream_next_complete(sim_video_stream *stream) {
-    if (stream->next_handoff >= stream->count || !stream->segments[stream->next_handoff].complete) return NULL;
-    return &stream->segments[stream->next_handoff++];
+    size_t i = handoff_entry(stream);
+    if (i >= stream->count || !stream->segments[i].complete) return NULL;
+    stream->next_handoff = i + 1;
+    return &stream->segments[i];
 }

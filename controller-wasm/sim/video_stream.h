@@ -21,6 +21,8 @@ typedef struct sim_video_segment {
     uint8_t *received;          /* bitmap at the receiver; freed once complete */
     uint32_t next_new_piece;    /* sender: the next piece never sent */
     int at_sender;              /* the request has reached the sender */
+    int abandoned;              /* the player gave up on it: arrivals are ignored, it is never handed on */
+    int cancelled_at_sender;    /* the sender heard so: it sends none of it any more */
     int complete;
     int64_t requested_us;
     double requested_buffer_s;  /* the player's buffer when it asked (CMCD bl) */
@@ -49,9 +51,14 @@ static inline uint32_t sim_video_piece_number(uint64_t id) { return (uint32_t)id
 
 void sim_video_stream_init(sim_video_stream *stream, uint32_t packet_bytes);
 void sim_video_stream_free(sim_video_stream *stream);
-/* The player asks for segment `index` (must be the next index). 0, or -1 when out of memory. */
+/* The player asks for a segment; `index` is the stream's next entry (stream->count; the player's segment number
+ * when it never abandons one, as an abandoned download's replacement is a new entry). 0, or -1 when out of memory. */
 int sim_video_stream_request(sim_video_stream *stream, uint32_t index, double bitrate_bps, uint64_t bytes,
                              int64_t now_us, double buffer_s);
+/* The player abandons segment entry `index` (its replacement is a new entry). */
+void sim_video_stream_abandon(sim_video_stream *stream, uint32_t index);
+/* The abandonment of entry index reached the sender. */
+void sim_video_stream_cancel_at_sender(sim_video_stream *stream, uint32_t index);
 /* The request for segment index reached the sender. */
 void sim_video_stream_request_arrived(sim_video_stream *stream, uint32_t index);
 /* Whether the sender has a piece to send (a retransmission, or a new piece of a segment it was asked for). */
@@ -69,7 +76,9 @@ int sim_video_stream_probe(sim_video_stream *stream, int count);
 int sim_video_stream_on_arrival(sim_video_stream *stream, uint64_t piece, int64_t now_us);
 /* Whether the next segment in order is complete. */
 int sim_video_stream_has_complete(const sim_video_stream *stream);
-/* The next complete segment in order, or NULL (then call again later). The pointer is valid until the next
+/* Bytes of entry index that have reached the receiver (whole pieces; at most its size). */
+uint64_t sim_video_stream_received_bytes(const sim_video_stream *stream, uint32_t index);
+/* The next complete segment in order (abandoned entries skipped), or NULL (then call again later). The pointer is valid until the next
  * request. */
 const sim_video_segment *sim_video_stream_next_complete(sim_video_stream *stream);
 

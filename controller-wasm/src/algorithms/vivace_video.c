@@ -94,7 +94,7 @@ static const cc_param_desc vivace_video_params[VIVACE_VIDEO_P_COUNT] = {
     {"video_queue_spare_share", VIDEO_QUEUE_SPARE_SHARE, 0, 1,
      "below the healthy spare, an MI whose standing queue exceeds this share of the spare (at least one min RTT) and that delivered less than the base rate sets the base to its delivery less epsilon; 0: off"},
     {"video_fade_cut", VIDEO_FADE_CUT, 0, 1,
-     "boolean; 1: acks whose delivery-rate samples stay under half the rate sent for two min RTTs, with RTTs beyond the noise allowance and rising, set the rate to the most they delivered less epsilon and drain the queue, at once"},
+     "boolean; 1: acks whose delivery-rate samples stay under half the rate sent for two min RTTs, with RTTs beyond the noise allowance and rising, set the rate to what the link delivered over them less epsilon and drain the queue, at once"},
 };
 
 typedef struct vivace_video_state {
@@ -104,10 +104,10 @@ typedef struct vivace_video_state {
     int have_adjust;
     double latency_scale;
     double throughput_cap_mbps;
-    /* the fade cut: the run of acks that showed a fade (0: none), its first ack's queue, its highest delivery sample */
+    /* the fade cut: the run of acks that showed a fade (0: none), its first ack's queue and delivered count */
     int64_t fade_acks_since_us;
     int64_t fade_first_queue_us;
-    double fade_delivery_max;
+    uint64_t fade_first_delivered_bytes;
     int64_t fade_cut_at_us;          /* the last cut: only acks of packets sent after it count */
 } vivace_video_state;
 
@@ -219,8 +219,8 @@ static void bound_queue_to_spare(vivace_video_state *video, const pcc_mi_outcome
 /* The fade cut (see the header comment): acks that for two min RTTs delivered under half of the rate sent while the
  * RTT stood beyond its noise and rose: the capacity fell under the rate. An MI's result would say so only once its
  * last packet is acknowledged, behind the queue it measures (seconds in a deep fade, and the MI itself is an sRTT
- * long), so the acks decide. The rate goes to the most the run delivered, less ε, at once, and one drain MI
- * removes what was queued; the fade is noted, so the recoveries (vivace_recovery.c) know the rate it began from. */
+ * long), so the acks decide. The rate goes to what the run delivered, less ε, at once, and one drain MI
+ * removes what was queued. */
 static void cut_to_delivery_in_fade(vivace_video_state *video, const cc_ack_event *event) {
     vivace_state *s = &video->vivace;
     if (param(video, VIVACE_VIDEO_P_FADE_CUT) < 0.5 || !(vivace_param(s, VIVACE_P_LATENCY_COEFFICIENT) > 0)) return;
@@ -241,15 +241,18 @@ static void cut_to_delivery_in_fade(vivace_video_state *video, const cc_ack_even
     if (video->fade_acks_since_us == 0) {
         video->fade_acks_since_us = event->now_us;
         video->fade_first_queue_us = queue_us;
-        video->fade_delivery_max = 0.0;
+        video->fade_first_delivered_bytes = event->delivered_bytes;
     }
-    if (event->delivery_rate_bytes_per_s > video->fade_delivery_max) video->fade_delivery_max = event->delivery_rate_bytes_per_s;
-    if ((double)(event->now_us - video->fade_acks_since_us) < VIDEO_FADE_CUT_SPAN_MIN_RTTS * min_rtt_us) return;
+    int64_t span_us = event->now_us - video->fade_acks_since_us;
+    if ((double)span_us < VIDEO_FADE_CUT_SPAN_MIN_RTTS * min_rtt_us) return;
     if (!(queue_us > video->fade_first_queue_us)) return; /* no growing queue (yet) */
-    double delivered = video->fade_delivery_max;
+    /* What the link delivered over the run, by the acks' clock: a delivery-rate sample spans its packet's flight,
+     * which began before the fade, so it lags by an RTT of the old capacity. */
+    double delivered = (double)(event->delivered_bytes - video->fade_first_delivered_bytes) / ((double)span_us * 1e-6);
+    if (!(delivered > 0)) return;
     video->fade_acks_since_us = 0;
     video->fade_cut_at_us = event->now_us;
-    vivace_note_fade(s, rate_now);
+    vivace_note_fade(s, rate_now); /* the recoveries (vivace_recovery.c) know the rate it began from */
     s->recovery_target = 0.0;
     vivace_enter_probing(s, delivered * (1.0 - vivace_param(s, VIVACE_P_EPSILON)));
     vivace_schedule_drain(s, delivered);

@@ -218,6 +218,19 @@ export class Session {
    * queued datagram to the time quinn took it, ns of CLOCK_MONOTONIC (recvDatagramsTimed's clock): a send
    * time that excludes whatever delayed the JavaScript caller. */
   sendDatagramBatch(payloads: Uint8Array, lengths: Uint32Array, count: number, queuedAtNs?: Float64Array): number;
+  /** Paced sending (the origin's `--pacer addon`; src/pacer.rs): queues count datagrams (packed as for
+   * sendDatagramBatch) for the addon's pacer thread, which hands datagram i to QUIC at dueNs[i] (ns of CLOCK_MONOTONIC;
+   * up to 100 µs early, never before the datagrams queued ahead of it, late only while QUIC's send buffer is full),
+   * whatever the JavaScript thread is doing then. Returns how many were taken, in order (fewer only when 4096 already
+   * wait). Throws as sendDatagramBatch does on a bad batch or a closed session (code SESSION_CLOSED_CODE). */
+  sendDatagramsAt(payloads: Uint8Array, lengths: Uint32Array, count: number, dueNs: Float64Array): number;
+  /** Moves into sentAtNs the departure stamps (ns of CLOCK_MONOTONIC, read as QUIC took each; NaN for one QUIC refused
+   * for good) of paced datagrams released since the last call, in queue order; returns how many. */
+  takeDepartures(sentAtNs: Float64Array): number;
+  /** Drops the paced datagrams still waiting for their time (never sent); returns how many. */
+  discardPaced(): number;
+  /** Paced datagrams waiting for their time. */
+  readonly pacedWaiting: number;
   /** Resolves with 1..max datagrams, oldest first, once at least one is available; [] after close (once every
    * datagram received before it was taken). */
   recvDatagrams(max: number): Promise<Buffer[]>;

@@ -14,6 +14,7 @@ mod endpoint_options;
 mod errors;
 mod handshake_limit;
 mod inbound_limits;
+mod pacer;
 mod packed_datagrams;
 mod poll_once;
 mod recv_queue;

@@ -16,6 +16,7 @@ use crate::close_info::{close_info_from, CloseInfo};
 use crate::congestion::{CongestionHandle, CongestionKind};
 use crate::errors::{coded, failure, invalid_arg, session_closed, uncoded, CodedResult, ErrorCode};
 use crate::inbound_limits::{InboundDatagramLimits, InboundGate, Violation};
+use crate::pacer::{self, Handover};
 use crate::packed_datagrams::{PackedBatch, PackedDatagrams};
 use crate::poll_once::poll_once;
 use crate::recv_queue::{monotonic_ns, RecvQueue};
@@ -35,6 +36,10 @@ pub struct TimedDatagrams {
     pub datagrams: Vec<Buffer>,
     pub received_at_ns: Float64Array,
 }
+
+/// A Float64Array JavaScript passes to be filled in place (napi-derive takes a `&mut [f64]` spelt out as a reference
+/// for a class reference; by this name it converts it as a typed array, as it does `Option<&mut [f64]>`).
+type StampsOut<'a> = &'a mut [f64];
 
 #[napi]
 pub struct Session {
@@ -87,21 +92,51 @@ impl Session {
 
     /// Queue one datagram unless it would need quinn to drop an older one: `Ok(false)` then.
     fn try_queue(&self, payload: Bytes) -> CodedResult<bool> {
-        let len = payload.len();
-        match poll_once(self.inner.send_datagram_wait(payload)) {
-            None => Ok(false),
-            Some(Ok(())) => {
-                self.received.count_sent(1);
-                Ok(true)
-            }
-            Some(Err(SessionError::SendDatagramError(quinn::SendDatagramError::TooLarge))) => Err(coded(invalid_arg(
-                format!("datagram of {len} bytes exceeds maxDatagramSize() = {}", self.inner.max_datagram_size()),
-            ))),
-            Some(Err(SessionError::SendDatagramError(quinn::SendDatagramError::UnsupportedByPeer))) => {
-                Err(coded(failure("the peer does not accept datagrams")))
-            }
-            Some(Err(error)) => Err(session_closed(error)),
+        queue_datagram(&self.inner, &self.received, payload)
+    }
+
+    /// The bytes the first `count` datagrams of a batch take in `payloads`, after checking `lengths` against the
+    /// path's datagram size and `payloads`: a bad batch throws before anything is sent.
+    fn batch_bytes(&self, payloads: &[u8], lengths: &[u32], count: usize) -> CodedResult<usize> {
+        if count > lengths.len() {
+            return Err(coded(invalid_arg(format!("count {count} exceeds lengths.length {}", lengths.len()))));
         }
+        let max_size = self.inner.max_datagram_size();
+        let mut total: usize = 0;
+        for (index, &len) in lengths[..count].iter().enumerate() {
+            if len as usize > max_size {
+                return Err(coded(invalid_arg(format!(
+                    "datagram {index} of {len} bytes exceeds maxDatagramSize() = {max_size}"
+                ))));
+            }
+            total += len as usize;
+        }
+        if total > payloads.len() {
+            return Err(coded(invalid_arg(format!(
+                "lengths add up to {total} bytes but payloads holds only {}",
+                payloads.len()
+            ))));
+        }
+        Ok(total)
+    }
+}
+
+/// Queue one datagram on `inner` unless it would need quinn to drop an older one: `Ok(false)` then.
+fn queue_datagram(inner: &web_transport_quinn::Session, received: &RecvQueue, payload: Bytes) -> CodedResult<bool> {
+    let len = payload.len();
+    match poll_once(inner.send_datagram_wait(payload)) {
+        None => Ok(false),
+        Some(Ok(())) => {
+            received.count_sent(1);
+            Ok(true)
+        }
+        Some(Err(SessionError::SendDatagramError(quinn::SendDatagramError::TooLarge))) => Err(coded(invalid_arg(
+            format!("datagram of {len} bytes exceeds maxDatagramSize() = {}", inner.max_datagram_size()),
+        ))),
+        Some(Err(SessionError::SendDatagramError(quinn::SendDatagramError::UnsupportedByPeer))) => {
+            Err(coded(failure("the peer does not accept datagrams")))
+        }
+        Some(Err(error)) => Err(session_closed(error)),
     }
 }
 
@@ -164,31 +199,13 @@ impl Session {
         queued_at_ns: Option<&mut [f64]>,
     ) -> napi::Result<u32, ErrorCode> {
         let count = count as usize;
-        if count > lengths.len() {
-            return Err(coded(invalid_arg(format!("count {count} exceeds lengths.length {}", lengths.len()))));
-        }
+        let total = self.batch_bytes(payloads, lengths, count)?;
         if let Some(stamps) = &queued_at_ns {
             if stamps.len() < count {
                 return Err(coded(invalid_arg(format!("queuedAtNs holds {} entries, fewer than count {count}", stamps.len()))));
             }
         }
         let lengths = &lengths[..count];
-        let max_size = self.inner.max_datagram_size();
-        let mut total: usize = 0;
-        for (index, &len) in lengths.iter().enumerate() {
-            if len as usize > max_size {
-                return Err(coded(invalid_arg(format!(
-                    "datagram {index} of {len} bytes exceeds maxDatagramSize() = {max_size}"
-                ))));
-            }
-            total += len as usize;
-        }
-        if total > payloads.len() {
-            return Err(coded(invalid_arg(format!(
-                "lengths add up to {total} bytes but payloads holds only {}",
-                payloads.len()
-            ))));
-        }
         self.ensure_open()?;
         // One copy for the whole batch; each datagram is a reference-counted slice of it.
         let packed = Bytes::copy_from_slice(&payloads[..total]);
@@ -214,6 +231,62 @@ impl Session {
             queued += 1;
         }
         Ok(queued)
+    }
+
+    /// Queue `count` datagrams (packed as for `sendDatagramBatch`) for the addon's pacer (src/pacer.rs): datagram i
+    /// is handed to QUIC at `dueNs[i]` (CLOCK_MONOTONIC ns; up to RELEASE_EARLY_NS before it, never before the ones
+    /// queued ahead of it, and later than its time only while QUIC's send buffer is full), by the pacer's own thread,
+    /// whatever the JavaScript thread is doing then. Returns how many were taken, in order (fewer only when
+    /// MAX_WAITING_DATAGRAMS already wait). Their departure stamps come back through `takeDepartures`. Throws as
+    /// `sendDatagramBatch` does on a bad batch or a closed session.
+    #[napi(catch_unwind)]
+    pub fn send_datagrams_at(&self, payloads: &[u8], lengths: &[u32], count: u32, due_ns: &[f64]) -> napi::Result<u32, ErrorCode> {
+        let count = count as usize;
+        if due_ns.len() < count {
+            return Err(coded(invalid_arg(format!("dueNs holds {} entries, fewer than count {count}", due_ns.len()))));
+        }
+        let total = self.batch_bytes(payloads, lengths, count)?;
+        self.ensure_open()?;
+        let packed = Bytes::copy_from_slice(&payloads[..total]);
+        let mut offset = 0;
+        let datagrams = lengths[..count].iter().zip(due_ns).map(|(&len, &due)| {
+            let payload = packed.slice(offset..offset + len as usize);
+            offset += len as usize;
+            (due, payload)
+        });
+        let send = || -> pacer::SendFn {
+            let (inner, received) = (self.inner.clone(), self.received.clone());
+            Box::new(move |payload| match queue_datagram(&inner, &received, payload) {
+                Ok(true) => Handover::Taken,
+                Ok(false) => Handover::Full,
+                Err(error) if error.status == ErrorCode::SessionClosed => Handover::Closed,
+                Err(_) => Handover::Refused,
+            })
+        };
+        match pacer::enqueue(self.id, send, datagrams) {
+            Some(taken) => Ok(taken as u32),
+            None => Err(session_closed("the pacer found it closed")),
+        }
+    }
+
+    /// Moves the departure stamps of paced datagrams the pacer has handed to QUIC since the last call into
+    /// `sentAtNs`, in the order they were queued (CLOCK_MONOTONIC ns, read just before QUIC took each; NaN for one QUIC
+    /// refused for good, e.g. larger than the path now allows); returns how many (at most `sentAtNs.length`).
+    #[napi(catch_unwind, ts_args_type = "sentAtNs: Float64Array")]
+    pub fn take_departures(&self, sent_at_ns: StampsOut<'_>) -> u32 {
+        pacer::take_departures(self.id, sent_at_ns) as u32
+    }
+
+    /// Drops the paced datagrams still waiting for their time (they are never sent); returns how many.
+    #[napi(catch_unwind)]
+    pub fn discard_paced(&self) -> u32 {
+        pacer::discard(self.id) as u32
+    }
+
+    /// Paced datagrams waiting for their time (dropped once the session has closed).
+    #[napi(getter)]
+    pub fn paced_waiting(&self) -> u32 {
+        pacer::waiting(self.id) as u32
     }
 
     /// Resolves with 1..max datagrams as soon as at least one is available; [] once the session is closed.
@@ -385,5 +458,6 @@ impl Session {
 impl Drop for Session {
     fn drop(&mut self) {
         self.reader.abort();
+        pacer::forget(self.id);
     }
 }

@@ -1,8 +1,9 @@
 /* vivace-video's fade cut (vivace_video.c, video_fade_cut; issue 18, lte-abr-fix/why-gap.md §2): on the real path
  * (Verizon-LTE-short) capacity fell 3-4x while a large request was in flight and vivace-video's rate stayed at 2.6-3.8x
  * the capacity for seconds, filling the 300-kB droptail (1.4 s of queue). Here: an 8 Mbit/s link (40 ms, 300 kB) falls
- * to 2 Mbit/s in one step while a player with 1.5 s of buffer fetches; the sender always has data. With the rule the
- * rate must be at the capacity within FADE_FOLLOW_US of the step and the queue must stay shorter than without it.
+ * to 1.5 Mbit/s in one step while a player with 1.5 s of buffer fetches a 4 Mbit/s rendition; the sender always has
+ * data. With the rule the rate must be at the capacity within FADE_FOLLOW_US of the step (without it: 2.8 s) and the
+ * queue must stay shorter than without it.
  * And no false drop: on a flat link with 0-30 ms of ack-timing noise (bottleneck_link.h's ack_lateness_us: a mean
  * above the real path's 8 ms median, lte-post-fade-sim) the rule must deliver what the controller without it does. */
 #include <stdio.h>
@@ -14,7 +15,7 @@
 #define RTT_US 40000
 #define BUFFER_BYTES 300000.0
 #define LINK_BPS 8e6
-#define FADED_BPS 2e6
+#define FADED_BPS 1.5e6
 #define FADE_AT_US 10000000
 #define FADE_UNTIL_US 14000000
 /* The rate must be within FOLLOW_SHARE x the faded capacity this soon after the step (the cut waits for 2 min RTTs
@@ -23,7 +24,7 @@
 #define FOLLOW_SHARE 1.25
 #define REPORT_US 250000
 #define BUFFER_MS 1500
-#define BITRATE_BPS 2e6
+#define BITRATE_BPS 4e6
 #define NOISE_US 30000
 #define FLAT_BPS 6e6
 #define FLAT_RUN_US 20000000
@@ -86,9 +87,9 @@ static fade_run run_flat_noisy(int rule) {
 
 int main(void) {
     fade_run on = run_fade(1), off = run_fade(0);
-    printf("vivace-video, 8 -> 2 Mbit/s with a 1.5-s player buffer: rate within %.2fx of the capacity after %.2f / %.2f s "
+    printf("vivace-video, %.0f -> %.1f Mbit/s with a 1.5-s player buffer: rate within %.2fx of the capacity after %.2f / %.2f s "
            "(on / off; -1: not within %.0f s), longest queue in the fade %.0f / %.0f ms\n",
-           FOLLOW_SHARE, on.followed_us < 0 ? -1.0 : on.followed_us * 1e-6, off.followed_us < 0 ? -1.0 : off.followed_us * 1e-6,
+           LINK_BPS * 1e-6, FADED_BPS * 1e-6, FOLLOW_SHARE, on.followed_us < 0 ? -1.0 : on.followed_us * 1e-6, off.followed_us < 0 ? -1.0 : off.followed_us * 1e-6,
            (FADE_UNTIL_US - FADE_AT_US) * 1e-6, on.max_queue_delay_us / 1000, off.max_queue_delay_us / 1000);
     fflush(stdout);
     CHECK(on.followed_us >= 0 && on.followed_us <= FADE_FOLLOW_US);

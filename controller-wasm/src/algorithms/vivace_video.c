@@ -77,7 +77,10 @@ enum {
  * first: a fade that lasts, not an LTE scheduler's gap of tens of ms at full capacity (TMobile-LTE-short's 100-ms
  * capacity swings 3x). */
 #define VIDEO_FADE_CUT_SPAN_MIN_RTTS 2.0
-#define VIDEO_FADE_CUT 1
+/* ... and at least this long: RTT noise pulls the min RTT below the path's (8 ms of noise put pcc-sim's at 20 ms on a
+ * 40-ms path), and a delay excursion of the noise's own length (tens of ms) stalls the acks and then releases them. */
+#define VIDEO_FADE_CUT_SPAN_MIN_US 150000.0
+#define VIDEO_FADE_CUT 0
 #define VIDEO_REGAIN_WITHOUT_QUEUE 1
 
 static const cc_param_desc vivace_video_params[VIVACE_VIDEO_P_COUNT] = {
@@ -94,7 +97,7 @@ static const cc_param_desc vivace_video_params[VIVACE_VIDEO_P_COUNT] = {
     {"video_queue_spare_share", VIDEO_QUEUE_SPARE_SHARE, 0, 1,
      "below the healthy spare, an MI whose standing queue exceeds this share of the spare (at least one min RTT) and that delivered less than the base rate sets the base to its delivery less epsilon; 0: off"},
     {"video_fade_cut", VIDEO_FADE_CUT, 0, 1,
-     "boolean; 1: acks whose delivery-rate samples stay under half the rate sent for two min RTTs, with RTTs beyond the noise allowance and rising, set the rate to what the link delivered over them less epsilon and drain the queue, at once"},
+     "boolean; 1: acks whose delivery-rate samples stay under half the rate sent for two min RTTs (150 ms at least), with RTTs beyond the noise allowance and rising, set the rate to what the link delivered over them less epsilon and drain the queue, at once"},
 };
 
 typedef struct vivace_video_state {
@@ -244,12 +247,12 @@ static void cut_to_delivery_in_fade(vivace_video_state *video, const cc_ack_even
         video->fade_first_delivered_bytes = event->delivered_bytes;
     }
     int64_t span_us = event->now_us - video->fade_acks_since_us;
-    if ((double)span_us < VIDEO_FADE_CUT_SPAN_MIN_RTTS * min_rtt_us) return;
+    if ((double)span_us < VIDEO_FADE_CUT_SPAN_MIN_RTTS * min_rtt_us || (double)span_us < VIDEO_FADE_CUT_SPAN_MIN_US) return;
     if (!(queue_us > video->fade_first_queue_us)) return; /* no growing queue (yet) */
     /* What the link delivered over the run, by the acks' clock: a delivery-rate sample spans its packet's flight,
-     * which began before the fade, so it lags by an RTT of the old capacity. */
+     * which began before the fade, so it lags by an RTT of the old capacity. It too must be short of the rate. */
     double delivered = (double)(event->delivered_bytes - video->fade_first_delivered_bytes) / ((double)span_us * 1e-6);
-    if (!(delivered > 0)) return;
+    if (!(delivered > 0) || !(delivered < VIDEO_FADE_CUT_DELIVERY_SHARE * rate_now)) return;
     video->fade_acks_since_us = 0;
     video->fade_cut_at_us = event->now_us;
     vivace_note_fade(s, rate_now); /* the recoveries (vivace_recovery.c) know the rate it began from */

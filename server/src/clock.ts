@@ -12,6 +12,11 @@ export function usFromMonotonicNs(monotonicNs: number, now: number = nowUs()): n
   return Number.isFinite(us) ? Math.max(0, Math.min(now, us)) : now;
 }
 
+/** A time on this clock (µs) as a CLOCK_MONOTONIC reading in nanoseconds (the addon's pacer's due times). */
+export function monotonicNsFromUs(us: number): number {
+  return originNsNumber + us * 1000;
+}
+
 /** Whole microseconds since process start, monotonic. */
 export function nowUs(): number {
   return Number((process.hrtime.bigint() - originNs) / 1000n);

@@ -11,6 +11,7 @@ import { ControllerFactory } from './controllers/controller-factory.ts';
 import { randomBytes, X509Certificate } from 'node:crypto';
 import { SendLoop } from './datagram/send-loop.ts';
 import { BURST_DURATION_US } from './datagram/token-bucket.ts';
+import { DEFAULT_PACER, type Pacer } from './datagram/departure-schedule.ts';
 import { processCpuUs } from './datagram/stall-reasons.ts';
 import { ControlServer } from './http/control-server.ts';
 import { errorMessage, log } from './log.ts';
@@ -74,6 +75,8 @@ export interface OriginOptions {
   requestAckFrequency: boolean;
   /** Datagram sessions' pacing burst, µs at the rate (token-bucket.ts, --pacing-burst-us). */
   pacingBurstUs: number;
+  /** Who paces datagram sessions: the send loop's turns or the addon's pacer (departure-schedule.ts, --pacer). */
+  pacer: Pacer;
 }
 
 /** A player opens one session and, after an origin restart or a graceful stop, one more per reconnect attempt: ten a
@@ -117,6 +120,7 @@ export const DEFAULT_ORIGIN_OPTIONS: Omit<OriginOptions, 'mediaDir'> = {
   datagramSendBufferBytes: DEFAULT_DATAGRAM_SEND_BUFFER_BYTES,
   requestAckFrequency: true,
   pacingBurstUs: BURST_DURATION_US,
+  pacer: DEFAULT_PACER,
 };
 
 export class Origin {
@@ -344,7 +348,7 @@ export class Origin {
         transport = new DatagramTransport(quic, controller, this.sendLoop, this.options.logDir, (code, reason) => {
           log('warn', 'session.violation', { session: quic.id, remote: quic.remoteAddress, code, reason });
           session?.close(code, reason);
-        }, this.memory.maxTrackedPackets, { burstUs: this.options.pacingBurstUs });
+        }, this.memory.maxTrackedPackets, { burstUs: this.options.pacingBurstUs, pacer: this.options.pacer });
       } catch (err) {
         controller.destroy();
         throw err;

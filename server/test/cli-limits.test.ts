@@ -40,6 +40,10 @@ test('origin CLI: --help and clear errors for bad options', () => {
     assert.equal(bad.code, 2, value);
     assert.match(bad.stderr, new RegExp(`--pacing-burst-us must be an integer from 100 to 2000 \\(µs\\), got ${value}`));
   }
+  const badPacer = cli('origin-main.ts', ['--pacer', 'thread']);
+  assert.equal(badPacer.code, 2);
+  assert.match(badPacer.stderr, /--pacer must be one of loop, addon, got "thread"/);
+  assert.ok(help.stdout.includes('--pacer'));
   const badBurst = cli('origin-main.ts', ['--handshake-burst-per-address', '0.5']);
   assert.equal(badBurst.code, 2);
   assert.match(badBurst.stderr, /--handshake-burst-per-address must be an integer ≥ 1/);

@@ -8,6 +8,7 @@ import { errorMessage, log, setLogLevel, type LogLevel } from '../log.ts';
 import { MAX_BUFFER_BYTES, MIN_DATAGRAM_BUFFER_BYTES } from '@pcc-stream/quic';
 import { DEFAULT_DRAIN_MS, DEFAULT_ORIGIN_OPTIONS, Origin } from '../origin.ts';
 import { MAX_BURST_DURATION_US, MIN_BURST_DURATION_US, validBurstDurationUs } from '../datagram/token-bucket.ts';
+import { PACERS, PACER_LOOKAHEAD_US, isPacer, type Pacer } from '../datagram/departure-schedule.ts';
 import { MIN_SESSION_MEMORY_BYTES } from '../session/session-memory.ts';
 import { parseFlags, usage, UsageError, type FlagSpec } from './args.ts';
 
@@ -58,6 +59,10 @@ const specs: Record<string, FlagSpec> = {
     type: 'number', default: d.pacingBurstUs,
     help: `datagram sessions' pacing burst: at most this long at the controller's rate (or 2 packets) leaves at once, µs, ${MIN_BURST_DURATION_US}..${MAX_BURST_DURATION_US}`,
   },
+  pacer: {
+    type: 'string', default: d.pacer,
+    help: `who paces datagram sessions: loop = the send loop's own turns; addon = the QUIC addon's pacer thread sends each datagram at its time, handed over ${PACER_LOOKAHEAD_US / 1000} ms ahead, so a late event-loop turn does not delay it; ${PACERS.join('|')}`,
+  },
   'datagram-send-buffer-bytes': {
     type: 'number', default: d.datagramSendBufferBytes,
     help: `QUIC's datagram send buffer per session, bytes (${MIN_DATAGRAM_BUFFER_BYTES}..${MAX_BUFFER_BYTES}); when full the send loop waits, nothing queued is dropped`,
@@ -89,6 +94,11 @@ function onOff(name: string, v: string): boolean {
 
 function burstUs(name: string, v: number): number {
   if (!validBurstDurationUs(v)) throw new UsageError(`--${name} must be an integer from ${MIN_BURST_DURATION_US} to ${MAX_BURST_DURATION_US} (µs), got ${v}`);
+  return v;
+}
+
+function pacer(name: string, v: string): Pacer {
+  if (!isPacer(v)) throw new UsageError(`--${name} must be one of ${PACERS.join(', ')}, got ${JSON.stringify(v)}`);
   return v;
 }
 
@@ -160,6 +170,7 @@ async function main(): Promise<void> {
       corsOrigin: v['cors-origin'] as string,
       requestAckFrequency: onOff('quic-ack-frequency', v['quic-ack-frequency'] as string),
       pacingBurstUs: burstUs('pacing-burst-us', v['pacing-burst-us'] as number),
+      pacer: pacer('pacer', v.pacer as string),
       datagramSendBufferBytes: sendBufferBytes('datagram-send-buffer-bytes', v['datagram-send-buffer-bytes'] as number),
       staticDir: v.static === undefined ? null : userPath(v.static as string),
     });

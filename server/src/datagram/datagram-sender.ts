@@ -1,6 +1,7 @@
 // The sending half of one datagram session (PROTOCOL.md §4–§7). Each job is its own module; this class runs
 // them in order on every turn the send loop gives it (service) and on every batch of client datagrams:
 //   token-bucket.ts         pacing at the controller's rate, bursts ≤ max(2 packets, 1 ms of the rate by default)
+//   departure-schedule.ts   …or (--pacer addon) departure times a few ms ahead, sent at their times by the addon
 //   request-round-robin.ts  which request's data goes next
 //   packetizer.ts           DATA datagrams in batches for QUIC; what QUIC refused goes first next time
 //   flight-limit.ts         bytes in flight ≤ min(cwnd, receiver window); a silent peer gets two packets
@@ -9,18 +10,19 @@
 //   controller-ticker.ts    controller ticks and app-limited signals
 import type { Controller } from '@pcc-stream/controller';
 import { CLOSE_PROTOCOL_VIOLATION, SentPacketTracker, type CmcdState, type SentPacket } from '@pcc-stream/protocol';
-import { nowUs as processNowUs, usFromMonotonicNs } from '../clock.ts';
+import { monotonicNsFromUs, nowUs as processNowUs, usFromMonotonicNs } from '../clock.ts';
 import { AckGuard } from './ack-guard.ts';
 import { BUSY_SERVICE_INTERVAL_US, ControllerTicker } from './controller-ticker.ts';
+import { DEFAULT_PACER, DepartureSchedule, type Pacer } from './departure-schedule.ts';
 import { FlightLimit } from './flight-limit.ts';
 import type { OutgoingRequest } from './outgoing-request.ts';
-import { Packetizer, type BuiltPacket, type DatagramSink } from './packetizer.ts';
+import { MAX_BATCH_PACKETS, Packetizer, type BuiltPacket, type DatagramSink, type PacedDatagramSink } from './packetizer.ts';
 import { ProbeTimeouts } from './probe-timeouts.ts';
 import { RequestRoundRobin } from './request-round-robin.ts';
 import { StallReasons } from './stall-reasons.ts';
 import { TokenBucket } from './token-bucket.ts';
 
-export type { DatagramSink } from './packetizer.ts';
+export type { DatagramSink, PacedDatagramSink } from './packetizer.ts';
 
 export interface SenderHooks {
   /**
@@ -51,11 +53,29 @@ const BACKPRESSURE_RETRY_US = 300;
 /** What stopped a send turn. */
 type Limit = 'none' | 'tokens' | 'window' | 'backpressure';
 
+/** A packet handed to the addon's pacer whose departure the controller has not been told yet (--pacer addon). */
+interface AwaitingDeparture {
+  packet: SentPacket;
+  dueUs: number;
+}
+
+// Scratch for the addon pacer's due times and departure stamps: the send loop runs one session at a time.
+const scratchDueUs = new Float64Array(MAX_BATCH_PACKETS);
+const scratchDueNs = new Float64Array(MAX_BATCH_PACKETS);
+const scratchDepartures = new Float64Array(256);
+
 export class DatagramSender {
   private readonly requests = new Map<number, OutgoingRequest>();
   private readonly rotation = new RequestRoundRobin<OutgoingRequest>();
   readonly tracker: SentPacketTracker;
   private readonly bucket: TokenBucket;
+  /** --pacer addon: the departure schedule, and the packets handed over whose departure is not yet collected, oldest first. */
+  private readonly schedule: DepartureSchedule | null;
+  private readonly pacedSink: PacedDatagramSink | null;
+  private awaiting: AwaitingDeparture[] = [];
+  private awaitingHead = 0;
+  /** The rate (B/s) of the turn under way: what a refused packet's schedule time is given back at. */
+  private turnRateBytesPerSec = 1;
   private readonly packetizer: Packetizer;
   private readonly flight: FlightLimit;
   private readonly probes = new ProbeTimeouts();
@@ -81,7 +101,10 @@ export class DatagramSender {
   backpressureEvents = 0;
   /** Largest burst (bytes handed to QUIC in one service() call). */
   maxBurstBytes = 0;
-  /** How much later than its turn began QUIC took each datagram (µs; JS work and event-loop stalls in between). */
+  /**
+   * How much later than its turn began QUIC took each datagram (µs; JS work and event-loop stalls in between); with
+   * --pacer addon, how much later than its due time the addon's pacer handed it to QUIC.
+   */
   handoverLagSumUs = 0;
   handoverLagMaxUs = 0;
 
@@ -93,11 +116,21 @@ export class DatagramSender {
       random: () => number; maxDatagramBytes: number; initialWindowBytes: number; nowUs: number; maxPacketsInFlight?: number;
       /** The pacing burst's duration at the rate (token-bucket.ts; the origin's --pacing-burst-us). */
       pacingBurstUs?: number;
+      /** Who paces (departure-schedule.ts; the origin's --pacer): the send loop's turns, or the addon's pacer (the sink must be a PacedDatagramSink). */
+      pacer?: Pacer;
     },
   ) {
     this.tracker = new SentPacketTracker({ random: options.random });
     this.packetizer = new Packetizer(options.maxDatagramBytes);
     this.bucket = new TokenBucket(options.nowUs, options.pacingBurstUs);
+    if ((options.pacer ?? DEFAULT_PACER) === 'addon') {
+      if (!isPacedSink(sink)) throw new TypeError('--pacer addon needs a sink with sendDatagramsAt, takeDepartures and discardPaced');
+      this.pacedSink = sink;
+      this.schedule = new DepartureSchedule(options.nowUs, this.bucket.burstDurationUs);
+    } else {
+      this.pacedSink = null;
+      this.schedule = null;
+    }
     this.flight = new FlightLimit(options.initialWindowBytes, options.nowUs, options.maxPacketsInFlight);
     this.ackGuard = new AckGuard();
     this.ticker = new ControllerTicker(controller);
@@ -106,6 +139,11 @@ export class DatagramSender {
     // datagrams this session really sends, not the library's 1200 B default (issue 17). A session URL's
     // mss_bytes is overridden: the path, not the user, decides the packet size.
     controller.setParam('mss_bytes', this.maxDatagramBytes);
+  }
+
+  /** Who paces this session (--pacer). */
+  get pacer(): Pacer {
+    return this.schedule ? 'addon' : 'loop';
   }
 
   get maxPayloadBytes(): number {
@@ -172,6 +210,7 @@ export class DatagramSender {
   service(nowUs: number): number {
     if (this.closed) return Infinity;
     this.serviceTurns++;
+    this.collectDepartures(nowUs);
     this.stallReasons.turnStarted(nowUs);
     const lost = this.probes.run(this.tracker, nowUs, (p) => this.requests.get(p.requestId)?.requeue(p.offset, p.length));
     if (lost.length > 0) this.applyLosses(lost, nowUs);
@@ -180,6 +219,8 @@ export class DatagramSender {
     const cwndBytes = this.controller.cwndBytes();
     const capBytes = this.bucket.capBytes(rateBytesPerSec, this.maxDatagramBytes);
     this.bucket.refill(nowUs, rateBytesPerSec, capBytes, this.lastLimit === 'tokens');
+    this.schedule?.startTurn(nowUs);
+    this.turnRateBytesPerSec = rateBytesPerSec;
     this.flight.onTurn(nowUs, this.tracker.packetsInFlight);
 
     let burst = 0;
@@ -192,7 +233,7 @@ export class DatagramSender {
         limitedBy = limit;
         break;
       }
-      const accepted = this.packetizer.send(this.sink);
+      const accepted = this.pacedSink ? this.packetizer.sendAt(this.pacedSink, scratchDueNs) : this.packetizer.send(this.sink);
       this.batchesSent++;
       burst += this.settleBatch(accepted, nowUs);
       // Closed for a bug found settling the batch: its controller may be gone already.
@@ -214,7 +255,10 @@ export class DatagramSender {
     let wakeUs = this.tracker.nextTimeoutUs() ?? Infinity;
     if (hasData) {
       if (limitedBy === 'backpressure') wakeUs = Math.min(wakeUs, nowUs + BACKPRESSURE_RETRY_US);
-      else if (limitedBy === 'tokens') wakeUs = Math.min(wakeUs, nowUs + this.bucket.waitUs(this.maxDatagramBytes, rateBytesPerSec, capBytes));
+      else if (limitedBy === 'tokens') {
+        const waitUs = this.schedule ? this.schedule.waitUs(nowUs) : this.bucket.waitUs(this.maxDatagramBytes, rateBytesPerSec, capBytes);
+        wakeUs = Math.min(wakeUs, nowUs + waitUs);
+      }
       // limited by cwnd or window: an ACK wakes us (and the probe timeout covers a silent peer).
     }
     if (this.tracker.packetsInFlight > 0 || hasData) wakeUs = Math.min(wakeUs, nowUs + BUSY_SERVICE_INTERVAL_US);
@@ -227,12 +271,13 @@ export class DatagramSender {
 
   /** Fills a batch (refused datagrams first) until a limit is hit or the batch is full ('none'). */
   private buildBatch(nowUs: number, cwndBytes: number): Limit {
+    const schedule = this.schedule;
     const packetBytes = this.maxDatagramBytes;
     const allowedInFlight = this.flight.allowedBytes(nowUs, cwndBytes, this.tracker.packetsInFlight, packetBytes);
     let batchInFlight = 0;
     this.packetizer.startBatch();
     while (!this.packetizer.full) {
-      if (!this.bucket.allows(packetBytes)) return 'tokens';
+      if (schedule ? !schedule.allows(nowUs) : !this.bucket.allows(packetBytes)) return 'tokens';
       const inFlight = this.tracker.bytesInFlight + batchInFlight;
       // A window probe (PROTOCOL.md §6): with nothing in flight one datagram goes whatever the window says.
       const windowProbe = inFlight === 0 && cwndBytes >= packetBytes;
@@ -242,7 +287,13 @@ export class DatagramSender {
       if (!built) return 'none';
       if (overWindow) this.probes.spend();
       const size = built.packet.bytes;
-      this.bucket.take(size);
+      if (schedule) {
+        const index = this.packetizer.count - 1;
+        scratchDueUs[index] = schedule.take(size, this.turnRateBytesPerSec);
+        scratchDueNs[index] = monotonicNsFromUs(scratchDueUs[index]!);
+      } else {
+        this.bucket.take(size);
+      }
       batchInFlight += size;
       if (windowProbe && inFlight + size > allowedInFlight) return this.packetizer.full ? 'none' : 'window';
     }
@@ -268,6 +319,7 @@ export class DatagramSender {
    * neither it nor anything after it in the batch is counted or marked sent.
    */
   private settleBatch(accepted: number, nowUs: number): number {
+    if (this.schedule) return this.settlePacedBatch(accepted, nowUs);
     let sentBytes = 0;
     let stampsNowUs = NaN;
     // The first packet the tracker refused (OUT_OF_ORDER_SEND), and the largest number recorded before it; -1: none.
@@ -298,11 +350,82 @@ export class DatagramSender {
       if (b.chunk.retransmission) this.retransmittedBytes += b.chunk.length;
       sentBytes += size;
     }, (b) => this.bucket.refund(b.packet.bytes));
-    if (refusedNumber >= 0) {
-      this.hooks.onOutOfOrderSend?.(refusedNumber, largestBeforeRefused);
-      this.fatal(CLOSE_PROTOCOL_VIOLATION, `internal error: ${OUT_OF_ORDER_SEND}: packet ${refusedNumber} was sent after packet ${largestBeforeRefused}`);
-    }
+    this.closeIfRefused(refusedNumber, largestBeforeRefused);
     return sentBytes;
+  }
+
+  /** A packet the tracker refused (OUT_OF_ORDER_SEND; -1: none) closes the session. */
+  private closeIfRefused(refusedNumber: number, largestBeforeRefused: number): void {
+    if (refusedNumber < 0) return;
+    this.hooks.onOutOfOrderSend?.(refusedNumber, largestBeforeRefused);
+    this.fatal(CLOSE_PROTOCOL_VIOLATION, `internal error: ${OUT_OF_ORDER_SEND}: packet ${refusedNumber} was sent after packet ${largestBeforeRefused}`);
+  }
+
+  /**
+   * --pacer addon: the accepted prefix went to the addon's pacer. Each packet is recorded by the tracker now, in number
+   * order (bytes in flight count it from hand-over; the OUT_OF_ORDER_SEND guard as for a direct send), with its due time
+   * as send time until its departure is collected; the controller is told of it only then (collectDepartures), at
+   * its real departure, so its clock and its MIs see what left when. Returns the bytes handed over.
+   */
+  private settlePacedBatch(accepted: number, nowUs: number): number {
+    let sentBytes = 0;
+    let refusedNumber = -1;
+    let largestBeforeRefused = -1;
+    let index = 0;
+    this.packetizer.settle(accepted, (b) => {
+      const dueUs = scratchDueUs[index++]!;
+      if (refusedNumber >= 0) return;
+      b.packet.sentTimeUs = Math.max(nowUs, dueUs);
+      if (!this.tracker.onPacketSent(b.packet)) {
+        refusedNumber = b.packet.packetNumber;
+        largestBeforeRefused = this.tracker.largestSent;
+        return;
+      }
+      this.awaiting.push({ packet: b.packet as SentPacket, dueUs });
+      b.request.onSent(b.chunk);
+      this.sentBytes += b.chunk.length;
+      this.sentDatagramBytes += b.packet.bytes;
+      if (b.chunk.retransmission) this.retransmittedBytes += b.chunk.length;
+      sentBytes += b.packet.bytes;
+    }, (b) => this.schedule!.refund(b.packet.bytes, this.turnRateBytesPerSec));
+    this.closeIfRefused(refusedNumber, largestBeforeRefused);
+    return sentBytes;
+  }
+
+  /**
+   * --pacer addon: tells the controller of every packet the addon's pacer has sent since the last call, in order, at
+   * its departure (the addon's stamp as QUIC took it; one QUIC refused for good counts as sent at its due time, and
+   * is then lost as any other). Called before each turn's and each ACK batch's controller events, so an ACK is never
+   * reported before the send it acknowledges.
+   */
+  private collectDepartures(nowUs: number): void {
+    if (!this.pacedSink) return;
+    for (;;) {
+      const count = this.pacedSink.takeDepartures(scratchDepartures);
+      for (let i = 0; i < count; i++) {
+        const awaiting = this.awaiting[this.awaitingHead++];
+        if (!awaiting) throw new Error('the addon reported more departures than datagrams were handed to it');
+        const stamp = scratchDepartures[i]!;
+        const departedUs = Number.isNaN(stamp) ? Math.min(nowUs, awaiting.dueUs) : usFromMonotonicNs(stamp, nowUs);
+        // Never dated before a send the controller was already told of: its clock is monotonic.
+        const sentUs = Math.max(this.lastSentUs, departedUs);
+        const lateUs = Math.max(0, sentUs - awaiting.dueUs);
+        this.handoverLagSumUs += lateUs;
+        if (lateUs > this.handoverLagMaxUs) this.handoverLagMaxUs = lateUs;
+        awaiting.packet.sentTimeUs = sentUs;
+        this.controller.packetSent(awaiting.packet.packetNumber, awaiting.packet.bytes, sentUs);
+        this.lastSentUs = sentUs;
+        this.stallReasons.sent(sentUs);
+      }
+      if (count < scratchDepartures.length) break;
+    }
+    if (this.awaitingHead === this.awaiting.length) {
+      this.awaiting.length = 0;
+      this.awaitingHead = 0;
+    } else if (this.awaitingHead > 1024) {
+      this.awaiting = this.awaiting.slice(this.awaitingHead);
+      this.awaitingHead = 0;
+    }
   }
 
   /**
@@ -315,6 +438,7 @@ export class DatagramSender {
    * controller's clock stays monotonic across the batch; request completion and the turn the batch wakes run at `nowUs`.
    */
   onDatagrams(datagrams: Uint8Array[], nowUs: number, receivedAtUs?: ArrayLike<number>): void {
+    if (!this.closed) this.collectDepartures(nowUs);
     for (let i = 0; i < datagrams.length; i++) {
       if (this.closed) return;
       const arrivedUs = receivedAtUs === undefined ? nowUs : Math.min(nowUs, receivedAtUs[i]!);
@@ -377,6 +501,16 @@ export class DatagramSender {
   /** Stops sending and releases every request's body. */
   close(): void {
     this.closed = true;
+    // What the addon's pacer still holds is never sent (a closed session's pacer drops it anyway).
+    if (this.pacedSink) {
+      try {
+        this.pacedSink.discardPaced();
+      } catch {
+        /* the session is gone */
+      }
+      this.awaiting = [];
+      this.awaitingHead = 0;
+    }
     for (const id of [...this.requests.keys()]) this.removeRequest(id);
     this.packetizer.clear();
   }
@@ -388,4 +522,9 @@ export class DatagramSender {
   get isBackpressured(): boolean {
     return this.backpressured;
   }
+}
+
+function isPacedSink(sink: DatagramSink): sink is PacedDatagramSink {
+  const paced = sink as Partial<PacedDatagramSink>;
+  return typeof paced.sendDatagramsAt === 'function' && typeof paced.takeDepartures === 'function' && typeof paced.discardPaced === 'function';
 }

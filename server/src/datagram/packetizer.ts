@@ -17,6 +17,16 @@ export interface DatagramSink {
   sendDatagramBatch(payloads: Uint8Array, lengths: Uint32Array, count: number, queuedAtNs?: Float64Array): number;
 }
 
+/** A sink that can pace (the native Session; the origin's --pacer addon, server/native/src/pacer.rs). */
+export interface PacedDatagramSink extends DatagramSink {
+  /** Queues the first `count` datagrams for the addon's pacer, datagram i due at `dueNs[i]` (ns of CLOCK_MONOTONIC); returns how many it took. */
+  sendDatagramsAt(payloads: Uint8Array, lengths: Uint32Array, count: number, dueNs: Float64Array): number;
+  /** Moves the departure stamps (ns; NaN: refused for good) of paced datagrams released since the last call into `sentAtNs`, in order; returns how many. */
+  takeDepartures(sentAtNs: Float64Array): number;
+  /** Drops the paced datagrams still waiting; returns how many. */
+  discardPaced(): number;
+}
+
 /** Datagrams per call into the addon: amortizes the call at high rates, ≈ 94 kB of scratch at 1472 B. */
 export const MAX_BATCH_PACKETS = 64;
 // One scratch area for the whole process: the send loop runs one session at a time and the addon copies
@@ -122,6 +132,12 @@ export class Packetizer {
   send(sink: DatagramSink): number {
     scratchQueuedAtNs.fill(NaN, 0, this.batch.length);
     return sink.sendDatagramBatch(scratch.subarray(0, this.batchBytes), scratchLengths, this.batch.length, scratchQueuedAtNs);
+  }
+
+  /** Hands the batch to the addon's pacer, datagram i due at `dueNs[i]`; returns how many (a prefix) it took. */
+  sendAt(sink: PacedDatagramSink, dueNs: Float64Array): number {
+    scratchQueuedAtNs.fill(NaN, 0, this.batch.length);
+    return sink.sendDatagramsAt(scratch.subarray(0, this.batchBytes), scratchLengths, this.batch.length, dueNs);
   }
 
   /**

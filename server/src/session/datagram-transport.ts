@@ -3,6 +3,7 @@
 import type { Controller } from '@pcc-stream/controller';
 import { CLOSE_PROTOCOL_VIOLATION, DELIVERY_DATAGRAMS, type CmcdState, type CmsdDynamic, type RequestFrame } from '@pcc-stream/protocol';
 import { isSessionClosedError, type Session } from '@pcc-stream/quic';
+import type { Pacer } from '../datagram/departure-schedule.ts';
 import { nowUs } from '../clock.ts';
 import { cryptoRandom } from '../crypto-random.ts';
 import { DatagramSender, OUT_OF_ORDER_SEND } from '../datagram/datagram-sender.ts';
@@ -34,7 +35,7 @@ export class DatagramTransport implements TransportHandler, SendLoopMember {
     logDir: string | null,
     private readonly onFatal: (code: number, reason: string) => void,
     maxPacketsInFlight = Infinity,
-    pacing: { burstUs?: number } = {},
+    pacing: { burstUs?: number; pacer?: Pacer } = {},
   ) {
     const now = nowUs();
     this.telemetry = new MiTelemetry(quic.id, controller.algorithm, logDir, now);
@@ -47,7 +48,7 @@ export class DatagramTransport implements TransportHandler, SendLoopMember {
         session: this.quic.id, packet_number: packetNumber, largest_sent: largestSentNumber,
       }),
     }, { random: cryptoRandom, maxDatagramBytes: quic.maxDatagramSize(), initialWindowBytes: 1 << 20, nowUs: now, maxPacketsInFlight,
-      ...(pacing.burstUs === undefined ? {} : { pacingBurstUs: pacing.burstUs }) });
+      ...(pacing.burstUs === undefined ? {} : { pacingBurstUs: pacing.burstUs }), ...(pacing.pacer === undefined ? {} : { pacer: pacing.pacer }) });
     sendLoop.add(this);
     void this.receiveLoop().catch((err: unknown) => {
       // ACK processing threw (a bug of ours): as for a failed send turn, only this session is closed. Unhandled, the
@@ -209,6 +210,7 @@ export class DatagramTransport implements TransportHandler, SendLoopMember {
       mean_handover_lag_us: this.sender.tracker.packetsSent === 0 ? 0 : Math.round(this.sender.handoverLagSumUs / this.sender.tracker.packetsSent),
       max_handover_lag_us: this.sender.handoverLagMaxUs,
       backpressure_events: this.sender.backpressureEvents,
+      pacer: this.sender.pacer,
       pacing_late_credit_bytes: Math.round(this.sender.pacingLateCreditBytes),
       pacing_repaid_bytes: Math.round(this.sender.pacingRepaidBytes),
       ...this.sender.stallReasons.fields(),

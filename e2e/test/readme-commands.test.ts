@@ -210,6 +210,9 @@ const SHORT_FORMS = new Map<string, ShortForm>([
   ['npm run -s origin -- --media .cache/media --pacing-burst-us 500', {
     run: () => 'npm run -s origin -- --media .cache/media --pacing-burst-us 500 --help', check: usage,
     why: 'it serves until stopped: its usage (the burst is tested by server/test/token-bucket.test.ts, bad values by cli-limits.test.ts)' }],
+  ['npm run -s origin -- --media .cache/media --pacer addon', {
+    run: () => 'npm run -s origin -- --media .cache/media --pacer addon --help', check: usage,
+    why: 'it serves until stopped: its usage (the pacer is tested by server/test/paced-sender.test.ts, addon-pacer.test.ts and server/native/test/pacer.test.ts, bad values by cli-limits.test.ts)' }],
   ['npm run -s origin -- --media .cache/media --cert-dir results/origin-cert --drain-ms 5000', {
     run: () => 'npm run -s origin -- --media .cache/media --cert-dir results/origin-cert --drain-ms 5000 --help', check: usage, why: 'it serves until stopped: its usage (the drain is tested by server/test/graceful-stop.test.ts, --cert-dir by bench origin-restart)' }],
 

@@ -3,6 +3,7 @@ import { randomBytes, createHash } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import type { PccClient } from '../src/client/pcc-client.ts';
 import { startOriginProcess } from '../src/cli/origin-process.ts';
 import { setLogLevel, type LogLevel } from '../src/log.ts';
 
@@ -72,6 +73,27 @@ export async function waitFor(predicate: () => Promise<boolean> | boolean, timeo
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 50));
   }
+}
+
+/**
+ * Fetches `path` on `client` and aborts once 2 MB have arrived; then waits (up to `timeoutMs`) until the origin has
+ * released the request: nothing open, nothing active, nothing in flight. Returns the fetch's result.
+ */
+export async function abortMidTransfer(origin: RunningOrigin, client: PccClient, path: string, timeoutMs = 5000): Promise<{ aborted: boolean; bytes: number }> {
+  const abort = new AbortController();
+  let received = 0;
+  const r = await client.fetch(path, {
+    signal: abort.signal,
+    onData: (c) => {
+      received += c.byteLength;
+      if (received > 2_000_000 && !abort.signal.aborted) abort.abort();
+    },
+  });
+  await waitFor(async () => {
+    const s = (await origin.status()).session_list.find((x) => x.id === client.quic.id);
+    return s !== undefined && s.open_requests === 0 && s.active_requests === 0 && s.bytes_in_flight === 0;
+  }, timeoutMs, 'the aborted request to be released');
+  return r;
 }
 
 /** Collects this process's JSON log lines (an in-process origin's), debug level included, instead of printing them,

@@ -59,18 +59,20 @@ def rows(hold):
             row['datagrams_per_turn'] = round(sc['packets_sent'] / sc['service_turns'], 2)
         print(json.dumps(row), flush=True)
 
-def table(path):
+def table(path, arms=ARMS, figures=FIGURES):
+    """Means ± 95 % t per arm and paired arms[1] − arms[0], for each figure present (also ../addon-pacer/analyse.py's)."""
+    a0, a1 = arms
     rs = [json.loads(l) for l in open(path)]
     by = {(r['arm'], r['hold'], r['rep']): r for r in rs if r['status'] == 'ok'}
-    keys = sorted({(h, k) for a, h, k in by if all((b, h, k) in by for b in ARMS)})
-    print(f"vivace, 75 KB: burst n = {sum(a == 'burst' for a, _, _ in by)}; spread n = {sum(a == 'spread' for a, _, _ in by)}; pairs {len(keys)}")
-    print('| figure | burst (today) | spread | spread − burst, paired |\n| --- | --- | --- | --- |')
-    for key, label, dg in FIGURES:
-        pairs = [(by[('burst', h, k)].get(key), by[('spread', h, k)].get(key)) for h, k in keys]
-        pairs = [(b, s) for b, s in pairs if b is not None and s is not None]
+    keys = sorted({(h, k) for a, h, k in by if all((b, h, k) in by for b in arms)})
+    print(f"vivace, 75 KB: {a0} n = {sum(a == a0 for a, _, _ in by)}; {a1} n = {sum(a == a1 for a, _, _ in by)}; pairs {len(keys)}")
+    print(f'| figure | {a0} (today) | {a1} | {a1} − {a0}, paired |\n| --- | --- | --- | --- |')
+    for key, label, dg in figures:
+        pairs = [(by[(a0, h, k)].get(key), by[(a1, h, k)].get(key)) for h, k in keys]
+        pairs = [(x, y) for x, y in pairs if x is not None and y is not None]
         if not pairs: continue
-        b = [x for x, _ in pairs]; s = [y for _, y in pairs]
-        print(f'| {label} | {fmt(b, dg)} | {fmt(s, dg)} | {fmt([y - x for x, y in pairs], dg)} (n = {len(pairs)}) |')
+        xs = [x for x, _ in pairs]; ys = [y for _, y in pairs]
+        print(f'| {label} | {fmt(xs, dg)} | {fmt(ys, dg)} | {fmt([y - x for x, y in pairs], dg)} (n = {len(pairs)}) |')
 
 if __name__ == '__main__':
     if sys.argv[1] == 'rows':

@@ -261,6 +261,8 @@ const SHORT_FORMS = new Map<string, ShortForm>([
   ['npm run -s sim -- --help', { run: () => 'npm run -s sim -- --help', check: usage, why: 'as written' }],
   ['npm run -s sim -- --cc vivace --video-mbps 8 --segment-s 2 --rtt-schedule 10:100:5 --rate-mbps 8.8 --buffer-kb 300 --loss 0.0001 --duration-s 60 --json', {
     run: () => 'npm run -s sim -- --cc vivace --video-mbps 8 --segment-s 2 --rtt-schedule 10:100:5 --rate-mbps 8.8 --buffer-kb 300 --loss 0.0001 --duration-s 4 --json', check: simVideoJson, why: '4 simulated seconds' }],
+  ['npm run -s sim -- --cc vivace-video --video-abr 0.3,0.8,2,4,8 --trace bench/traces/Verizon-LTE-short.down --rtt-ms 40 --buffer-kb 300 --duration-s 30 --rtt-noise real-path --video-abr-samples 5 --video-abandon-s 4 --json', {
+    run: () => 'npm run -s sim -- --cc vivace-video --video-abr 0.3,0.8,2,4,8 --trace bench/traces/Verizon-LTE-short.down --rtt-ms 40 --buffer-kb 300 --duration-s 3 --rtt-noise real-path --video-abr-samples 5 --video-abandon-s 4 --json', check: simJson, why: '3 simulated seconds instead of 30' }],
   ['npm run -s sim -- --cc vivace --video-abr 0.3,0.8,2,4,8 --video-continuous --rate-mbps 8.8 --rtt-ms 50 --duration-s 60', {
     run: () => 'npm run -s sim -- --cc vivace --video-abr 0.3,0.8,2,4,8 --video-continuous --rate-mbps 8.8 --rtt-ms 50 --duration-s 4', check: (output) => assert.match(output, /video flow 0: buffering ratio/), why: '4 simulated seconds' }],
   ['npm run -s sim -- --cc vivace,cubic --video-mbps 8,0 --rate-mbps 20 --duration-s 30', {

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "path_jitter.h"
 #include "sim_args.h"
 #include "trace_file.h"
 
@@ -56,6 +57,21 @@ static void test_contract_flags(void) {
     CHECK(strcmp(options.flows[2].cc_params, "epsilon=0.02") == 0);
 }
 
+/* The named noise profile and the player's abandonment options reach the configuration. */
+static void test_noise_and_abandon_flags(void) {
+    char error[256] = "";
+    const char *const on[] = {"--rtt-noise", "real-path", "--video-abr", "0.3,2", "--video-abandon-s", "4",
+                              "--video-abr-samples", "5", NULL};
+    CHECK(parse(on, error, sizeof error) == 0);
+    CHECK(options.config.rtt_noise.median_us == SIM_RTT_NOISE_REAL_PATH.median_us);
+    CHECK(options.config.rtt_noise.tail_share == SIM_RTT_NOISE_REAL_PATH.tail_share);
+    CHECK(options.flows[0].video && options.flows[0].video->abandon_lock_s == 4.0 &&
+          options.flows[0].video->abr_samples == 5);
+    const char *const off[] = {"--rtt-noise", "real-path", "--rtt-noise", "off", NULL};
+    CHECK(parse(off, error, sizeof error) == 0);
+    CHECK(options.config.rtt_noise.median_us == 0.0);
+}
+
 static void test_bad_flags(void) {
     char error[256];
     const char *const cases[][4] = {
@@ -82,6 +98,10 @@ static void test_bad_flags(void) {
         {"--rate-mbps", "10", "--trace", "/dev/null"},
         {"--cc-param", "epsilon", NULL},
         {"--start-gap-s", "30", "--flows", "3"},
+        {"--rtt-noise", "loud", NULL},
+        {"--video-abandon-s", "4", NULL},                     /* a video option without a video flow */
+        {"--video-abr", "1,2", "--video-abandon-s", "-1"},
+        {"--video-abr", "1,2", "--video-abr-samples", "17"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         error[0] = '\0';
@@ -198,6 +218,7 @@ static void test_binary_is_deterministic(const char *binary) {
 
 int main(int argc, char **argv) {
     test_contract_flags();
+    test_noise_and_abandon_flags();
     test_bad_flags();
     test_trace_files();
     if (argc > 1) {

@@ -5,13 +5,17 @@
 // on a 6-7 Mbit/s link while RTT noise kept a fixed 10-ms no-queue floor from ever reading an MI as queue-free.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { before, test } from 'node:test';
 import { assertBuildsFresh, LIBRARY_SOURCES, SIMULATOR_SOURCES } from './support/build-freshness.ts';
 
 const SIM_CLI_BINARY = fileURLToPath(new URL('../../build/sim/pcc-sim', import.meta.url));
 const VERIZON = fileURLToPath(new URL('../../../bench/traces/Verizon-LTE-short.down', import.meta.url));
-const LTE = ['--video-abr', '0.3,0.8,2,4,8', '--segment-s', '2', '--rtt-ms', '40', '--buffer-kb', '300', '--duration-s', '40'];
+const PLAYER_PATH = ['--video-abr', '0.3,0.8,2,4,8', '--segment-s', '2', '--rtt-ms', '40', '--buffer-kb', '300'];
+const LTE = [...PLAYER_PATH, '--duration-s', '40'];
 const SEEDS = [1, 2, 3];
 
 interface Flow {
@@ -35,13 +39,34 @@ function mean(xs: number[]): number {
   return xs.reduce((a, b) => a + b, 0) / xs.length;
 }
 
-test('the fade cut keeps vivace-video\'s queue short through Verizon-LTE-short\'s fade (3 ms of RTT noise)', () => {
-  const args = [...LTE, '--trace', VERIZON, '--jitter-sd-us', '3000'];
-  const cut = SEEDS.map((seed) => sim([...args, '--cc-param', 'video_fade_cut=1'], seed).p95_rtt_ms);
-  const without = SEEDS.map((seed) => sim([...args, '--cc-param', 'video_fade_cut=0'], seed).p95_rtt_ms);
-  const what = `p95 RTT with the cut ${cut.join(', ')} ms, without ${without.join(', ')} ms`;
-  // Measured when written: about 300 vs 760 ms (6 seeds); the fade fills the 300-kB buffer (1-2 s) without the cut.
-  assert.ok(mean(cut) < 0.8 * mean(without), what);
+/** A mahimahi trace (ms of 1504-byte opportunities): 8 Mbit/s, a 10-s step down to 1.5 Mbit/s (the size of
+ * Verizon-LTE-short's fall), and back. */
+function stepTrace(): string {
+  const lines: number[] = [];
+  const add = (fromMs: number, toMs: number, bps: number) => {
+    for (let t = fromMs; t < toMs; t += (1504 * 8 * 1000) / bps) lines.push(Math.max(1, Math.floor(t)));
+  };
+  add(0, 10_000, 8e6);
+  add(10_000, 16_000, 1.5e6);
+  add(16_000, 25_000, 8e6);
+  return `${lines.join('\n')}\n`;
+}
+
+test('the fade cut shortens vivace-video\'s queue through a 8 -> 1.5 Mbit/s step (3 ms of RTT noise)', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'pcc-vivace-video-fade-'));
+  try {
+    const trace = join(dir, 'step.trace');
+    writeFileSync(trace, stepTrace());
+    const args = [...PLAYER_PATH, '--duration-s', '25', '--trace', trace, '--jitter-sd-us', '3000'];
+    const seeds = [1, 2, 3, 4];
+    const cut = seeds.map((seed) => sim([...args, '--cc-param', 'video_fade_cut=1'], seed).p95_rtt_ms);
+    const without = seeds.map((seed) => sim([...args, '--cc-param', 'video_fade_cut=0'], seed).p95_rtt_ms);
+    const what = `p95 RTT with the cut ${cut.join(', ')} ms, without ${without.join(', ')} ms`;
+    // Measured when written: 169, 201, 489, 262 vs 958, 234, 226, 295 ms; one seed in four is worse with the cut.
+    assert.ok(mean(cut) < 0.9 * mean(without), what);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test('the noise-scaled regain brings vivace-video back after the fade under 8 ms of RTT noise', () => {

@@ -409,7 +409,7 @@ export class DatagramSender {
         const departedUs = Number.isNaN(stamp) ? Math.min(nowUs, awaiting.dueUs) : usFromMonotonicNs(stamp, nowUs);
         // Never dated before a send the controller was already told of: its clock is monotonic.
         const sentUs = Math.max(this.lastSentUs, departedUs);
-        const lateUs = Math.max(0, sentUs - awaiting.dueUs);
+        const lateUs = Math.max(0, Math.round(sentUs - awaiting.dueUs));
         this.handoverLagSumUs += lateUs;
         if (lateUs > this.handoverLagMaxUs) this.handoverLagMaxUs = lateUs;
         awaiting.packet.sentTimeUs = sentUs;

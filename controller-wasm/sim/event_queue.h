@@ -19,7 +19,8 @@ typedef enum sim_event_type {
     SIM_EVENT_SCHEDULE,      /* rate / RTT / loss schedules redraw */
     SIM_EVENT_SAMPLE,        /* time-series interval ends */
     SIM_EVENT_VIDEO_REQUEST, /* a video player's segment request reaches the sender */
-    SIM_EVENT_VIDEO_PLAYER   /* a video player's buffer runs dry or drains to where it asks again */
+    SIM_EVENT_VIDEO_PLAYER,  /* a video player's buffer runs dry or drains to where it asks again */
+    SIM_EVENT_ACK_TIMER      /* a delayed-ack receiver's timer (ack_delay_us) */
 } sim_event_type;
 
 typedef struct sim_event {

@@ -133,6 +133,10 @@ typedef struct pcc_sim_config {
     double jitter_sd_us;
     double jitter_tau_us;           /* 0 = PCC_SIM_DEFAULT_JITTER_TAU_US */
     pcc_sim_rtt_noise rtt_noise;    /* off unless median_us > 0 (sim_args: --rtt-noise real-path) */
+    /* A delayed-ack receiver (QUIC's default, RFC 9000 §13.2.2): every second packet is acknowledged at once, a lone
+     * one after ack_delay_us (QUIC's max_ack_delay: 25 ms), so that packet's RTT sample carries the wait.
+     * 0: every packet acknowledged at once (the default). */
+    int64_t ack_delay_us;
     pcc_sim_schedule loss_schedule; /* when on, replaces loss_rate every period */
     pcc_sim_schedule rtt_schedule_us; /* when on, replaces every flow's base RTT every period */
     size_t flow_count;

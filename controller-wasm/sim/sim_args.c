@@ -29,6 +29,8 @@ const char *sim_cli_usage(void) {
            "  --jitter-sd-us US      forward-path delay jitter after the bottleneck: sd of a wandering extra delay\n"
            "                         (default 0: off)\n"
            "  --jitter-tau-us US     its correlation time (default " PCC_SIM_STR(PCC_SIM_DEFAULT_JITTER_TAU_US) ")\n"
+           "  --ack-delay-ms MS      delayed acks: every second packet acked at once, a lone one after MS (QUIC: 25;\n"
+           "                         default 0: every packet at once)\n"
            "  --rtt-noise PROFILE    return-path RTT noise: off (default) or real-path (heavy-tailed, fitted to the\n"
            "                         real LTE runs; README \"RTT noise\")\n"
            "  --cc-param NAME=VALUE  set a controller parameter on every flow (repeatable)\n"
@@ -266,6 +268,9 @@ int sim_cli_parse(int argc, char **argv, sim_cli_options *options, char *error, 
         } else if (strcmp(flag, "--jitter-tau-us") == 0) {
             if (parse_number(flag, value, 1, 1e8, &number, error, error_bytes) != 0) return -1;
             options->config.jitter_tau_us = number;
+        } else if (strcmp(flag, "--ack-delay-ms") == 0) {
+            if (parse_number(flag, value, 0, 10000, &number, error, error_bytes) != 0) return -1;
+            options->config.ack_delay_us = (int64_t)llround(number * 1000.0);
         } else if (strcmp(flag, "--rtt-noise") == 0) {
             if (strcmp(value, "off") == 0) {
                 memset(&options->config.rtt_noise, 0, sizeof options->config.rtt_noise);

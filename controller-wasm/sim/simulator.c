@@ -46,6 +46,9 @@ typedef struct sim_flow {
     int64_t last_arrival_us;         /* the paths are FIFO: a shorter delay never overtakes */
     sim_path_jitter path_jitter;     /* extra forward delay after the bottleneck (off unless configured) */
     sim_rtt_noise rtt_noise;         /* extra return delay of acks and requests (off unless configured) */
+    int has_pending_ack;             /* delayed acks: a packet received and not yet acknowledged */
+    sim_packet pending_ack;
+    uint64_t ack_timer_generation;
     int64_t last_ack_arrival_us;     /* the upstream path (acks, video requests) is FIFO too */
     /* video flows only */
     int is_video;
@@ -195,6 +198,10 @@ static int validate(const pcc_sim_config *config, char *error, size_t error_byte
     }
     if (!isfinite(config->jitter_tau_us) || config->jitter_tau_us < 0 || config->jitter_tau_us > SIM_MAX_DURATION_US) {
         fail(error, error_bytes, "forward jitter time constant must be in [0, 1 day] (0: the default)");
+        return -1;
+    }
+    if (config->ack_delay_us < 0 || config->ack_delay_us > SIM_MAX_RTT_US) {
+        fail(error, error_bytes, "ack delay must be in [0, 10 s]");
         return -1;
     }
     const pcc_sim_rtt_noise *noise = &config->rtt_noise;
@@ -454,6 +461,16 @@ static void handle_send(sim_world *world, const sim_event *event) {
     reschedule(world, event->flow);
 }
 
+/* An ack leaves the receiver now: one per packet on an uncongested, lossless reverse path, FIFO. */
+static void send_ack(sim_world *world, uint32_t index, const sim_packet *packet) {
+    sim_flow *flow = &world->flows[index];
+    int64_t back = world->now_us + (flow->rtt_us - flow->rtt_us / 2) +
+                   (int64_t)llround(sim_rtt_noise_at(&flow->rtt_noise, world->now_us));
+    if (back < flow->last_ack_arrival_us) back = flow->last_ack_arrival_us;
+    flow->last_ack_arrival_us = back;
+    push(world, SIM_EVENT_ACK, back, index, 0, packet);
+}
+
 static void handle_arrival(sim_world *world, const sim_event *event) {
     sim_flow *flow = &world->flows[event->flow];
     sim_packet packet = event->packet;
@@ -463,12 +480,28 @@ static void handle_arrival(sim_world *world, const sim_event *event) {
         sim_video_stream_on_arrival(&flow->stream, packet.piece, world->now_us);
         if (sim_video_stream_has_complete(&flow->stream)) run_player(world, event->flow);
     }
-    /* One ack per packet on an uncongested, lossless reverse path. */
-    int64_t back = world->now_us + (flow->rtt_us - flow->rtt_us / 2) +
-                   (int64_t)llround(sim_rtt_noise_at(&flow->rtt_noise, world->now_us));
-    if (back < flow->last_ack_arrival_us) back = flow->last_ack_arrival_us;
-    flow->last_ack_arrival_us = back;
-    push(world, SIM_EVENT_ACK, back, event->flow, 0, &packet);
+    if (world->config->ack_delay_us <= 0) {
+        send_ack(world, event->flow, &packet);
+    } else if (flow->has_pending_ack) {
+        /* the second packet: both acknowledged now (the timer is void) */
+        flow->has_pending_ack = 0;
+        flow->ack_timer_generation++;
+        send_ack(world, event->flow, &flow->pending_ack);
+        send_ack(world, event->flow, &packet);
+    } else {
+        flow->has_pending_ack = 1;
+        flow->pending_ack = packet;
+        flow->ack_timer_generation++;
+        push(world, SIM_EVENT_ACK_TIMER, world->now_us + world->config->ack_delay_us, event->flow,
+             flow->ack_timer_generation, NULL);
+    }
+}
+
+static void handle_ack_timer(sim_world *world, const sim_event *event) {
+    sim_flow *flow = &world->flows[event->flow];
+    if (event->generation != flow->ack_timer_generation || !flow->has_pending_ack) return;
+    flow->has_pending_ack = 0;
+    send_ack(world, event->flow, &flow->pending_ack);
 }
 
 static void handle_ack(sim_world *world, const sim_event *event) {
@@ -596,6 +629,7 @@ static void dispatch(sim_world *world, const sim_event *event) {
     case SIM_EVENT_SAMPLE: handle_sample(world); break;
     case SIM_EVENT_VIDEO_REQUEST: handle_video_request(world, event); break;
     case SIM_EVENT_VIDEO_PLAYER: handle_video_player(world, event); break;
+    case SIM_EVENT_ACK_TIMER: handle_ack_timer(world, event); break;
     }
 }
 

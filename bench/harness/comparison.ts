@@ -3,7 +3,7 @@
 // share of the variance. Per scenario, every PCC scheme against every tcp-* scheme, per metric: the mean paired
 // difference with its 95% interval, the paired t-test, and the exact sign-flip permutation test, which gives the verdict.
 import { TCP_CONTROLLERS, isSchemeName, schemeInfo } from '@pcc-stream/protocol';
-import { compareRuns, compareSchemes, type RunResult } from './results.ts';
+import { compareRuns, compareSchemes, playedBitrateMbps, type RunResult } from './results.ts';
 import { ALL_SCHEMES } from './scenario.ts';
 import { schemeTransport } from './schemes.ts';
 import { splitAids } from './aids.ts';
@@ -20,7 +20,7 @@ export const ALPHA = 0.05;
 export const VERDICT_TEST = 'exact sign-flip permutation test';
 
 interface ComparedMetric {
-  key: 'buffering_ratio' | 'avg_bitrate_mbps' | 'queue_delay_p95_ms' | 'goodput_mbps';
+  key: 'buffering_ratio' | 'played_bitrate_mbps' | 'queue_delay_p95_ms' | 'goodput_mbps';
   label: string;
   /** Shown value = value × scale (buffering ratio in percentage points). */
   scale: number;
@@ -32,7 +32,7 @@ interface ComparedMetric {
 
 const METRICS: readonly ComparedMetric[] = [
   { key: 'buffering_ratio', label: 'buffering ratio (pp)', scale: 100, digits: 2, better: 'lower' },
-  { key: 'avg_bitrate_mbps', label: 'avg bitrate (Mbit/s)', scale: 1, digits: 2, better: 'higher' },
+  { key: 'played_bitrate_mbps', label: 'avg bitrate on screen (Mbit/s)', scale: 1, digits: 2, better: 'higher' },
   { key: 'queue_delay_p95_ms', label: 'p95 queueing delay (ms)', scale: 1, digits: 1, better: 'lower' },
   { key: 'goodput_mbps', label: 'goodput (Mbit/s)', scale: 1, digits: 2, better: 'higher', bulkOnly: true },
 ];
@@ -72,7 +72,7 @@ export interface ComparisonRow {
 }
 
 function metricValue(run: RunResult, key: ComparedMetric['key']): number | null {
-  const v = run[key];
+  const v = key === 'played_bitrate_mbps' ? playedBitrateMbps(run) : run[key];
   return typeof v === 'number' && Number.isFinite(v) ? v : null;
 }
 

@@ -6,6 +6,7 @@ import type { FidelityRecord } from './fidelity.ts';
 import type { MediaRecord } from './media.ts';
 import type { Provenance } from './provenance.ts';
 import { ALL_SCHEMES, type Scenario, type Scheme } from './scenario.ts';
+import { meanOverPlayers } from '@pcc-stream/protocol';
 
 /** What one player reported at the end of a run (a subset of window.pccPlayer.metrics(), in SI units). */
 export interface PlayerResult {
@@ -15,7 +16,10 @@ export interface PlayerResult {
   playing_time_s: number;
   buffering_ratio: number;
   buffering_ratio_with_startup: number;
+  /** Mean nominal bitrate of the video segments downloaded, superseded and never-shown copies included
+   *  (averageSegmentBitrateKbps): not what the viewer saw. */
   avg_bitrate_mbps: number;
+  /** The rendition on screen weighted by playing time (playedBitrateKbps): the bitrate the viewer saw. */
   time_weighted_bitrate_mbps: number;
   switch_count: number;
   bytes_received: number;
@@ -50,7 +54,12 @@ export interface RunResult {
   stall_count: number | null;
   stall_time_s: number | null;
   startup_delay_s: number | null;
+  /** Mean over players of their downloaded segments' mean bitrate (PlayerResult.avg_bitrate_mbps); the name predates
+   *  played_bitrate_mbps and is kept so every line reads alike. Not the tables' "avg bitrate": read playedBitrateMbps. */
   avg_bitrate_mbps: number | null;
+  /** Mean over players of their on-screen bitrate (time_weighted_bitrate_mbps): the tables' "avg bitrate". Absent in
+   *  lines written before it existed; playedBitrateMbps derives it for them. */
+  played_bitrate_mbps?: number | null;
   switch_count: number | null;
   goodput_mbps: number | null;
   link_utilization: number | null;
@@ -98,6 +107,34 @@ export interface RunResult {
   resolved_scenario?: Scenario;
   /** The media set played (its name and parameters); absent for bulk runs and in older lines. */
   media?: MediaRecord;
+}
+
+/** The run figures that are means over its players (the definitions the page's summary card shares). */
+export type PlayerMeans = Pick<RunResult, 'buffering_ratio' | 'stall_count' | 'stall_time_s' | 'startup_delay_s' | 'avg_bitrate_mbps' | 'played_bitrate_mbps' | 'switch_count'>;
+
+export function playerMeans(players: readonly PlayerResult[]): Required<PlayerMeans> {
+  const pick = (key: 'buffering_ratio' | 'stall_count' | 'stall_time_s' | 'startup_delay_s' | 'avg_bitrate_mbps' | 'time_weighted_bitrate_mbps' | 'switch_count') =>
+    meanOverPlayers(players.map((p) => p[key]));
+  return {
+    buffering_ratio: pick('buffering_ratio'), stall_count: pick('stall_count'), stall_time_s: pick('stall_time_s'),
+    startup_delay_s: pick('startup_delay_s'), avg_bitrate_mbps: pick('avg_bitrate_mbps'),
+    played_bitrate_mbps: pick('time_weighted_bitrate_mbps'), switch_count: pick('switch_count'),
+  };
+}
+
+/** A failed run's: no player figures. */
+export const NO_PLAYER_MEANS: Required<PlayerMeans> = {
+  buffering_ratio: null, stall_count: null, stall_time_s: null, startup_delay_s: null, avg_bitrate_mbps: null, played_bitrate_mbps: null, switch_count: null,
+};
+
+/**
+ * The run's average bitrate as the tables report it: what was on screen (played_bitrate_mbps). A line written before
+ * that field existed gets it from its players' time_weighted_bitrate_mbps, the same mean the runner now stores; a
+ * failed run or one without players (bulk) has none.
+ */
+export function playedBitrateMbps(r: RunResult): number | null {
+  if (r.played_bitrate_mbps !== undefined) return r.played_bitrate_mbps;
+  return r.status === 'ok' && r.players.length > 0 ? meanOverPlayers(r.players.map((p) => p.time_weighted_bitrate_mbps)) : null;
 }
 
 /** Parameters as one comparable string: "" for none, else "a=1,b=2" by name. */

@@ -9,7 +9,7 @@ import { startOriginProcess, type OriginProcess } from '@pcc-stream/server/proce
 import { repoRoot } from './repo-root.ts';
 import { Progress } from './progress.ts';
 import { collectProvenance } from './provenance.ts';
-import { appendResult, completedRunIds, paramsKey, readResults, runDirPath, runId, type RunResult } from './results.ts';
+import { NO_PLAYER_MEANS, appendResult, completedRunIds, paramsKey, playerMeans, readResults, runDirPath, runId, type RunResult } from './results.ts';
 import { mediaRecord, prepareMedia } from './media.ts';
 import { runBrowser, type OriginPorts } from './run-browser.ts';
 import { controllerParamsFor, schemeTransport } from './schemes.ts';
@@ -116,7 +116,7 @@ async function runOne(item: RunPlanItem, options: RunnerOptions): Promise<RunRes
   mkdirSync(runDir, { recursive: true });
   const seed = repetition;
   const startedAt = new Date();
-  const base: Omit<RunResult, 'status' | 'players' | 'buffering_ratio' | 'stall_count' | 'stall_time_s' | 'startup_delay_s' | 'avg_bitrate_mbps' | 'switch_count' | 'goodput_mbps' | 'link_utilization' | 'queue_delay_p95_ms' | 'capacity_mbps' | 'artifacts' | 'wall_s'> = {
+  const base: Omit<RunResult, 'status' | 'players' | 'buffering_ratio' | 'stall_count' | 'stall_time_s' | 'startup_delay_s' | 'avg_bitrate_mbps' | 'played_bitrate_mbps' | 'switch_count' | 'goodput_mbps' | 'link_utilization' | 'queue_delay_p95_ms' | 'capacity_mbps' | 'artifacts' | 'wall_s'> = {
     run_id: id, scenario: scenario.name, scheme, repetition, seed, started_at: startedAt.toISOString(), duration_s: scenario.durationS,
     controller_params: controllerParamsFor(scenario, scheme),
     ...(scenario.mode === 'bulk' ? {} : { media: mediaRecord(scenario) }),
@@ -197,12 +197,7 @@ async function runOne(item: RunPlanItem, options: RunnerOptions): Promise<RunRes
     const playersPrefetch = prefetchFigures(players);
     return {
       ...base, status: 'ok', wall_s: (Date.now() - startedAt.getTime()) / 1000, players,
-      buffering_ratio: mean(players.map((p) => p.buffering_ratio)),
-      stall_count: mean(players.map((p) => p.stall_count)),
-      stall_time_s: mean(players.map((p) => p.stall_time_s)),
-      startup_delay_s: mean(players.map((p) => p.startup_delay_s)),
-      avg_bitrate_mbps: mean(players.map((p) => p.avg_bitrate_mbps)),
-      switch_count: mean(players.map((p) => p.switch_count)),
+      ...playerMeans(players),
       goodput_mbps: goodputMbps,
       link_utilization: linkUtilization(summary.down.departedBytes, capacityMbps, durationS),
       queue_delay_p95_ms: summary.down.queueDelayMs.p95,
@@ -218,8 +213,7 @@ async function runOne(item: RunPlanItem, options: RunnerOptions): Promise<RunRes
     if (origin) writeFileSync(join(runDir, 'origin.log'), origin.output());
     return {
       ...base, status: 'failed', error: message.slice(0, 2000), wall_s: (Date.now() - startedAt.getTime()) / 1000, players: [],
-      buffering_ratio: null, stall_count: null, stall_time_s: null, startup_delay_s: null, avg_bitrate_mbps: null, switch_count: null,
-      goodput_mbps: null, link_utilization: null, queue_delay_p95_ms: null, capacity_mbps: null, artifacts: {},
+      ...NO_PLAYER_MEANS, goodput_mbps: null, link_utilization: null, queue_delay_p95_ms: null, capacity_mbps: null, artifacts: {},
     };
   } finally {
     cpu?.stop();

@@ -1,5 +1,5 @@
 // Per scenario and scheme: means with 95% confidence intervals over successful runs; failures counted, never averaged in.
-import { compareRuns, compareSchemes, paramsKey, type RunResult } from './results.ts';
+import { compareRuns, compareSchemes, paramsKey, playedBitrateMbps, type RunResult } from './results.ts';
 import { meanCi95, type MeanCi } from './stats.ts';
 import { COMPARISON_NOTE, comparisonMarkdown, type ComparisonRow } from './comparison.ts';
 import { isAidedScheme, originCountsAidWaste } from './aids.ts';
@@ -15,7 +15,10 @@ export interface SummaryRow {
   stall_count: MeanCi;
   stall_time_s: MeanCi;
   startup_delay_s: MeanCi;
-  avg_bitrate_mbps: MeanCi;
+  /** "avg bitrate": the bitrate on screen (playedBitrateMbps, results.ts). */
+  played_bitrate_mbps: MeanCi;
+  /** The downloaded segments' mean bitrate, superseded copies included (the lines' avg_bitrate_mbps). */
+  downloaded_bitrate_mbps: MeanCi;
   switch_count: MeanCi;
   goodput_mbps: MeanCi;
   link_utilization: MeanCi;
@@ -25,7 +28,7 @@ export interface SummaryRow {
   prefetch_waste_ratio: MeanCi;
 }
 
-const METRICS = ['buffering_ratio', 'stall_count', 'stall_time_s', 'startup_delay_s', 'avg_bitrate_mbps', 'switch_count', 'goodput_mbps', 'link_utilization', 'queue_delay_p95_ms', 'wire_bytes_per_media_byte', 'prefetch_waste_ratio'] as const;
+const METRICS = ['buffering_ratio', 'stall_count', 'stall_time_s', 'startup_delay_s', 'played_bitrate_mbps', 'downloaded_bitrate_mbps', 'switch_count', 'goodput_mbps', 'link_utilization', 'queue_delay_p95_ms', 'wire_bytes_per_media_byte', 'prefetch_waste_ratio'] as const;
 type Metric = (typeof METRICS)[number];
 
 /** A run's aid waste in the summary tables. Early requests (`+prefetch`): the upper bound of bytes sent
@@ -52,7 +55,7 @@ export function summarize(results: readonly RunResult[]): SummaryRow[] {
     const ok = runs.filter((r) => r.status === 'ok');
     const first = runs[0] as RunResult;
     const pickBy = (value: (r: RunResult) => unknown) => meanCi95(ok.map(value).filter((v): v is number => typeof v === 'number'));
-    const pick = (metric: Metric) => pickBy((r) => r[metric]);
+    const pick = (metric: Exclude<Metric, 'played_bitrate_mbps' | 'downloaded_bitrate_mbps' | 'prefetch_waste_ratio'>) => pickBy((r) => r[metric]);
     rows.push({
       scenario: first.scenario,
       scheme: first.scheme,
@@ -63,7 +66,8 @@ export function summarize(results: readonly RunResult[]): SummaryRow[] {
       stall_count: pick('stall_count'),
       stall_time_s: pick('stall_time_s'),
       startup_delay_s: pick('startup_delay_s'),
-      avg_bitrate_mbps: pick('avg_bitrate_mbps'),
+      played_bitrate_mbps: pickBy(playedBitrateMbps),
+      downloaded_bitrate_mbps: pickBy((r) => r.avg_bitrate_mbps),
       switch_count: pick('switch_count'),
       goodput_mbps: pick('goodput_mbps'),
       link_utilization: pick('link_utilization'),
@@ -74,6 +78,11 @@ export function summarize(results: readonly RunResult[]): SummaryRow[] {
   }
   return rows.sort((a, b) => (a.scenario < b.scenario ? -1 : a.scenario > b.scenario ? 1 : 0) || compareSchemes(a.scheme, b.scheme));
 }
+
+/** Why the table has two bitrates (bench/harness/README.md, "Average bitrate"). */
+export const BITRATE_NOTE = 'Avg bitrate is what the viewer saw: the rendition on screen weighted by playing time, startup and stalls left out, '
+  + 'mean over players. The downloaded segments\' mean counts every video segment fetched, including copies dash.js fetched again '
+  + 'at another rendition (fast switch) and never showed, so it can sit above or below it.';
 
 function fmt(value: number, digits: number): string {
   return Number.isFinite(value) ? value.toFixed(digits) : '';
@@ -102,17 +111,18 @@ export function summaryMarkdown(rows: readonly SummaryRow[], comparisons: readon
     // The aids' waste is a column only where an aided scheme ran: every other table would show a column of zeros.
     const aided = scenarioRows.some((row) => isAidedScheme(row.scheme));
     out.push(`### ${scenario}`, '');
-    out.push(`| scheme | runs (failed) | buffering ratio % | stalls | stall time s | startup s | avg bitrate Mbit/s | switches | goodput Mbit/s | utilization % | p95 queueing delay ms | wire B per media B |${aided ? ' aid waste % (prefetch: origin + players, of bytes sent, upper bound; stream: players, of bytes received) |' : ''}`);
-    out.push(`| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |${aided ? ' --- |' : ''}`);
+    out.push(`| scheme | runs (failed) | buffering ratio % | stalls | stall time s | startup s | avg bitrate Mbit/s (on screen) | downloaded segments' mean bitrate Mbit/s | switches | goodput Mbit/s | utilization % | p95 queueing delay ms | wire B per media B |${aided ? ' aid waste % (prefetch: origin + players, of bytes sent, upper bound; stream: players, of bytes received) |' : ''}`);
+    out.push(`| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |${aided ? ' --- |' : ''}`);
     for (const r of scenarioRows) {
       out.push(
-        `| ${r.scheme}${r.controller_params === '' ? '' : ` (${r.controller_params})`} | ${r.runs_ok} (${r.runs_failed}) | ${cell(r.buffering_ratio, 2, 100)} | ${cell(r.stall_count, 1)} | ${cell(r.stall_time_s, 2)} | ${cell(r.startup_delay_s, 2)} | ${cell(r.avg_bitrate_mbps, 2)} | ${cell(r.switch_count, 1)} | ${cell(r.goodput_mbps, 2)} | ${cell(r.link_utilization, 1, 100)} | ${cell(r.queue_delay_p95_ms, 1)} | ${cell(r.wire_bytes_per_media_byte, 3)} |${aided ? ` ${cell(r.prefetch_waste_ratio, 2, 100)} |` : ''}`,
+        `| ${r.scheme}${r.controller_params === '' ? '' : ` (${r.controller_params})`} | ${r.runs_ok} (${r.runs_failed}) | ${cell(r.buffering_ratio, 2, 100)} | ${cell(r.stall_count, 1)} | ${cell(r.stall_time_s, 2)} | ${cell(r.startup_delay_s, 2)} | ${cell(r.played_bitrate_mbps, 2)} | ${cell(r.downloaded_bitrate_mbps, 2)} | ${cell(r.switch_count, 1)} | ${cell(r.goodput_mbps, 2)} | ${cell(r.link_utilization, 1, 100)} | ${cell(r.queue_delay_p95_ms, 1)} | ${cell(r.wire_bytes_per_media_byte, 3)} |${aided ? ` ${cell(r.prefetch_waste_ratio, 2, 100)} |` : ''}`,
       );
     }
     out.push('');
     out.push(...comparisonMarkdown(comparisons, scenario));
   }
   out.push('Values are means over successful runs ± the half-width of the 95% confidence interval (Student t). Failed runs are counted, not averaged in.', '');
+  out.push(BITRATE_NOTE, '');
   if (comparisons.length > 0) out.push(COMPARISON_NOTE, '');
   return out.join('\n');
 }

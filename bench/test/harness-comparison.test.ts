@@ -17,7 +17,7 @@ function result(scheme: string, repetition: number, values: Partial<RunResult>, 
   return {
     run_id: runId('s', scheme, repetition), scenario: 's', scheme: scheme as RunResult['scheme'], repetition, seed: repetition, status,
     started_at: '2026-11-25T00:00:00Z', wall_s: 70, duration_s: 60, players: [],
-    buffering_ratio: 0, stall_count: 0, stall_time_s: 0, startup_delay_s: 1, avg_bitrate_mbps: 4, switch_count: 0, goodput_mbps: 4,
+    buffering_ratio: 0, stall_count: 0, stall_time_s: 0, startup_delay_s: 1, avg_bitrate_mbps: 4, played_bitrate_mbps: 4, switch_count: 0, goodput_mbps: 4,
     link_utilization: 0.9, queue_delay_p95_ms: 10, capacity_mbps: 4.4, artifacts: {}, ...values,
   };
 }
@@ -60,15 +60,15 @@ test('comparison table: a clear difference is significant, noise is not, fewer t
   for (let rep = 1; rep <= 8; rep += 1) {
     const wobble = rep % 2 === 0 ? 1 : -1;
     // vivace buffers 4-5 points less than tcp-cubic in every repetition; bitrates differ by ±0.05 noise.
-    results.push(result('vivace', rep, { buffering_ratio: 0.01 + rep * 0.001, avg_bitrate_mbps: 4 + wobble * 0.05, queue_delay_p95_ms: 20 + rep }));
-    results.push(result('tcp-cubic', rep, { buffering_ratio: 0.06 - rep * 0.001, avg_bitrate_mbps: 4, queue_delay_p95_ms: 150 + rep }));
+    results.push(result('vivace', rep, { buffering_ratio: 0.01 + rep * 0.001, played_bitrate_mbps: 4 + wobble * 0.05, queue_delay_p95_ms: 20 + rep }));
+    results.push(result('tcp-cubic', rep, { buffering_ratio: 0.06 - rep * 0.001, played_bitrate_mbps: 4, queue_delay_p95_ms: 150 + rep }));
     results.push(result('cubic', rep, { buffering_ratio: 0.5 })); // a datagram baseline: not a PCC row
     // tcp-bbr: only repetitions 1 and 2 succeed (and repetition 3 of vivace's pair fails).
     results.push(result('tcp-bbr', rep, rep <= 2 ? { buffering_ratio: 0.02 } : { buffering_ratio: null }, rep <= 2 ? 'ok' : 'failed'));
   }
   const rows = compareToTcp(results);
   assert.deepEqual([...new Set(rows.map((r) => `${r.pcc} vs ${r.tcp}`))], ['vivace vs tcp-cubic', 'vivace vs tcp-bbr']);
-  assert.deepEqual([...new Set(rows.map((r) => r.metric))], ['buffering_ratio', 'avg_bitrate_mbps', 'queue_delay_p95_ms']); // no goodput: not bulk
+  assert.deepEqual([...new Set(rows.map((r) => r.metric))], ['buffering_ratio', 'played_bitrate_mbps', 'queue_delay_p95_ms']); // no goodput: not bulk
   const row = (tcp: string, metric: string) => rows.find((r) => r.tcp === tcp && r.metric === metric)!;
   const buffering = row('tcp-cubic', 'buffering_ratio');
   assert.equal(buffering.pairs, 8);
@@ -76,7 +76,7 @@ test('comparison table: a clear difference is significant, noise is not, fewer t
   assert.equal(buffering.verdict, 'significant: vivace better');
   assert.ok(Math.abs(buffering.meanDifference - -0.041) < 1e-12);
   assert.equal(row('tcp-cubic', 'queue_delay_p95_ms').verdict, 'significant: vivace better');
-  const bitrate = row('tcp-cubic', 'avg_bitrate_mbps');
+  const bitrate = row('tcp-cubic', 'played_bitrate_mbps');
   assert.equal(bitrate.signFlipP, 1);
   assert.equal(bitrate.verdict, 'not significant');
   const few = row('tcp-bbr', 'buffering_ratio');
@@ -87,7 +87,7 @@ test('comparison table: a clear difference is significant, noise is not, fewer t
   const md = comparisonMarkdown(rows, 's').join('\n');
   assert.match(md, /\| PCC \| TCP \| metric \| pairs used \(of repetitions\) \| PCC − TCP: mean ± 95% CI \| paired t-test p \| sign-flip p \| verdict \(exact sign-flip permutation test, α = 0\.05\) \|/);
   assert.match(md, /\| vivace \| tcp-cubic \| buffering ratio \(pp\) \| 8 \(of 8\) \| -4\.10 ± [0-9.]+ \| < 0\.0001 \| 0\.0078 \| significant: vivace better \|/);
-  assert.match(md, /\| vivace \| tcp-cubic \| avg bitrate \(Mbit\/s\) \| 8 \(of 8\) \| 0\.00 ± 0\.04 \| 1\.0000 \| 1\.0000 \| not significant \|/);
+  assert.match(md, /\| vivace \| tcp-cubic \| avg bitrate on screen \(Mbit\/s\) \| 8 \(of 8\) \| 0\.00 ± 0\.04 \| 1\.0000 \| 1\.0000 \| not significant \|/);
   assert.match(md, /\| vivace \| tcp-bbr \| buffering ratio \(pp\) \| 2 \(of 8\) \| [^|]+ \| [^|]+ \| 0\.5000 \| too few pairs \|/);
 
   // Only 3 repetitions: never significant by the exact test (smallest p = 2/8), and the table says so plainly.
@@ -108,8 +108,8 @@ test('comparison table: a clear difference is significant, noise is not, fewer t
 
 test('bulk scenarios compare goodput; schemes without a TCP partner give no table', () => {
   const bulk = [1, 2, 3].flatMap((rep) => [
-    result('pcp', rep, { buffering_ratio: null, avg_bitrate_mbps: null, goodput_mbps: 10 + rep }),
-    result('tcp-bbr', rep, { buffering_ratio: null, avg_bitrate_mbps: null, goodput_mbps: 8 }),
+    result('pcp', rep, { buffering_ratio: null, avg_bitrate_mbps: null, played_bitrate_mbps: null, goodput_mbps: 10 + rep }),
+    result('tcp-bbr', rep, { buffering_ratio: null, avg_bitrate_mbps: null, played_bitrate_mbps: null, goodput_mbps: 8 }),
   ]);
   assert.deepEqual(compareToTcp(bulk).map((r) => r.metric), ['queue_delay_p95_ms', 'goodput_mbps']);
   assert.deepEqual(compareToTcp(bulk.filter((r) => r.scheme === 'pcp')), []);

@@ -6,7 +6,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { bufferingRatio, bufferingRatioWithStartup, kbpsToMbps, linkUtilization, meanCapacityMbps, meanOverPlayers } from '@pcc-stream/protocol';
-import { readResults, type RunResult } from '../harness/results.ts';
+import { playedBitrateMbps, readResults, type RunResult } from '../harness/results.ts';
 import { repoRoot } from '../harness/repo-root.ts';
 
 const publishedRoot = join(repoRoot, 'bench', 'published');
@@ -34,6 +34,10 @@ test('published browser runs: every run figure is the shared mean over its playe
     assert.equal(r.stall_count, meanOverPlayers(r.players.map((p) => p.stall_count)), r.run_id);
     assert.equal(r.stall_time_s, meanOverPlayers(r.players.map((p) => p.stall_time_s)), r.run_id);
     assert.equal(r.avg_bitrate_mbps, meanOverPlayers(r.players.map((p) => p.avg_bitrate_mbps)), r.run_id);
+    // The tables' avg bitrate: stored in newer lines, derived from the players in older ones; the same mean either way.
+    const onScreen = meanOverPlayers(r.players.map((p) => p.time_weighted_bitrate_mbps));
+    if (r.played_bitrate_mbps !== undefined) assert.equal(r.played_bitrate_mbps, onScreen, r.run_id);
+    assert.ok(playedBitrateMbps(r) === onScreen && onScreen !== null, `${r.run_id}: played bitrate ${playedBitrateMbps(r)}`);
     for (const p of r.players) {
       const stallMs = p.stall_time_s * 1000;
       const playingMs = p.playing_time_s * 1000;

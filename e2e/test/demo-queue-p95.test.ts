@@ -50,7 +50,7 @@ for (const c of CASES) {
       queue: monitor.queueSince(0), capacity: monitor.capacitySince(0),
     };
     monitor.close();
-    const card = runSummary({ stallCount: 0, totalStallS: 0, playingS: spanS, bufferingRatio: 0, startupDelayS: 0, averageBitrateKbps: 0 },
+    const card = runSummary({ stallCount: 0, totalStallS: 0, playingS: spanS, bufferingRatio: 0, startupDelayS: 0, averageBitrateKbps: 0, timeWeightedBitrateKbps: 0 },
       { link, binS: NETWORK_BIN_S, demoToPaneOffsetS: 0 }, 0, spanS);
     const bench = summary.down.queueDelayMs.p95;
     t.diagnostic(JSON.stringify({ link: c.name, departed_packets: summary.down.departedPackets, bench_p95_ms: bench, card_p95_ms: card.queueDelayP95Ms }));

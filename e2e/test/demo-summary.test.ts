@@ -69,7 +69,8 @@ for (const preset of PRESETS) {
               assert.equal(card.bufferingRatio, m.bufferingRatio, `pane ${i}: card buffering ratio = metrics().bufferingRatio`);
               assert.equal(card.stallCount, m.stallCount);
               assert.equal(card.startupDelayS, m.startupDelayS);
-              assert.equal(card.averageBitrateMbps, m.averageBitrateKbps / 1000);
+              assert.equal(card.playedBitrateMbps, m.timeWeightedBitrateKbps / 1000);
+              assert.equal(card.downloadedBitrateMbps, m.averageBitrateKbps / 1000);
               assert.ok(card.linkUtilization !== null && card.linkUtilization! > 0.02 && card.linkUtilization! <= 1.1, `pane ${i}: link utilization ${card.linkUtilization}`);
               assert.ok(card.queueDelayP95Ms !== null && card.queueDelayP95Ms! >= 0, `pane ${i}: p95 queueing delay ${card.queueDelayP95Ms}`);
               process.stderr.write(`${JSON.stringify({ component: 'e2e', preset, page: spec.name, pane: m.label, ...card })}\n`);

@@ -61,8 +61,10 @@ function assertCardMatches(card: Record<string, number | null>, m: SessionReport
   assert.equal(card.stallCount, m.stallCount);
   assert.equal(card.stallTimeS, m.totalStallS);
   assert.equal(card.startupDelayS, m.startupDelayS);
-  assert.equal(card.averageBitrateMbps, m.averageBitrateKbps / 1000);
+  assert.equal(card.playedBitrateMbps, m.timeWeightedBitrateKbps / 1000);
+  assert.equal(card.downloadedBitrateMbps, m.averageBitrateKbps / 1000);
   assert.ok(m.averageBitrateKbps > 0, 'no video segment was counted');
+  assert.ok(m.timeWeightedBitrateKbps > 0, 'no playing time was credited');
   // The test origin has no emulated link: /network answers loopback (or is absent), so there is no link figure.
   assert.equal(card.queueDelayP95Ms, null);
   assert.equal(card.linkUtilization, null);

@@ -37,7 +37,9 @@ test('PlaybackMetrics reports the shared definitions, and the card shows the sam
   assert.deepEqual(s.stallIntervalsS, [{ startS: 5, endS: 6.2 }, { startS: 9, endS: 9.5 }]);
   const card = runSummary(s, null, 0, 9.5);
   assert.equal(card.bufferingRatio, s.bufferingRatio);
-  assert.equal(card.averageBitrateMbps, 3);
+  assert.equal(s.timeWeightedBitrateKbps, 1000, 'only the 1000 kbit/s rendition was on screen');
+  assert.equal(card.playedBitrateMbps, 1, 'the card\'s average bitrate is what played');
+  assert.equal(card.downloadedBitrateMbps, 3);
   assert.equal(card.startupDelayS, 1.5);
   assert.equal(card.queueDelayP95Ms, null, 'no link on loopback');
   assert.equal(card.linkUtilization, null);

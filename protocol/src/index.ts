@@ -42,7 +42,7 @@ export {
 } from './player-state-request.ts';
 export {
   QUEUE_DELAY_PERCENTILE, averageSegmentBitrateKbps, bufferingRatio, bufferingRatioWithStartup, kbpsToMbps, linkUtilization,
-  meanCapacityMbps, meanOverPlayers, queueDelayPercentileMs, type DelayCount,
+  meanCapacityMbps, meanOverPlayers, playedBitrateKbps, queueDelayPercentileMs, type DelayCount,
 } from './qoe.ts';
 export {
   DEFAULT_NETWORK_MODE, NETWORK_MODES, NETWORK_MODE_PARAM, NETWORK_STATUS_PATH, NETWORK_STATUS_VERSION, isNetworkMode, linkForPane, linkIndexForPane, panesOnLink,

@@ -17,9 +17,24 @@ export function bufferingRatioWithStartup(startupMs: number, stallMs: number, pl
   return total > 0 ? (startupMs + stallMs) / total : 0;
 }
 
-/** Average bitrate: the mean nominal bitrate of the video segments downloaded (not weighted by time); 0 before any. */
+/**
+ * Mean nominal bitrate of the video segments downloaded (not weighted by time); 0 before any. Every completed download
+ * counts, so a segment dash.js fetched again at another rendition (fast switch) counts twice, and the copy never shown
+ * counts as much as the one shown: not the viewer's bitrate (that is playedBitrateKbps). The bench's
+ * `avg_bitrate_mbps` / "downloaded segments' mean bitrate".
+ */
 export function averageSegmentBitrateKbps(segmentKbpsSum: number, segmentCount: number): number {
   return segmentCount > 0 ? segmentKbpsSum / segmentCount : 0;
+}
+
+/**
+ * Played (on-screen) bitrate, the "avg bitrate" of the bench's tables and the summary card: the nominal bitrate of the
+ * rendition on screen (dash.js's rendered-quality events), weighted by playing time, i.e. ∫ rendition dt / playing
+ * time, with startup, stalls and the time after the end left out of both. `kbpsMsPlayed` is that integral in kbit/s ×
+ * ms; 0 before any playing time (nothing shown, nothing credited).
+ */
+export function playedBitrateKbps(kbpsMsPlayed: number, playingMs: number): number {
+  return playingMs > 0 ? kbpsMsPlayed / playingMs : 0;
 }
 
 export function kbpsToMbps(kbps: number): number {

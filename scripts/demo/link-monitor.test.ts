@@ -79,7 +79,7 @@ test("the summary card's p95 queueing delay is the bench's: every departed packe
     const departures = parseMmLog(text).events.flatMap((e) => (e.kind === 'departure' ? [e] : []));
     const benchP95 = (fromMs: number, toMs: number): number | null =>
       queueDelayPercentileMs(departures.filter((e) => e.tMs >= fromMs && e.tMs < toMs).map((e) => ({ delayMs: e.delayMs, count: 1 })));
-    const metrics = { stallCount: 0, totalStallS: 0, playingS: 8, bufferingRatio: 0, startupDelayS: 0.5, averageBitrateKbps: 4000 };
+    const metrics = { stallCount: 0, totalStallS: 0, playingS: 8, bufferingRatio: 0, startupDelayS: 0.5, averageBitrateKbps: 4000, timeWeightedBitrateKbps: 4000 };
     // A session over the whole run, and one that started 2 s into the link's life and stopped after 4 s.
     const whole = runSummary(metrics, { link, binS: NETWORK_BIN_S, demoToPaneOffsetS: 0 }, 0, 8);
     const part = runSummary(metrics, { link, binS: NETWORK_BIN_S, demoToPaneOffsetS: 2 }, 0, 4);

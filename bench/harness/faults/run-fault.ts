@@ -1,8 +1,7 @@
 // Runs one planned run of a fault case (scenario.fault) and turns its outcome into a results.jsonl line. A case
 // that throws gives a failed run with its message; whatever it registered with onCleanup (link, origin, browser,
 // hostile clients) is released either way, so the next run starts clean and the plan goes on.
-import { meanOverPlayers } from '@pcc-stream/protocol';
-import type { RunResult } from '../results.ts';
+import { NO_PLAYER_MEANS, playerMeans, type RunResult } from '../results.ts';
 import type { Scenario, Scheme } from '../scenario.ts';
 import { faultCase } from './cases.ts';
 import type { FaultContext } from './fault-case.ts';
@@ -33,12 +32,10 @@ export async function runFault(input: FaultRunInput, base: RunBase): Promise<Run
   try {
     const outcome = await faultCase(name).run(ctx);
     const players = outcome.players;
-    // The same run means as every browser run (the definitions the page's summary card shares).
-    const pick = (key: keyof RunResult['players'][number]) => meanOverPlayers(players.map((p) => p[key] as number));
+    // The same run means as every browser run (results.ts playerMeans).
     return {
       ...base, status: 'ok', wall_s: (Date.now() - startedMs) / 1000, players,
-      buffering_ratio: pick('buffering_ratio'), stall_count: pick('stall_count'), stall_time_s: pick('stall_time_s'),
-      startup_delay_s: pick('startup_delay_s'), avg_bitrate_mbps: pick('avg_bitrate_mbps'), switch_count: pick('switch_count'),
+      ...playerMeans(players),
       goodput_mbps: outcome.goodputMbps,
       link_utilization: null,
       queue_delay_p95_ms: outcome.queueDelayP95Ms,
@@ -50,8 +47,7 @@ export async function runFault(input: FaultRunInput, base: RunBase): Promise<Run
     const message = error instanceof Error ? error.message : String(error);
     return {
       ...base, status: 'failed', error: message.slice(0, 2000), wall_s: (Date.now() - startedMs) / 1000, players: [],
-      buffering_ratio: null, stall_count: null, stall_time_s: null, startup_delay_s: null, avg_bitrate_mbps: null, switch_count: null,
-      goodput_mbps: null, link_utilization: null, queue_delay_p95_ms: null, capacity_mbps: null, artifacts: {},
+      ...NO_PLAYER_MEANS, goodput_mbps: null, link_utilization: null, queue_delay_p95_ms: null, capacity_mbps: null, artifacts: {},
     };
   } finally {
     for (const cleanup of cleanups.reverse()) {

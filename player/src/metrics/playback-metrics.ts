@@ -2,7 +2,7 @@
 // Buffering ratio follows thesis §5.2 (time spent buffering relative to the session); startup delay is excluded from
 // it and reported on its own, as the issue asks. A stall starts with `waiting` once playback has begun and ends at the
 // next `playing`.
-import { averageSegmentBitrateKbps, bufferingRatio, bufferingRatioWithStartup } from '@pcc-stream/protocol';
+import { averageSegmentBitrateKbps, bufferingRatio, bufferingRatioWithStartup, playedBitrateKbps } from '@pcc-stream/protocol';
 
 export interface SecondSample {
   /** Seconds since the session started. */
@@ -26,9 +26,9 @@ export interface MetricsSnapshot {
   bufferingRatio: number;
   /** (startup + stall) / (startup + stall + playing): the ratio if startup counted as buffering. */
   bufferingRatioWithStartup: number;
-  /** Mean nominal bitrate of the video segments downloaded. */
+  /** Mean nominal bitrate of the video segments downloaded, superseded copies included (averageSegmentBitrateKbps). */
   averageBitrateKbps: number;
-  /** Nominal bitrate of the rendition on screen, weighted by playing time. */
+  /** Nominal bitrate of the rendition on screen, weighted by playing time (playedBitrateKbps); 0 before any playing. */
   timeWeightedBitrateKbps: number;
   currentBitrateKbps: number;
   maxBitrateKbpsReached: number;
@@ -155,7 +155,7 @@ export class PlaybackMetrics {
       bufferingRatio: bufferingRatio(stallMs, playingMs),
       bufferingRatioWithStartup: bufferingRatioWithStartup(startupForRatioMs, stallMs, playingMs),
       averageBitrateKbps: averageSegmentBitrateKbps(this.segmentKbpsSum, this.segments),
-      timeWeightedBitrateKbps: playingMs > 0 ? bitrateTimeProduct / playingMs : this.renderedKbps,
+      timeWeightedBitrateKbps: playedBitrateKbps(bitrateTimeProduct, playingMs),
       currentBitrateKbps: this.renderedKbps,
       maxBitrateKbpsReached: this.maxKbps,
       switchCount: this.switches,

@@ -12,8 +12,12 @@ export interface RunSummary {
   stallCount: number;
   stallTimeS: number;
   startupDelayS: number | null;
-  /** Mean nominal bitrate of the video segments downloaded (the bench's avg_bitrate_mbps). */
-  averageBitrateMbps: number;
+  /** Average bitrate on screen: the rendition shown, weighted by playing time (playedBitrateKbps; the bench's
+   *  played_bitrate_mbps, its tables' "avg bitrate"). */
+  playedBitrateMbps: number;
+  /** Mean nominal bitrate of the video segments downloaded, superseded copies included (averageSegmentBitrateKbps; the
+   *  bench's avg_bitrate_mbps, "downloaded segments' mean bitrate"). */
+  downloadedBitrateMbps: number;
   /** Nearest-rank p95 of the queueing delay of every packet that left the link during the session, as the bench ranks
    *  a run's packets (null on loopback or before any packet left). */
   queueDelayP95Ms: number | null;
@@ -49,7 +53,7 @@ export function linkFigures(bins: PaneLinkBins, fromS: number, toS: number): { q
   return { queueDelayP95Ms, linkUtilization: linkUtilizationValue };
 }
 
-export function runSummary(m: Pick<MetricsSnapshot, 'stallCount' | 'totalStallS' | 'playingS' | 'bufferingRatio' | 'startupDelayS' | 'averageBitrateKbps'>,
+export function runSummary(m: Pick<MetricsSnapshot, 'stallCount' | 'totalStallS' | 'playingS' | 'bufferingRatio' | 'startupDelayS' | 'averageBitrateKbps' | 'timeWeightedBitrateKbps'>,
   bins: PaneLinkBins | null, fromS: number, toS: number): RunSummary {
   const link = bins ? linkFigures(bins, fromS, toS) : { queueDelayP95Ms: null, linkUtilization: null };
   return {
@@ -57,7 +61,8 @@ export function runSummary(m: Pick<MetricsSnapshot, 'stallCount' | 'totalStallS'
     stallCount: m.stallCount,
     stallTimeS: m.totalStallS,
     startupDelayS: m.startupDelayS,
-    averageBitrateMbps: kbpsToMbps(m.averageBitrateKbps),
+    playedBitrateMbps: kbpsToMbps(m.timeWeightedBitrateKbps),
+    downloadedBitrateMbps: kbpsToMbps(m.averageBitrateKbps),
     ...link,
     linkId: bins?.link.id ?? null,
     fromS,

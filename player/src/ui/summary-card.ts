@@ -2,14 +2,15 @@
 // pane. Each value's element carries the unrounded number (data-value) so tests and scripts read what was computed.
 import type { RunSummary } from '../metrics/run-summary.ts';
 
-type Key = 'bufferingRatio' | 'stallCount' | 'stallTimeS' | 'startupDelayS' | 'averageBitrateMbps' | 'queueDelayP95Ms' | 'linkUtilization';
+type Key = 'bufferingRatio' | 'stallCount' | 'stallTimeS' | 'startupDelayS' | 'playedBitrateMbps' | 'downloadedBitrateMbps' | 'queueDelayP95Ms' | 'linkUtilization';
 
 const rows: Array<{ key: Key; label: string; format: (v: number) => string; absent: string }> = [
   { key: 'bufferingRatio', label: 'buffering ratio', format: (v) => `${(v * 100).toFixed(2)} %`, absent: '–' },
   { key: 'stallCount', label: 'stalls', format: (v) => v.toFixed(0), absent: '–' },
   { key: 'stallTimeS', label: 'stall time', format: (v) => `${v.toFixed(2)} s`, absent: '–' },
   { key: 'startupDelayS', label: 'startup delay', format: (v) => `${v.toFixed(2)} s`, absent: 'never started' },
-  { key: 'averageBitrateMbps', label: 'average bitrate', format: (v) => `${v.toFixed(2)} Mbit/s`, absent: '–' },
+  { key: 'playedBitrateMbps', label: 'average bitrate (on screen)', format: (v) => `${v.toFixed(2)} Mbit/s`, absent: '–' },
+  { key: 'downloadedBitrateMbps', label: 'mean bitrate of downloaded segments', format: (v) => `${v.toFixed(2)} Mbit/s`, absent: '–' },
   { key: 'queueDelayP95Ms', label: 'p95 queueing delay', format: (v) => `${v.toFixed(1)} ms`, absent: 'no emulated link' },
   { key: 'linkUtilization', label: 'link utilization', format: (v) => `${(v * 100).toFixed(1)} %`, absent: 'no emulated link' },
 ];

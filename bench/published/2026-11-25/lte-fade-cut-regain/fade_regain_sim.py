@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """pcc-sim, the bench's lte setting (lte-post-fade-sim/post_fade_sim.py's BASE) on Verizon-LTE-short and
-TMobile-LTE-short, with forward-path RTT noise 0, 3000 and 8000 µs (--jitter-sd-us): vivace-video with its fade cut and
+TMobile-LTE-short, with forward-path RTT noise 0, 3000 and 8000 µs (--jitter-sd-us) and sim-real-noise's real-path model: vivace-video with its fade cut and
 noise-scaled regain (both), without both (old: the controller before them), each rule alone (cut; regain, vivace-video's
 defaults), vivace and the sim's BBR. Usage: fade_regain_sim.py SIM_BINARY OUT_DIR [SEEDS]  (one run at a time under nice -n 19). Prints
 markdown tables: per arm means ± 95 % t over seeds, and paired differences."""
@@ -27,7 +27,10 @@ ARMS = {
     'v': ['--cc', 'vivace'],
     'bbr': ['--cc', 'bbr'],
 }
-JITTERS = [0, 3000, 8000]
+# Forward-path jitter of this sd, µs; 'rp': no jitter but sim-real-noise's model of the real path (return-path RTT
+# noise fitted to the real LTE telemetry, and a player that abandons like the page's: abandon after 4 s, 5 samples).
+JITTERS = [0, 3000, 8000, 'rp']
+REAL_PATH = ['--rtt-noise', 'real-path', '--video-abandon-s', '4', '--video-abr-samples', '5']
 FADE = (11.0, 17.0)  # Verizon-LTE-short's fade, link s 11-16
 
 
@@ -64,8 +67,8 @@ def main():
             for arm, args in ARMS.items():
                 for seed in seeds:
                     path = os.path.join(out, f'{trace}-j{jitter}-{arm}-{seed}.csv')
-                    cmd = ['nice', '-n', '19', sim, *args, *base, '--jitter-sd-us', str(jitter), '--seed', str(seed),
-                           '--csv', path, '--json']
+                    noise = REAL_PATH if jitter == 'rp' else ['--jitter-sd-us', str(jitter)]
+                    cmd = ['nice', '-n', '19', sim, *args, *base, *noise, '--seed', str(seed), '--csv', path, '--json']
                     doc = json.loads(subprocess.run(cmd, check=True, capture_output=True, text=True).stdout)
                     results[(trace, jitter, arm, seed)] = metrics(path, doc, trace)
     with open(os.path.join(out, 'sim-results.jsonl'), 'w') as f:
@@ -74,7 +77,7 @@ def main():
     for trace in TRACES:
         keys = list(next(m for k, m in results.items() if k[0] == trace))
         print(f'\n### {trace} (means ± 95 % t over seeds {seeds.start}-{seeds.stop - 1})\n')
-        print('| jitter µs | arm | ' + ' | '.join(keys) + ' |')
+        print('| noise | arm | ' + ' | '.join(keys) + ' |')
         print('|' + ' --- |' * (len(keys) + 2))
         for jitter in JITTERS:
             for arm in ARMS:
@@ -84,7 +87,7 @@ def main():
                     cells.append(f'{mean:.2f} ± {half:.2f}')
                 print(f'| {jitter} | {arm} | ' + ' | '.join(cells) + ' |')
         print(f'\nPaired ({trace}): each vivace-video arm − old, − bbr (same seed)\n')
-        print('| jitter µs | pair | ' + ' | '.join(keys) + ' |')
+        print('| noise | pair | ' + ' | '.join(keys) + ' |')
         print('|' + ' --- |' * (len(keys) + 2))
         for jitter in JITTERS:
             for a, b in (('regain', 'old'), ('cut', 'old'), ('both', 'old'), ('regain', 'bbr'), ('both', 'bbr'), ('old', 'bbr')):

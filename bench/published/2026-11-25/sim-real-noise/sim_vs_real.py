@@ -6,6 +6,7 @@ simulator's old inputs and its new ones:
   noise  : --rtt-noise real-path
   player : --video-abr-samples 5 --video-abandon-s 4 (the player page's ABR_HARMONIC_SEGMENTS, ABANDON_LOCK_MS)
   new    : both
+  ack    : the player, and a delayed-ack receiver in place of the noise (--ack-delay-ms 25, QUIC's max_ack_delay)
 The real player starts about 3.4 s into the trace (../lte-att/timeline.py's alignment of vv-1), so the sim runs a copy
 of the trace with its first 3.4 s cut, 30 s, seeds 1-5. Metrics as lte-abr-fix's: average bitrate of the segments;
 p95 queueing (the real: linkem's per-packet queue delay; the sim: the queue delay of the last packet to leave the
@@ -25,7 +26,8 @@ TRACES = {'verizon-lte-short': 'Verizon-LTE-short.down', 'tmobile-lte-short': 'T
 SCHEMES = {'vivace-video': 'vivace-video', 'vivace': 'vivace', 'tcp-bbr': 'bbr', 'tcp-cubic': 'cubic'}
 ARMS = {'old': [], 'noise': ['--rtt-noise', 'real-path'],
         'player': ['--video-abr-samples', '5', '--video-abandon-s', '4'],
-        'new': ['--rtt-noise', 'real-path', '--video-abr-samples', '5', '--video-abandon-s', '4']}
+        'new': ['--rtt-noise', 'real-path', '--video-abr-samples', '5', '--video-abandon-s', '4'],
+        'ack': ['--ack-delay-ms', '25', '--video-abr-samples', '5', '--video-abandon-s', '4']}
 SEEDS = range(1, 6)
 OFFSET_MS = 3400
 WINDOW = (17, 28)   # link seconds after Verizon-LTE-short's fade

@@ -30,6 +30,10 @@ export interface PlayerResult {
   prefetch_waste_bytes?: number;
   prefetch_hits?: number;
   prefetch_cancelled?: number;
+  /** Video segment bytes downloaded and never shown (superseded by a later download of the segment, or abandoned), and
+   *  all video segment bytes downloaded (redownloads.ts, from the player's ABR record); absent in older lines. */
+  redownloaded_bytes?: number;
+  video_segment_bytes?: number;
   /** Receiver idle time between back-to-back video segments (ms; null with fewer than one gap); absent in older lines. */
   segment_gap_count?: number;
   segment_gap_mean_ms?: number | null;
@@ -61,6 +65,8 @@ export interface RunResult {
    *  lines written before it existed; playedBitrateMbps derives it for them. */
   played_bitrate_mbps?: number | null;
   switch_count: number | null;
+  /** The players' redownloaded_bytes over their video_segment_bytes (redownloads.ts); absent in older lines. */
+  redownloaded_share?: number | null;
   goodput_mbps: number | null;
   link_utilization: number | null;
   queue_delay_p95_ms: number | null;

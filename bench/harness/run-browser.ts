@@ -11,6 +11,7 @@ import { servePageInNamespace } from './page-in-namespace.ts';
 import type { CountedBytes } from './wire-overhead.ts';
 import { contentFor } from './media.ts';
 import type { PlayerResult } from './results.ts';
+import { redownloads, type Redownloads } from './redownloads.ts';
 import type { Scenario, Scheme } from './scenario.ts';
 import { controllerParamsFor, schemeTransport } from './schemes.ts';
 import { aidPlayerParams } from './aids.ts';
@@ -163,6 +164,7 @@ export async function runBrowser(shell: LinkemShell, ports: OriginPorts, scheme:
       if (pageErrors.length > 0) throw new Error(`page error: ${pageErrors.join('; ')}`);
     }
     const reports: PlayerReport[] = [];
+    const redownloaded: Redownloads[] = [];
     for (const [i, page] of pages.entries()) {
       const report = await page.evaluate(() => (window as unknown as PagePlayerApi).pccPlayer?.metrics(0) ?? null);
       if (!report) throw new Error(`player ${i} has no metrics (window.pccPlayer missing)`);
@@ -171,12 +173,15 @@ export async function runBrowser(shell: LinkemShell, ports: OriginPorts, scheme:
       // Per-segment ABR record (player/src/metrics/abr-segment-log.ts), one JSON object a line, per player.
       const abr = await page.evaluate(() => (window as unknown as PagePlayerApi).pccPlayer?.abrSegments?.(0) ?? []);
       if (existsSync(runDir)) writeFileSync(join(runDir, `${ABR_SEGMENTS_FILE_PREFIX}${i + 1}.jsonl`), abr.map((r) => JSON.stringify(r)).join('\n') + (abr.length > 0 ? '\n' : ''));
+      redownloaded.push(redownloads(abr));
     }
     const pageBytes = players.pageBytes();
     if (existsSync(runDir)) await pages[0]?.screenshot({ path: join(runDir, 'player.png') });
     const first = reports[0] as PlayerReport;
     return {
-      players: reports.map(toPlayerResult),
+      players: reports.map((r, i) => ({
+        ...toPlayerResult(r), redownloaded_bytes: redownloaded[i]!.redownloadedBytes, video_segment_bytes: redownloaded[i]!.videoSegmentBytes,
+      })),
       series: (first.series ?? []).map((s) => ({
         t_s: s.tS, buffer_s: s.bufferS, bitrate_mbps: s.bitrateKbps / 1000, goodput_mbps: s.goodputBps / 1e6,
         ...(s.sendRateBps !== null ? { sending_rate_mbps: s.sendRateBps / 1e6 } : {}),

@@ -20,6 +20,7 @@ import { browserWireBytesPerMediaByte, readLinkLogStartEpochMs, wireBytesPerMedi
 import { CpuSampler } from './cpu-sampler.ts';
 import { collectFidelity } from './fidelity.ts';
 import { runFault } from './faults/run-fault.ts';
+import { redownloadedShare } from './redownloads.ts';
 import type { Scenario, Scheme } from './scenario.ts';
 
 export interface RunPlanItem {
@@ -198,6 +199,7 @@ async function runOne(item: RunPlanItem, options: RunnerOptions): Promise<RunRes
     return {
       ...base, status: 'ok', wall_s: (Date.now() - startedAt.getTime()) / 1000, players,
       ...playerMeans(players),
+      redownloaded_share: redownloadedShare(players),
       goodput_mbps: goodputMbps,
       link_utilization: linkUtilization(summary.down.departedBytes, capacityMbps, durationS),
       queue_delay_p95_ms: summary.down.queueDelayMs.p95,

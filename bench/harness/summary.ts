@@ -19,6 +19,8 @@ export interface SummaryRow {
   played_bitrate_mbps: MeanCi;
   /** The downloaded segments' mean bitrate, superseded copies included (the lines' avg_bitrate_mbps). */
   downloaded_bitrate_mbps: MeanCi;
+  /** Video bytes downloaded and never shown over all video bytes downloaded (redownloads.ts; n 0 for older lines). */
+  redownloaded_share: MeanCi;
   switch_count: MeanCi;
   goodput_mbps: MeanCi;
   link_utilization: MeanCi;
@@ -28,7 +30,7 @@ export interface SummaryRow {
   prefetch_waste_ratio: MeanCi;
 }
 
-const METRICS = ['buffering_ratio', 'stall_count', 'stall_time_s', 'startup_delay_s', 'played_bitrate_mbps', 'downloaded_bitrate_mbps', 'switch_count', 'goodput_mbps', 'link_utilization', 'queue_delay_p95_ms', 'wire_bytes_per_media_byte', 'prefetch_waste_ratio'] as const;
+const METRICS = ['buffering_ratio', 'stall_count', 'stall_time_s', 'startup_delay_s', 'played_bitrate_mbps', 'downloaded_bitrate_mbps', 'redownloaded_share', 'switch_count', 'goodput_mbps', 'link_utilization', 'queue_delay_p95_ms', 'wire_bytes_per_media_byte', 'prefetch_waste_ratio'] as const;
 type Metric = (typeof METRICS)[number];
 
 /** A run's aid waste in the summary tables. Early requests (`+prefetch`): the upper bound of bytes sent
@@ -68,6 +70,7 @@ export function summarize(results: readonly RunResult[]): SummaryRow[] {
       startup_delay_s: pick('startup_delay_s'),
       played_bitrate_mbps: pickBy(playedBitrateMbps),
       downloaded_bitrate_mbps: pickBy((r) => r.avg_bitrate_mbps),
+      redownloaded_share: pick('redownloaded_share'),
       switch_count: pick('switch_count'),
       goodput_mbps: pick('goodput_mbps'),
       link_utilization: pick('link_utilization'),
@@ -82,7 +85,8 @@ export function summarize(results: readonly RunResult[]): SummaryRow[] {
 /** Why the table has two bitrates (bench/harness/README.md, "Average bitrate"). */
 export const BITRATE_NOTE = 'Avg bitrate is what the viewer saw: the rendition on screen weighted by playing time, startup and stalls left out, '
   + 'mean over players. The downloaded segments\' mean counts every video segment fetched, including copies dash.js fetched again '
-  + 'at another rendition (fast switch) and never showed, so it can sit above or below it.';
+  + 'at another rendition (fast switch) and never showed, so it can sit above or below it; re-downloaded is the share of video bytes in such copies '
+  + 'and in abandoned downloads (n/a for runs recorded before it was counted).';
 
 function fmt(value: number, digits: number): string {
   return Number.isFinite(value) ? value.toFixed(digits) : '';
@@ -111,11 +115,11 @@ export function summaryMarkdown(rows: readonly SummaryRow[], comparisons: readon
     // The aids' waste is a column only where an aided scheme ran: every other table would show a column of zeros.
     const aided = scenarioRows.some((row) => isAidedScheme(row.scheme));
     out.push(`### ${scenario}`, '');
-    out.push(`| scheme | runs (failed) | buffering ratio % | stalls | stall time s | startup s | avg bitrate Mbit/s (on screen) | downloaded segments' mean bitrate Mbit/s | switches | goodput Mbit/s | utilization % | p95 queueing delay ms | wire B per media B |${aided ? ' aid waste % (prefetch: origin + players, of bytes sent, upper bound; stream: players, of bytes received) |' : ''}`);
-    out.push(`| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |${aided ? ' --- |' : ''}`);
+    out.push(`| scheme | runs (failed) | buffering ratio % | stalls | stall time s | startup s | avg bitrate Mbit/s (on screen) | downloaded segments' mean bitrate Mbit/s | re-downloaded % of video bytes | switches | goodput Mbit/s | utilization % | p95 queueing delay ms | wire B per media B |${aided ? ' aid waste % (prefetch: origin + players, of bytes sent, upper bound; stream: players, of bytes received) |' : ''}`);
+    out.push(`| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |${aided ? ' --- |' : ''}`);
     for (const r of scenarioRows) {
       out.push(
-        `| ${r.scheme}${r.controller_params === '' ? '' : ` (${r.controller_params})`} | ${r.runs_ok} (${r.runs_failed}) | ${cell(r.buffering_ratio, 2, 100)} | ${cell(r.stall_count, 1)} | ${cell(r.stall_time_s, 2)} | ${cell(r.startup_delay_s, 2)} | ${cell(r.played_bitrate_mbps, 2)} | ${cell(r.downloaded_bitrate_mbps, 2)} | ${cell(r.switch_count, 1)} | ${cell(r.goodput_mbps, 2)} | ${cell(r.link_utilization, 1, 100)} | ${cell(r.queue_delay_p95_ms, 1)} | ${cell(r.wire_bytes_per_media_byte, 3)} |${aided ? ` ${cell(r.prefetch_waste_ratio, 2, 100)} |` : ''}`,
+        `| ${r.scheme}${r.controller_params === '' ? '' : ` (${r.controller_params})`} | ${r.runs_ok} (${r.runs_failed}) | ${cell(r.buffering_ratio, 2, 100)} | ${cell(r.stall_count, 1)} | ${cell(r.stall_time_s, 2)} | ${cell(r.startup_delay_s, 2)} | ${cell(r.played_bitrate_mbps, 2)} | ${cell(r.downloaded_bitrate_mbps, 2)} | ${cell(r.redownloaded_share, 1, 100)} | ${cell(r.switch_count, 1)} | ${cell(r.goodput_mbps, 2)} | ${cell(r.link_utilization, 1, 100)} | ${cell(r.queue_delay_p95_ms, 1)} | ${cell(r.wire_bytes_per_media_byte, 3)} |${aided ? ` ${cell(r.prefetch_waste_ratio, 2, 100)} |` : ''}`,
       );
     }
     out.push('');

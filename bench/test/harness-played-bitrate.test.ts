@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { compareToTcp } from '../harness/comparison.ts';
 import { appendResult, playedBitrateMbps, playerMeans, runId, type PlayerResult, type RunResult } from '../harness/results.ts';
+import { redownloadedShare, redownloads, type SegmentDownload } from '../harness/redownloads.ts';
 import { summarize, summaryCsv } from '../harness/summary.ts';
 import { writeReport } from '../harness/report.ts';
 import { scratchDir } from './scratch-dir.ts';
@@ -74,7 +75,27 @@ test('summary, CSV and comparison rank by what played; the downloaded mean stays
   writeReport(dir);
   const md = readFileSync(join(dir, 'summary.md'), 'utf8');
   assert.match(md, /\| avg bitrate Mbit\/s \(on screen\) \| downloaded segments' mean bitrate Mbit\/s \|/);
-  assert.match(md, /\| vivace \| 6 \(0\) \| [^|]+ \| [^|]+ \| [^|]+ \| [^|]+ \| 3\.9[67] ± [0-9.]+ \| 2\.15 ± 0\.00 \|/);
+  assert.match(md, /\| vivace \| 6 \(0\) \| [^|]+ \| [^|]+ \| [^|]+ \| [^|]+ \| 3\.9[67] ± [0-9.]+ \| 2\.15 ± 0\.00 \| n\/a \|/); // old lines: no re-download count
   assert.match(md, /\| tcp-cubic \| 6 \(0\) \| [^|]+ \| [^|]+ \| [^|]+ \| [^|]+ \| 0\.8[34] ± [0-9.]+ \| 3\.00 ± 0\.00 \|/);
   assert.match(md, /\| vivace \| tcp-cubic \| avg bitrate on screen \(Mbit\/s\) \| 6 \(of 6\) \| \+3\.13 ± [0-9.]+ \|/);
+});
+
+test('re-downloaded bytes: a copy a later download of the same segment replaced, and abandoned downloads', () => {
+  const seg = (index: number, atMs: number, kbps: number, abandoned = false) =>
+    ({ kind: 'segment', index, dashRequestMs: atMs, abandoned, renditionKbps: kbps, transfer: { bytes: (kbps * 2000) / 8 } });
+  // Segment 2 fetched at 300, then again at 4000 before it was shown (fast switch): the 300 copy is re-downloaded.
+  const fastSwitch = [seg(1, 0, 300), seg(2, 900, 300), { kind: 'switch', atMs: 1000 }, seg(2, 1500, 4000), seg(3, 2500, 4000)];
+  assert.deepEqual(redownloads(fastSwitch), { redownloadedBytes: 75_000, videoSegmentBytes: 75_000 * 2 + 1_000_000 * 2 });
+  // Segment 2's 4000 copy abandoned, then fetched at 300, which played: the abandoned bytes count, the shown copy not.
+  const abandoned = [seg(1, 0, 300), { ...seg(2, 900, 4000, true), transfer: { bytes: 400_000 } }, seg(2, 3000, 300)];
+  assert.deepEqual(redownloads(abandoned), { redownloadedBytes: 400_000, videoSegmentBytes: 550_000 });
+  // The order is dash.js's request time, not the log's.
+  assert.deepEqual(redownloads([...fastSwitch].reverse()), redownloads(fastSwitch));
+  const withCounts = (records: readonly SegmentDownload[]) => {
+    const r = redownloads(records);
+    return { ...player(1, 1), redownloaded_bytes: r.redownloadedBytes, video_segment_bytes: r.videoSegmentBytes };
+  };
+  assert.equal(redownloadedShare([withCounts(fastSwitch), withCounts(abandoned)]), (75_000 + 400_000) / (2_150_000 + 550_000));
+  assert.equal(redownloadedShare([player(1, 1)]), null, 'lines written before the count have none');
+  assert.equal(redownloadedShare([]), null);
 });

@@ -75,12 +75,12 @@ test('a segment downloaded at 300 and replaced at 4000 before it was shown count
   assert.equal(card.downloadedBitrateMbps, 1.78);
 });
 
-test('a 4000 copy downloaded (abandoned or superseded) while the 300 copy played counts as 300 played', () => {
+test('a 4000 copy downloaded but never shown while the 300 copy played counts as 300 played', () => {
   const m = new PlaybackMetrics(0);
   m.onSegmentLoaded(300);
   m.onRenditionRendered(500, 300);
   m.onPlaying(500);
-  m.onSegmentLoaded(4000); // never rendered: dash.js dropped it and fetched segment 2 again at 300
+  m.onSegmentLoaded(4000); // completed but never rendered (dash.js replaced it with a 300 copy of the same segment)
   m.onSegmentLoaded(300);
   m.onWaiting(4500);
   m.onPlaying(6500);

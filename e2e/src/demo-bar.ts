@@ -52,7 +52,7 @@ async function playPage(browser: Browser, url: string, playS: number): Promise<R
       all_started_within_s: started ? true : STARTUP_WAIT_MS / 1000, errors: [...errors, ...pageErrors],
       panes: metrics.map((m, i) => ({
         cc: cc[i] ?? null, transport: transport[i] ?? null, buffering_ratio: m.bufferingRatio, stalls: m.stallCount,
-        startup_s: m.startupDelayS, avg_bitrate_kbps: m.averageBitrateKbps, bytes: m.bytesReceived,
+        startup_s: m.startupDelayS, played_bitrate_kbps: m.timeWeightedBitrateKbps, avg_bitrate_kbps: m.averageBitrateKbps, bytes: m.bytesReceived,
       })),
     };
   } finally {

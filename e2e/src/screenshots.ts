@@ -60,7 +60,7 @@ async function compareLteShot(browser: Browser, file: string, playS: number): Pr
     await page.screenshot({ path: file, fullPage: true });
     const metrics = await page.evaluate(() => window.pccPlayer.allMetrics());
     const errors = await page.evaluate(() => window.pccPlayer.errors());
-    return { url: page.url(), play_s: playS, errors, panes: metrics.map((m) => ({ buffering_ratio: m.bufferingRatio, stalls: m.stallCount, startup_s: m.startupDelayS, avg_bitrate_kbps: m.averageBitrateKbps })) };
+    return { url: page.url(), play_s: playS, errors, panes: metrics.map((m) => ({ buffering_ratio: m.bufferingRatio, stalls: m.stallCount, startup_s: m.startupDelayS, played_bitrate_kbps: m.timeWeightedBitrateKbps, avg_bitrate_kbps: m.averageBitrateKbps })) };
   } finally {
     await interrupt(demo);
   }

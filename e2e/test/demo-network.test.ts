@@ -104,7 +104,7 @@ async function play(page: Page, panes: number): Promise<SessionReport[]> {
 }
 
 function figures(m: SessionReport): Record<string, number | null> {
-  return { buffering_ratio: m.bufferingRatio, stalls: m.stallCount, startup_s: m.startupDelayS, avg_bitrate_kbps: m.averageBitrateKbps, bytes: m.bytesReceived };
+  return { buffering_ratio: m.bufferingRatio, stalls: m.stallCount, startup_s: m.startupDelayS, played_bitrate_kbps: m.timeWeightedBitrateKbps, avg_bitrate_kbps: m.averageBitrateKbps, bytes: m.bytesReceived };
 }
 
 /** Bytes that left the link's viewer downlink over the bins since `sinceS`. */

@@ -4,31 +4,17 @@
 #include <string.h>
 
 #include "check.h"
+#include "fixed_flow.h"
 #include "pcc_sim.h"
 
 /* A fixed-rate flow far below a 20 Mbit/s link: no queue, so RTT above 40 ms is serialization plus the ack wait. */
 static pcc_sim_flow_result run_fixed(double rate_bps, int64_t ack_delay_us) {
-    char params[96];
-    snprintf(params, sizeof params, "rate_bps=%.0f,initial_rate_bps=%.0f", rate_bps, rate_bps);
-    pcc_sim_flow_config flow;
-    memset(&flow, 0, sizeof flow);
-    flow.cc = "fixed";
-    flow.cc_params = params;
-    flow.base_rtt_us = 40000;
-    pcc_sim_config config;
-    pcc_sim_config_init(&config);
-    config.rate_bps = 20e6;
-    config.duration_us = 20000000;
-    config.send_jitter_us = 0;
-    config.flows = &flow;
-    config.flow_count = 1;
-    config.ack_delay_us = ack_delay_us;
-    pcc_sim_result result;
-    char error[256] = "";
-    int status = pcc_sim_run(&config, &result, error, sizeof error);
-    if (status != PCC_SIM_OK) fprintf(stderr, "pcc_sim_run: %s\n", error);
-    CHECK(status == PCC_SIM_OK);
-    return result.flows[0];
+    fixed_run run;
+    fixed_run_init(&run, rate_bps, 40000, 20000000);
+    run.config.rate_bps = 20e6;
+    run.config.send_jitter_us = 0;
+    run.config.ack_delay_us = ack_delay_us;
+    return fixed_run_go(&run).flows[0];
 }
 
 static void test_delayed_acks(void) {

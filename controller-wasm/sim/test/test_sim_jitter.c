@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "fixed_flow.h"
 #include "path_jitter.h"
 #include "pcc_sim.h"
 
@@ -38,24 +39,12 @@ static void test_process_has_configured_sd_and_memory(void) {
 }
 
 static pcc_sim_result run_fixed(double jitter_sd_us, double jitter_tau_us, uint64_t seed) {
-    static char params[] = "rate_bps=50000000,initial_rate_bps=50000000";
-    pcc_sim_flow_config flow;
-    memset(&flow, 0, sizeof flow);
-    flow.cc = "fixed";
-    flow.cc_params = params;
-    flow.base_rtt_us = 30000;
-    pcc_sim_config config;
-    pcc_sim_config_init(&config);
-    config.seed = seed;
-    config.duration_us = 20000000;
-    config.flows = &flow;
-    config.flow_count = 1;
-    config.jitter_sd_us = jitter_sd_us;
-    config.jitter_tau_us = jitter_tau_us;
-    pcc_sim_result result;
-    char error[256];
-    CHECK(pcc_sim_run(&config, &result, error, sizeof error) == PCC_SIM_OK);
-    return result;
+    fixed_run run;
+    fixed_run_init(&run, 50e6, 30000, 20000000);
+    run.config.seed = seed;
+    run.config.jitter_sd_us = jitter_sd_us;
+    run.config.jitter_tau_us = jitter_tau_us;
+    return fixed_run_go(&run);
 }
 
 static void test_rtt_spread_matches_and_path_stays_fifo(void) {

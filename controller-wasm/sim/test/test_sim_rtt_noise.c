@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "fixed_flow.h"
 #include "path_jitter.h"
 #include "pcc_sim.h"
 
@@ -81,25 +82,12 @@ static void test_held_per_epoch_seeded_and_off(void) {
 
 /* A fixed-rate flow at half of a 20 Mbit/s link: no queue, so RTT above the propagation delay is the noise. */
 static pcc_sim_result run_fixed(int noise, uint64_t seed) {
-    pcc_sim_flow_config flow;
-    memset(&flow, 0, sizeof flow);
-    flow.cc = "fixed";
-    flow.cc_params = "rate_bps=10000000,initial_rate_bps=10000000";
-    flow.base_rtt_us = 40000;
-    pcc_sim_config config;
-    pcc_sim_config_init(&config);
-    config.seed = seed;
-    config.rate_bps = 20e6;
-    config.duration_us = 30000000;
-    config.flows = &flow;
-    config.flow_count = 1;
-    if (noise) config.rtt_noise = SIM_RTT_NOISE_REAL_PATH;
-    pcc_sim_result result;
-    char error[256] = "";
-    int status = pcc_sim_run(&config, &result, error, sizeof error);
-    if (status != PCC_SIM_OK) fprintf(stderr, "pcc_sim_run: %s\n", error);
-    CHECK(status == PCC_SIM_OK);
-    return result;
+    fixed_run run;
+    fixed_run_init(&run, 10e6, 40000, 30000000);
+    run.config.seed = seed;
+    run.config.rate_bps = 20e6;
+    if (noise) run.config.rtt_noise = SIM_RTT_NOISE_REAL_PATH;
+    return fixed_run_go(&run);
 }
 
 static void test_through_the_simulator(void) {

@@ -30,8 +30,9 @@ const USAGE = `usage: npm run -s bench -- (--suite NAME | --scenario FILE) --out
   --duration-s S        override each scenario's duration
   --cc-param S.NAME=V   controller parameter for datagram scheme S (repeatable), e.g. vivace.epsilon_min=0.02;
                         added to every scenario's controller_params
-  --player-param NAME=V player page parameter for every scheme (repeatable; recorded as player_params), e.g.
-                        abrThroughput=dashjs (dash.js's own ABR throughput defaults, player/README.md)
+  --player-param NAME=V player page option for every scheme (repeatable; recorded as player_params), one of
+                        ${Object.entries(PLAYER_OPTION_PARAMS).map(([name, values]) => `${name}=${values.join('|')}`).join(', ')}
+                        (player/README.md), e.g. abrThroughput=dashjs for dash.js's own ABR throughput defaults
   --emulator linkem     the link emulator (linkem; real mahimahi is not supported by this runner yet)
   --media DIR           media root (default .cache/media): each scenario's set is generated or linked there before the first run
   --report-only         rewrite summary and plots from DIR/results.jsonl without running

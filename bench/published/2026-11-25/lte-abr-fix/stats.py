@@ -37,23 +37,26 @@ def interval(xs, digits, sign=''):
     return f'{m:{sign}.{digits}f} ± {h:.{digits}f}'
 
 
-def main():
-    rows = [json.loads(line) for line in open(sys.argv[1]) if line.strip()]
-    scenario = sys.argv[2] if len(sys.argv) > 2 else rows[0]['scenario']
+def arms_of(rows, scenario):
+    """{arm name: {repetition: row}} of a scenario's completed runs."""
     arms = {}
     for r in rows:
         if r['scenario'] == scenario and r['status'] == 'ok' and r['players']:
             arms.setdefault(arm(r), {})[r['repetition']] = r
-    order = [a for a in ('vivace-video', 'vivace-video dash.js ABR', 'vivace-video regain_without_queue=1', 'vivace',
-                         'tcp-bbr', 'tcp-bbr dash.js ABR', 'tcp-cubic') if a in arms]
-    print(f'{scenario} (30 s, ABR)\n')
+    return arms
+
+
+def print_table(arms, order):
     print('| arm | n | ' + ' | '.join(c[1] for c in COLUMNS) + ' |')
     print('| --- | --- |' + ' --- |' * len(COLUMNS))
-    for a in order:
+    for a in [a for a in order if a in arms]:
         rs = list(arms[a].values())
         print(f'| {a} | {len(rs)} | ' + ' | '.join(interval([value(r, k) * s for r in rs], d) for k, _, s, d in COLUMNS) + ' |')
+
+
+def print_pairs(arms, pairs):
     print('\nPaired A − B (same repetition and seed, one hold per repetition), mean ± 95 % t, per pair in brackets:\n')
-    for x, y in PAIRS:
+    for x, y in pairs:
         if x not in arms or y not in arms:
             continue
         reps = sorted(set(arms[x]) & set(arms[y]))
@@ -63,6 +66,16 @@ def main():
         for k, name, s, d in COLUMNS[:5]:
             diffs = [(value(arms[x][n], k) - value(arms[y][n], k)) * s for n in reps]
             print(f"  - {name}: {interval(diffs, d, '+')} ({', '.join(f'{v:+.{d}f}' for v in diffs)})")
+
+
+def main():
+    rows = [json.loads(line) for line in open(sys.argv[1]) if line.strip()]
+    scenario = sys.argv[2] if len(sys.argv) > 2 else rows[0]['scenario']
+    arms = arms_of(rows, scenario)
+    print(f'{scenario} (30 s, ABR)\n')
+    print_table(arms, ('vivace-video', 'vivace-video dash.js ABR', 'vivace-video regain_without_queue=1', 'vivace',
+                       'tcp-bbr', 'tcp-bbr dash.js ABR', 'tcp-cubic'))
+    print_pairs(arms, PAIRS)
     tcp = [a for a in ('tcp-bbr', 'tcp-cubic') if a in arms]
     if 'vivace-video' in arms and tcp:
         mean = lambda a, k, s=1: sum(value(r, k) * s for r in arms[a].values()) / len(arms[a])  # noqa: E731

@@ -12,11 +12,8 @@ out=$1 scen=$2 latest=$3; shift 3
 here=$(cd "$(dirname "$0")" && pwd)
 HOLD_REPO=$(git -C "$here" rev-parse --show-toplevel) HOLD_LOG=$here/holds.jsonl
 . "$here/../../hold_note.sh"
-[ "$(date -u +%H%M)" -le "$latest" ] || { echo "lock came after $latest UTC: skipped" >&2; exit 3; }
-cd "$HOLD_REPO" || exit 2
-hold_note "player build start"
-npm run -s build -w @pcc-stream/player >/dev/null || { hold_note "player build failed"; exit 2; }
-hold_note "player build end"
+if [ "$(date -u +%H%M)" -gt "$latest" ]; then echo "lock came after $latest UTC: skipped" >&2; exit 3; fi
+cd "$HOLD_REPO" && hold_player_build || exit 2
 for spec in "$@"; do
   arm=${spec%%:*} rep=${spec#*:}
   case $arm in

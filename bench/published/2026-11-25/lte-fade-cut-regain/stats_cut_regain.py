@@ -10,7 +10,7 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, '..', 'lte-abr-fix'))
-from stats import COLUMNS, arm, interval, value  # noqa: E402
+from stats import arms_of, interval, print_pairs, print_table, value  # noqa: E402
 
 VV = 'vivace-video'
 CUT = 'vivace-video video_fade_cut=1'
@@ -22,27 +22,10 @@ PAIRS = [(VV, OLD), (CUT, OLD), (CUT, VV), (VV, 'tcp-bbr'), (CUT, 'tcp-bbr'), (O
 def main():
     rows = [json.loads(line) for line in open(sys.argv[1]) if line.strip()]
     scenario = sys.argv[2]
-    arms = {}
-    for r in rows:
-        if r['scenario'] == scenario and r['status'] == 'ok' and r['players']:
-            arms.setdefault(arm(r), {})[r['repetition']] = r
+    arms = arms_of(rows, scenario)
     print(f'{scenario} (30 s, ABR)\n')
-    print('| arm | n | ' + ' | '.join(c[1] for c in COLUMNS) + ' |')
-    print('| --- | --- |' + ' --- |' * len(COLUMNS))
-    for a in [a for a in ORDER if a in arms]:
-        rs = list(arms[a].values())
-        print(f'| {a} | {len(rs)} | ' + ' | '.join(interval([value(r, k) * s for r in rs], d) for k, _, s, d in COLUMNS) + ' |')
-    print('\nPaired A − B (same repetition and seed, one hold per repetition), mean ± 95 % t, per pair in brackets:\n')
-    for x, y in PAIRS:
-        if x not in arms or y not in arms:
-            continue
-        reps = sorted(set(arms[x]) & set(arms[y]))
-        if len(reps) < 2:
-            continue
-        print(f'- {x} − {y} (n = {len(reps)}):')
-        for k, name, s, d in COLUMNS[:5]:
-            diffs = [(value(arms[x][n], k) - value(arms[y][n], k)) * s for n in reps]
-            print(f"  - {name}: {interval(diffs, d, '+')} ({', '.join(f'{v:+.{d}f}' for v in diffs)})")
+    print_table(arms, ORDER)
+    print_pairs(arms, PAIRS)
     tcp = [a for a in ('tcp-bbr', 'tcp-cubic') if a in arms]
     if not tcp:
         return

@@ -211,8 +211,10 @@ int vivace_regain_on_probe(vivace_state *s, const pcc_mi_result *r) {
     if (!far_below_delivered(s, s->base_rate)) return 0;
     if (s->regain_ceiling > 0 && !(2.0 * s->base_rate < s->regain_ceiling)) return 0;
     s->loop.loss_average = 0.0; /* the past's, as for a fade recovery */
+    double from = s->base_rate;
     vivace_recover_up_to(s, vivace_clamp_rate(s, 2.0 * s->base_rate));
     s->regaining = 1;
+    s->regain_floor = from;
     return 1;
 }
 
@@ -226,6 +228,7 @@ static int regain_past_target(vivace_state *s, const pcc_mi_result *r, double ra
     if (!vivace_mi_met_no_queue(s, r) || !(raised > rate)) return 0;
     s->recovery_target = raised;
     s->regaining = 1;
+    s->regain_floor = rate;
     return 1;
 }
 

@@ -110,6 +110,7 @@ static double exit_delivered(const vivace_state *s, const pcc_mi_result *r) {
 static double recovered_rate(const vivace_state *s, const pcc_mi_result *r, double rate) {
     if (!s->regaining) return rate;
     double delivered = drained_delivery(s, r);
+    if (delivered < s->regain_floor) delivered = s->regain_floor; /* see exit_slow_start */
     return isfinite(delivered) && delivered > 0 && delivered < rate ? delivered : rate;
 }
 
@@ -238,6 +239,10 @@ static void exit_slow_start(vivace_state *s, double fallback) {
      * removes the queue), not at the best MI's rate, which the lag of the doubling leaves at C/2 to C. */
     double pipe = s->recovery_target > 0 ? 0.0 : delivery_pipe(s);
     if (pipe > fallback) fallback = pipe;
+    /* A regain (vivace_recovery.c) began at a rate whose MIs met no queue: it ends no lower. Where RTT noise is the size
+     * of the RTT (a 1-ms path), each exit's fall-back scaled by minRTT/avgRTT otherwise ratchets the rate down regain
+     * by regain. */
+    if (s->regaining && fallback < s->regain_floor) fallback = s->regain_floor;
     s->recovery_target = 0.0;
     vivace_enter_probing(s, fallback);
     vivace_schedule_drain(s, s->delivery_max > s->base_rate ? s->delivery_max : s->base_rate);

@@ -88,6 +88,7 @@ typedef struct vivace_state {
     int64_t regain_window_start_us;
     unsigned regain_clean_mis;       /* probe MIs in a row that met no queue */
     int regaining;                   /* this slow start's target was set or raised by a path without a queue */
+    double regain_floor;             /* bytes/s: a rate that met no queue when that was decided; the regain ends no lower */
     double regain_ceiling;           /* bytes/s: a variant's utility wants no more (vivace-video's paced cap); 0: none */
     int regain_held;                 /* a variant holds regain_without_queue off for now (vivace-video: no player waiting) */
     double rtt_noise_us;             /* running mean of the RTT excess (mean RTT - min RTT) of MIs that built no queue */

@@ -5,20 +5,10 @@
 # WASM, addon and tree for both arms. A run that does not end "ok" stops the hold (no budget spent on a broken arm).
 # Loads, HEAD and the WASM hash per run in OUT/holds.jsonl; the addon's hash in OUT/addon-sha256.txt.
 OUT=$1; read -ra reps <<< "$2"
-maxrep=$(printf '%s\n' "${reps[@]}" 3 | sort -n | tail -1)  # --run names repetition K of at least K
+source "$(dirname "${BASH_SOURCE[0]}")/../origin-flag-ab-hold.sh"
 source "$(dirname "${BASH_SOURCE[0]}")/../crtt15-after-fixes/hold-log.sh"
 cp controller-wasm/build/pcc-replay "$OUT/pcc-replay"
 sha256sum server/native/*.node | cut -c1-16 > "$OUT/addon-sha256.txt"
 log hold-start
-for k in "${reps[@]}"; do
-  if (( k % 2 )); then arms=(loop addon); else arms=(addon loop); fi
-  for arm in "${arms[@]}"; do
-    log "start $arm-$k"
-    npm run -s bench -- --scenario bench/scenarios/bulk-100mbps-30ms-75kb-0pct.json --schemes vivace --repetitions "$maxrep" \
-      --duration-s 20 --run "bulk-100mbps-30ms-75kb-0pct/vivace/$k" --fidelity --record --origin-arg="--pacer=$arm" \
-      --out "$OUT/$arm-$k" > "$OUT/$arm-$k.log" 2>&1
-    log "end $arm-$k"
-    grep -q '"status":"ok"' "$OUT/$arm-$k/results.jsonl" 2>/dev/null || { log "stopped: $arm-$k not ok"; exit 1; }
-  done
-done
+origin_flag_ab pacer loop addon 1
 log hold-end

@@ -5,18 +5,9 @@
 # and tree for both arms. A copy of the shared pcc-replay is taken at the start (OUT/pcc-replay) so analyse.py replays
 # the MIs of the C the runs used. Loads, HEAD and the WASM hash per run in OUT/holds.jsonl.
 OUT=$1; read -ra reps <<< "$2"
-maxrep=$(printf '%s\n' "${reps[@]}" 3 | sort -n | tail -1)  # --run names repetition K of at least K
+source "$(dirname "${BASH_SOURCE[0]}")/../origin-flag-ab-hold.sh"
 source "$(dirname "${BASH_SOURCE[0]}")/../crtt15-after-fixes/hold-log.sh"
 cp controller-wasm/build/pcc-replay "$OUT/pcc-replay"
 log hold-start
-for k in "${reps[@]}"; do
-  if (( k % 2 )); then arms=(burst spread); else arms=(spread burst); fi
-  for arm in "${arms[@]}"; do
-    log "start $arm-$k"
-    npm run -s bench -- --scenario bench/scenarios/bulk-100mbps-30ms-75kb-0pct.json --schemes vivace --repetitions "$maxrep" \
-      --duration-s 20 --run "bulk-100mbps-30ms-75kb-0pct/vivace/$k" --fidelity --record --origin-arg="--pacing-catchup=$arm" \
-      --out "$OUT/$arm-$k" > "$OUT/$arm-$k.log" 2>&1
-    log "end $arm-$k"
-  done
-done
+origin_flag_ab pacing-catchup burst spread 0
 log hold-end

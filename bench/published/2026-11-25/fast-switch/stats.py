@@ -17,8 +17,11 @@ import os
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, '..', '..'))
-from student_t import mean_ci95  # noqa: E402
+# lte-abr-fix/stats.py's value and interval (a module of the same name as this script, so loaded by its path).
+_spec = importlib.util.spec_from_file_location('lte_abr_fix_stats', os.path.join(HERE, '..', 'lte-abr-fix', 'stats.py'))
+_abr_stats = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_abr_stats)
+value, interval = _abr_stats.value, _abr_stats.interval
 
 ARMS = ['vv-on', 'vv-off', 'bbr-on', 'bbr-off']
 COLUMNS = [('avg_bitrate_mbps', 'avg bitrate Mbit/s (every loaded segment)', 1, 3),
@@ -60,15 +63,6 @@ def collect(outs):
                     run = glob.glob(os.path.join(out, arm, 'runs', r['scenario'], r['scheme'], str(r['repetition'])))[0]
                     red.write(json.dumps({'arm': arm, 'run_id': r['run_id'], 'seed': r['seed'], 'wasm': wasm[(arm, r['seed'])],
                                           **redownloads(run)}) + '\n')
-
-
-def value(r, key):
-    return r[key] if key in r else r['players'][0][key]
-
-
-def interval(xs, digits, sign=''):
-    m, h = mean_ci95(xs)
-    return f'{m:{sign}.{digits}f} ± {h:.{digits}f}'
 
 
 def table():

@@ -5,8 +5,8 @@ import json
 import os
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..'))
-from student_t import mean_ci95  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'lte-abr-fix'))
+from stats import interval  # noqa: E402
 
 
 def arm(r):
@@ -25,8 +25,7 @@ def downloaded(r):
 
 
 def fmt(values):
-    m, h = mean_ci95(values)
-    return f'{m:.3f} ± {h:.3f}'
+    return interval(values, 3)
 
 
 rows = [json.loads(line) for line in open(os.path.join(os.path.dirname(os.path.abspath(__file__)), 'results.jsonl')) if line.strip()]

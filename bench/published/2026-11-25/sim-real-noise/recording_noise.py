@@ -6,10 +6,7 @@ recording's minimum RTT. Node client as the receiver (not Chromium), linkem 100 
 Usage: recording_noise.py FILE.replay..."""
 import sys
 
-
-def q(xs, p):
-    xs = sorted(xs)
-    return xs[min(len(xs) - 1, int(p * len(xs)))]
+from real_noise import q  # the same nearest-rank quantile as the LTE residuals
 
 
 def rows(path):

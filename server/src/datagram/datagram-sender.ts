@@ -53,12 +53,6 @@ const BACKPRESSURE_RETRY_US = 300;
 /** What stopped a send turn. */
 type Limit = 'none' | 'tokens' | 'window' | 'backpressure';
 
-/** A packet handed to the addon's pacer whose departure the controller has not been told yet (--pacer addon). */
-interface AwaitingDeparture {
-  packet: SentPacket;
-  dueUs: number;
-}
-
 // Scratch for the addon pacer's due times and departure stamps: the send loop runs one session at a time.
 const scratchDueUs = new Float64Array(MAX_BATCH_PACKETS);
 const scratchDueNs = new Float64Array(MAX_BATCH_PACKETS);
@@ -72,7 +66,9 @@ export class DatagramSender {
   /** --pacer addon: the departure schedule, and the packets handed over whose departure is not yet collected, oldest first. */
   private readonly schedule: DepartureSchedule | null;
   private readonly pacedSink: PacedDatagramSink | null;
-  private awaiting: AwaitingDeparture[] = [];
+  // Two parallel arrays (a packet and its due time µs) rather than an object per packet on the per-datagram path.
+  private awaiting: SentPacket[] = [];
+  private awaitingDueUs: number[] = [];
   private awaitingHead = 0;
   /** The rate (B/s) of the turn under way: what a refused packet's schedule time is given back at. */
   private turnRateBytesPerSec = 1;
@@ -381,7 +377,8 @@ export class DatagramSender {
         largestBeforeRefused = this.tracker.largestSent;
         return;
       }
-      this.awaiting.push({ packet: b.packet as SentPacket, dueUs });
+      this.awaiting.push(b.packet as SentPacket);
+      this.awaitingDueUs.push(dueUs);
       b.request.onSent(b.chunk);
       this.sentBytes += b.chunk.length;
       this.sentDatagramBytes += b.packet.bytes;
@@ -403,17 +400,18 @@ export class DatagramSender {
     for (;;) {
       const count = this.pacedSink.takeDepartures(scratchDepartures);
       for (let i = 0; i < count; i++) {
-        const awaiting = this.awaiting[this.awaitingHead++];
-        if (!awaiting) throw new Error('the addon reported more departures than datagrams were handed to it');
+        const packet = this.awaiting[this.awaitingHead];
+        const dueUs = this.awaitingDueUs[this.awaitingHead++]!;
+        if (!packet) throw new Error('the addon reported more departures than datagrams were handed to it');
         const stamp = scratchDepartures[i]!;
-        const departedUs = Number.isNaN(stamp) ? Math.min(nowUs, awaiting.dueUs) : usFromMonotonicNs(stamp, nowUs);
+        const departedUs = Number.isNaN(stamp) ? Math.min(nowUs, dueUs) : usFromMonotonicNs(stamp, nowUs);
         // Never dated before a send the controller was already told of: its clock is monotonic.
         const sentUs = Math.max(this.lastSentUs, departedUs);
-        const lateUs = Math.max(0, Math.round(sentUs - awaiting.dueUs));
+        const lateUs = Math.max(0, Math.round(sentUs - dueUs));
         this.handoverLagSumUs += lateUs;
         if (lateUs > this.handoverLagMaxUs) this.handoverLagMaxUs = lateUs;
-        awaiting.packet.sentTimeUs = sentUs;
-        this.controller.packetSent(awaiting.packet.packetNumber, awaiting.packet.bytes, sentUs);
+        packet.sentTimeUs = sentUs;
+        this.controller.packetSent(packet.packetNumber, packet.bytes, sentUs);
         this.lastSentUs = sentUs;
         this.stallReasons.sent(sentUs);
       }
@@ -421,9 +419,11 @@ export class DatagramSender {
     }
     if (this.awaitingHead === this.awaiting.length) {
       this.awaiting.length = 0;
+      this.awaitingDueUs.length = 0;
       this.awaitingHead = 0;
     } else if (this.awaitingHead > 1024) {
       this.awaiting = this.awaiting.slice(this.awaitingHead);
+      this.awaitingDueUs = this.awaitingDueUs.slice(this.awaitingHead);
       this.awaitingHead = 0;
     }
   }
@@ -509,6 +509,7 @@ export class DatagramSender {
         /* the session is gone */
       }
       this.awaiting = [];
+      this.awaitingDueUs = [];
       this.awaitingHead = 0;
     }
     for (const id of [...this.requests.keys()]) this.removeRequest(id);

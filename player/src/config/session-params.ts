@@ -139,6 +139,13 @@ function compareScheme(entry: string, pageTransport: string): RegisteredScheme {
   return schemeOf(pageTransport, entry);
 }
 
+/** A player option's value (PLAYER_OPTION_PARAMS): `fallback` when absent, else one of `values`, or refused by name. */
+function oneOf<T extends string>(query: URLSearchParams, name: string, values: readonly T[], fallback: T, hint: string): T {
+  const raw = query.get(name) ?? fallback;
+  if (!(values as readonly string[]).includes(raw)) throw new ParamError(`${name}="${raw}" must be one of ${values.join(', ')} (${hint})`);
+  return raw as T;
+}
+
 function parseOne(query: URLSearchParams, scheme: RegisteredScheme, server: ServerAddress): SessionParams {
   const transport = scheme.transport;
   const ccRaw = scheme.cc;
@@ -172,16 +179,8 @@ function parseOne(query: URLSearchParams, scheme: RegisteredScheme, server: Serv
   if (streamRaw !== '0' && streamRaw !== '1') throw new ParamError(`stream="${streamRaw}" must be 0 or 1`);
   const stream = streamRaw === '1';
   if (stream && prefetch) throw new ParamError('stream=1 and prefetch=1 exclude each other: a continuous stream has no requests to make early');
-  const abrThroughputRaw = query.get('abrThroughput') ?? 'harmonic';
-  if (!(ABR_THROUGHPUT_MODES as readonly string[]).includes(abrThroughputRaw)) {
-    throw new ParamError(`abrThroughput="${abrThroughputRaw}" must be one of ${ABR_THROUGHPUT_MODES.join(', ')} (dashjs: dash.js's own throughput average and abandonment lock)`);
-  }
-  const abrThroughput = abrThroughputRaw as AbrThroughputMode;
-  const fastSwitchRaw = query.get('fastSwitch') ?? 'on';
-  if (!(FAST_SWITCH_MODES as readonly string[]).includes(fastSwitchRaw)) {
-    throw new ParamError(`fastSwitch="${fastSwitchRaw}" must be one of ${FAST_SWITCH_MODES.join(', ')} (off: no buffered segment is replaced after an up-switch)`);
-  }
-  const fastSwitch = fastSwitchRaw as FastSwitchMode;
+  const abrThroughput: AbrThroughputMode = oneOf(query, 'abrThroughput', ABR_THROUGHPUT_MODES, 'harmonic', 'dashjs: dash.js\'s own throughput average and abandonment lock');
+  const fastSwitch: FastSwitchMode = oneOf(query, 'fastSwitch', FAST_SWITCH_MODES, 'on', 'off: no buffered segment is replaced after an up-switch');
   const paramNote = Object.entries(controllerParams).map(([k, v]) => `${k}=${v}`).join(', ');
   return {
     scheme: scheme.name,

@@ -3,10 +3,9 @@
 // frees its request (its datagrams already handed to the pacer depart and are accounted, then acknowledged), and the
 // session goes on.
 import assert from 'node:assert/strict';
-import { createHash } from 'node:crypto';
 import { after, before, test } from 'node:test';
 import { PccClient } from '../src/client/pcc-client.ts';
-import { abortMidTransfer, makeMedia, startOrigin, waitFor, type MediaFixture, type RunningOrigin } from './helpers.ts';
+import { abortMidTransfer, fetchHash, makeMedia, startOrigin, waitFor, type MediaFixture, type RunningOrigin } from './helpers.ts';
 
 let media: MediaFixture;
 let origin: RunningOrigin;
@@ -21,18 +20,18 @@ after(async () => {
   media?.cleanup();
 });
 
-async function fetchSha(client: PccClient, path: string): Promise<{ sha: string; bytes: number }> {
-  const hash = createHash('sha256');
-  const r = await client.fetch(path, { onData: (c) => hash.update(c) });
-  assert.equal(r.status, 200, path);
-  return { sha: hash.digest('hex'), bytes: r.bytes };
+/** The pacer the origin's status names for `client`'s session: the flag reached the sender, not only the CLI. */
+async function sessionPacer(client: PccClient): Promise<unknown> {
+  return (await origin.status()).session_list.find((x) => x.id === client.quic.id)?.pacer;
 }
 
 test('--pacer addon: objects arrive bit-exact under vivace and at a fixed rate', { timeout: 120_000 }, async () => {
   for (const [cc, params] of [['vivace', {}], ['fixed', { rate_bps: 200e6 }]] as const) {
     const client = await PccClient.connect(origin.origin, { certSha256Hex: origin.certHash, cc, params });
     try {
-      const r = await fetchSha(client, '/big.bin');
+      const r = await fetchHash(client, '/big.bin');
+      assert.equal(r.status, 200, cc);
+      assert.equal(await sessionPacer(client), 'addon', cc);
       assert.equal(r.bytes, 20_000_000, cc);
       assert.equal(r.sha, media.files.get('big.bin')!.sha256, cc);
     } finally {
@@ -46,7 +45,8 @@ test('--pacer addon: an abort mid-transfer frees the request and nothing stays i
   try {
     // Released means acknowledged too: the datagrams already handed to the pacer departed and were accounted.
     assert.ok((await abortMidTransfer(origin, client, '/big.bin', 10_000)).aborted);
-    const next = await fetchSha(client, '/seg.m4s');
+    const next = await fetchHash(client, '/seg.m4s');
+    assert.equal(next.status, 200);
     assert.equal(next.sha, media.files.get('seg.m4s')!.sha256);
   } finally {
     client.close();

@@ -75,6 +75,13 @@ export async function waitFor(predicate: () => Promise<boolean> | boolean, timeo
   }
 }
 
+/** Fetches `path` on `client`, hashing the body as it arrives (SHA-256, hex); the result's status and retransmitted bytes. */
+export async function fetchHash(client: PccClient, path: string): Promise<{ sha: string; bytes: number; status: number; retransmitted: number | null }> {
+  const hash = createHash('sha256');
+  const r = await client.fetch(path, { onData: (c) => hash.update(c) });
+  return { sha: hash.digest('hex'), bytes: r.bytes, status: r.status, retransmitted: r.done?.retransmittedBytes ?? null };
+}
+
 /**
  * Fetches `path` on `client` and aborts once 2 MB have arrived; then waits (up to `timeoutMs`) until the origin has
  * released the request: nothing open, nothing active, nothing in flight. Returns the fetch's result.

@@ -4,10 +4,9 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { createHash } from 'node:crypto';
 import { QUIC_CONTROLLERS, WASM_CONTROLLERS } from '@pcc-stream/protocol';
 import { PccClient } from '../src/client/pcc-client.ts';
-import { abortMidTransfer, makeMedia, sha256, startOrigin, waitFor, type MediaFixture, type RunningOrigin } from './helpers.ts';
+import { abortMidTransfer, fetchHash, makeMedia, sha256, startOrigin, waitFor, type MediaFixture, type RunningOrigin } from './helpers.ts';
 
 let media: MediaFixture;
 let origin: RunningOrigin;
@@ -25,12 +24,6 @@ after(async () => {
   media?.cleanup();
   rmSync(logDir, { recursive: true, force: true });
 });
-
-async function fetchHash(client: PccClient, path: string): Promise<{ sha: string; bytes: number; status: number; retransmitted: number | null }> {
-  const hash = createHash('sha256');
-  const r = await client.fetch(path, { onData: (c) => hash.update(c) });
-  return { sha: hash.digest('hex'), bytes: r.bytes, status: r.status, retransmitted: r.done?.retransmittedBytes ?? null };
-}
 
 // Controllers whose loopback behaviour would make 50 MB take minutes get a rate floor (their own
 // min_rate_bps parameter): this test is about delivery being bit-exact under each controller's pacing.

@@ -36,7 +36,7 @@ void vivace_enter_probing(vivace_state *s, double base_rate) {
     s->fade_recovering = 0;
     s->drain_duration_us = 0;
     s->base_rate = vivace_clamp_to_ceiling(s, base_rate);
-    s->regaining = 0;
+    s->regain_floor = 0.0;
     pcc_probe_round_start(&s->round, s->loop.ctx);
     pcc_loop_new_epoch(&s->loop);
 }

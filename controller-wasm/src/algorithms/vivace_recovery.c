@@ -191,7 +191,7 @@ void vivace_note_rtt_noise(vivace_state *s, const pcc_mi_result *r) {
 double vivace_no_queue_allowance_us(const vivace_state *s) {
     double allowance_us = REGAIN_QUEUE_FLOOR_SHARE * (double)s->loop.ctx->rtt->min_rtt_us;
     double noise_us = RTT_NOISE_MULTIPLE * s->rtt_noise_us;
-    return s->have_rtt_noise && noise_us > allowance_us ? noise_us : allowance_us;
+    return noise_us > allowance_us ? noise_us : allowance_us; /* rtt_noise_us is 0 until noted */
 }
 
 int vivace_mi_met_no_queue(const vivace_state *s, const pcc_mi_result *r) {
@@ -213,7 +213,6 @@ int vivace_regain_on_probe(vivace_state *s, const pcc_mi_result *r) {
     s->loop.loss_average = 0.0; /* the past's, as for a fade recovery */
     double from = s->base_rate;
     vivace_recover_up_to(s, vivace_clamp_rate(s, 2.0 * s->base_rate));
-    s->regaining = 1;
     s->regain_floor = from;
     return 1;
 }
@@ -227,7 +226,6 @@ static int regain_past_target(vivace_state *s, const pcc_mi_result *r, double ra
     if (s->regain_ceiling > 0 && raised > s->regain_ceiling) raised = s->regain_ceiling;
     if (!vivace_mi_met_no_queue(s, r) || !(raised > rate)) return 0;
     s->recovery_target = raised;
-    s->regaining = 1;
     s->regain_floor = rate;
     return 1;
 }

@@ -108,7 +108,7 @@ static double exit_delivered(const vivace_state *s, const pcc_mi_result *r) {
  * regain_without_queue raised (vivace_recovery.c) is a doubling past any rate the path carried: an MI at it that met a
  * queue delivered the capacity (eq. 4.4), so probing starts from that delivery, as slow start's exit does (§4.4). */
 static double recovered_rate(const vivace_state *s, const pcc_mi_result *r, double rate) {
-    if (!s->regaining) return rate;
+    if (!(s->regain_floor > 0)) return rate;
     double delivered = drained_delivery(s, r);
     if (delivered < s->regain_floor) delivered = s->regain_floor; /* see exit_slow_start */
     return isfinite(delivered) && delivered > 0 && delivered < rate ? delivered : rate;
@@ -146,7 +146,7 @@ void vivace_reenter_slow_start(vivace_state *s, double target_rate) {
     s->delivery_max = 0.0; /* capacity may have changed since: measure again */
     s->slow_start_last_rate = 0.0;
     s->slow_start_cleared_rate = 0.0;
-    s->regaining = 0;
+    s->regain_floor = 0.0;
     s->regain_clean_mis = 0;
     s->phase = STATE_SLOW_START;
     s->slow_start_have_best = 0;
@@ -212,7 +212,7 @@ static int measurement_error_only(const vivace_state *s, const pcc_mi_result *r)
     /* regain_without_queue's doubling: an MI that lost nothing and met no queue (vivace_recovery.c) was below the
      * capacity (eq. 4.4), so a drop in its utility comes from the RTT-gradient term alone, which without a queue is
      * noise (the kernel-module paper's low-pass filter is for such noise) */
-    if (s->regaining && vivace_mi_met_no_queue(s, r)) return 1;
+    if (s->regain_floor > 0 && vivace_mi_met_no_queue(s, r)) return 1;
     int sender_short = sender_fell_short(s, r);
     /* Even a steep gradient: an MI the sender fell short in that sent no faster than this slow start's acks have
      * seen the path deliver (delivery_max, a tcp_rate.c-style sample that ack bursts cannot inflate) built no queue
@@ -242,7 +242,7 @@ static void exit_slow_start(vivace_state *s, double fallback) {
     /* A regain (vivace_recovery.c) began at a rate whose MIs met no queue: it ends no lower. Where RTT noise is the size
      * of the RTT (a 1-ms path), each exit's fall-back scaled by minRTT/avgRTT otherwise ratchets the rate down regain
      * by regain. */
-    if (s->regaining && fallback < s->regain_floor) fallback = s->regain_floor;
+    if (fallback < s->regain_floor) fallback = s->regain_floor;
     s->recovery_target = 0.0;
     vivace_enter_probing(s, fallback);
     vivace_schedule_drain(s, s->delivery_max > s->base_rate ? s->delivery_max : s->base_rate);

@@ -87,8 +87,9 @@ typedef struct vivace_state {
     double regain_previous_mbps;     /* and in the window before */
     int64_t regain_window_start_us;
     unsigned regain_clean_mis;       /* probe MIs in a row that met no queue */
-    int regaining;                   /* this slow start's target was set or raised by a path without a queue */
-    double regain_floor;             /* bytes/s: a rate that met no queue when that was decided; the regain ends no lower */
+    /* bytes/s, > 0 while this slow start's target was set or raised by a path without a queue: the rate that met no
+     * queue when that was decided, below which the regain does not end; 0: not regaining */
+    double regain_floor;
     double regain_ceiling;           /* bytes/s: a variant's utility wants no more (vivace-video's paced cap); 0: none */
     int regain_held;                 /* a variant holds regain_without_queue off for now (vivace-video: no player waiting) */
     double rtt_noise_us;             /* running mean of the RTT excess (mean RTT - min RTT) of MIs that built no queue */

@@ -5,12 +5,10 @@
 // on a 6-7 Mbit/s link while RTT noise kept a fixed 10-ms no-queue floor from ever reading an MI as queue-free.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { before, test } from 'node:test';
 import { assertBuildsFresh, LIBRARY_SOURCES, SIMULATOR_SOURCES } from './support/build-freshness.ts';
+import { type TraceStep, withStepTrace } from './support/step-trace.ts';
 
 const SIM_CLI_BINARY = fileURLToPath(new URL('../../build/sim/pcc-sim', import.meta.url));
 const VERIZON = fileURLToPath(new URL('../../../bench/traces/Verizon-LTE-short.down', import.meta.url));
@@ -39,24 +37,11 @@ function mean(xs: number[]): number {
   return xs.reduce((a, b) => a + b, 0) / xs.length;
 }
 
-/** A mahimahi trace (ms of 1504-byte opportunities): 8 Mbit/s, a 10-s step down to 1.5 Mbit/s (the size of
- * Verizon-LTE-short's fall), and back. */
-function stepTrace(): string {
-  const lines: number[] = [];
-  const add = (fromMs: number, toMs: number, bps: number) => {
-    for (let t = fromMs; t < toMs; t += (1504 * 8 * 1000) / bps) lines.push(Math.max(1, Math.floor(t)));
-  };
-  add(0, 10_000, 8e6);
-  add(10_000, 16_000, 1.5e6);
-  add(16_000, 25_000, 8e6);
-  return `${lines.join('\n')}\n`;
-}
+/** 8 Mbit/s, a 10-s step down to 1.5 Mbit/s (the size of Verizon-LTE-short's fall), and back. */
+const STEP_DOWN_AND_BACK: TraceStep[] = [[0, 10_000, 8e6], [10_000, 16_000, 1.5e6], [16_000, 25_000, 8e6]];
 
 test('the fade cut shortens vivace-video\'s queue through a 8 -> 1.5 Mbit/s step (3 ms of RTT noise)', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'pcc-vivace-video-fade-'));
-  try {
-    const trace = join(dir, 'step.trace');
-    writeFileSync(trace, stepTrace());
+  withStepTrace(STEP_DOWN_AND_BACK, (trace) => {
     const args = [...PLAYER_PATH, '--duration-s', '25', '--trace', trace, '--jitter-sd-us', '3000'];
     const seeds = [1, 2, 3, 4];
     const cut = seeds.map((seed) => sim([...args, '--cc-param', 'video_fade_cut=1'], seed).p95_rtt_ms);
@@ -64,9 +49,7 @@ test('the fade cut shortens vivace-video\'s queue through a 8 -> 1.5 Mbit/s step
     const what = `p95 RTT with the cut ${cut.join(', ')} ms, without ${without.join(', ')} ms`;
     // Measured when written: 169, 201, 489, 262 vs 958, 234, 226, 295 ms; one seed in four is worse with the cut.
     assert.ok(mean(cut) < 0.9 * mean(without), what);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 });
 
 test('the noise-scaled regain brings vivace-video back after the fade under 8 ms of RTT noise', () => {

@@ -5,15 +5,12 @@
 // froze after 2 s (the stream=1 e2e stall, bench/published/2026-11-25/stream-e2e-stall).
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { before, test } from 'node:test';
 import { assertBuildsFresh, LIBRARY_SOURCES, SIMULATOR_SOURCES } from './support/build-freshness.ts';
+import { type TraceStep, withStepTrace } from './support/step-trace.ts';
 
 const SIM_CLI_BINARY = fileURLToPath(new URL('../../build/sim/pcc-sim', import.meta.url));
-const PACKET_BYTES = 1504;
 const START_RATE_BPS = 1.5e6;
 const START_MS = 3000;
 const LINK_BPS = 50e6;
@@ -24,19 +21,11 @@ before(() => {
   assertBuildsFresh(['build/sim/pcc-sim'], [...LIBRARY_SOURCES, ...SIMULATOR_SOURCES]);
 });
 
-/** A mahimahi trace (one packet opportunity per line, ms): a slow start, so the player's buffer begins low, then ample. */
-function startDipTrace(): string {
-  const lines: number[] = [];
-  for (let t = 0; t < START_MS; t += (PACKET_BYTES * 8 * 1000) / START_RATE_BPS) lines.push(Math.max(1, Math.floor(t)));
-  for (let t = START_MS; t < DURATION_MS; t += (PACKET_BYTES * 8 * 1000) / LINK_BPS) lines.push(Math.floor(t));
-  return `${lines.join('\n')}\n`;
-}
+/** A slow start, so the player's buffer begins low, then ample. */
+const START_DIP: TraceStep[] = [[0, START_MS, START_RATE_BPS], [START_MS, DURATION_MS, LINK_BPS]];
 
 test('vivace-video keeps a 4 Mbit/s continuous player fed on a 1 ms path with 0.5-1 ms of RTT noise', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'pcc-vivace-video-noise-'));
-  try {
-    const trace = join(dir, 'start-dip.trace');
-    writeFileSync(trace, startDipTrace());
+  withStepTrace(START_DIP, (trace) => {
     for (const jitterSdUs of [500, 1000]) {
       for (const seed of [1, 2, 3]) {
         const r = spawnSync(SIM_CLI_BINARY, ['--cc', 'vivace-video', '--trace', trace, '--rtt-ms', '1', '--buffer-kb', '1000',
@@ -50,7 +39,5 @@ test('vivace-video keeps a 4 Mbit/s continuous player fed on a 1 ms path with 0.
         assert.ok(flow.throughput_last_half_mbps >= 0.9 * VIDEO_MBPS, what);
       }
     }
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 });

@@ -1,6 +1,6 @@
 /*
  * PCC Vivace's parameters (internal): their indices and the rows of the table, which a Vivace variant (e.g. one
- * with its own utility) puts first in its own table: {VIVACE_PARAM_ROWS(b, moving, regain), its own rows...}, its own
+ * with its own utility) puts first in its own table: {VIVACE_PARAM_ROWS(b, moving, regain, persistent_queue), its own rows...}, its own
  * indices starting at VIVACE_P_COUNT.
  */
 #ifndef PCC_VIVACE_PARAMS_H
@@ -32,6 +32,7 @@ enum {
     VIVACE_P_ONE_HALVING_RECOVERY,
     VIVACE_P_SLOW_START_FORWARD_GRADIENT,
     VIVACE_P_REGAIN_WITHOUT_QUEUE,
+    VIVACE_P_SLOW_START_PERSISTENT_QUEUE,
     VIVACE_P_COUNT
 };
 
@@ -40,7 +41,7 @@ enum {
  * ran with b = 900 as the default, and the published user-space code uses 900 with x in Mbit/s and a
  * dimensionless dRTT/dt. The figures we reproduce come from §4.5, so 900 is the default.
  */
-#define VIVACE_PARAM_ROWS(latency_coefficient_default, moving_default, regain_default)                       \
+#define VIVACE_PARAM_ROWS(latency_coefficient_default, moving_default, regain_default, persistent_queue_default) \
         {"epsilon", 0.05, 0.001, 0.5, "probing step ε: probes at r(1±ε) (thesis Table 4.1)"},                \
         {"theta0", 1, 1e-6, 1e6, "initial conversion factor θ0, Mbit/s per utility/(Mbit/s) (Table 4.1)"}, \
         {"omega0", 0.05, 0.001, 1, "initial dynamic change boundary ω0, fraction of rate (Table 4.1)"},     \
@@ -74,6 +75,8 @@ enum {
         {"slow_start_forward_gradient", 1, 0, 1,                                                           \
          "boolean; 1: in slow start, an RTT gradient of 0.1 or more that the one-way delay (the receiver's clock) did not show (below 0.1) in an MI that lost nothing, met no standing queue and delivered its sends within a 0.1 queue's decides nothing, below the rate the path carried lately (0: it ends slow start)"}, \
         {"regain_without_queue", regain_default, 0, 1,                                                     \
-         "boolean; 1 (with a latency term, b > 0): below half the most a probe round delivered, two probe MIs in a row that lost nothing and whose mean RTT stayed within max(0.25 x min RTT, 2 x the RTT noise the flow's uncongested MIs measured) of the min RTT re-enter slow start, and a recovery's slow start doubles on past its target while its MIs meet no such queue (0: off)"}
+         "boolean; 1 (with a latency term, b > 0): below half the most a probe round delivered, two probe MIs in a row that lost nothing and whose mean RTT stayed within max(0.25 x min RTT, 2 x the RTT noise the flow's uncongested MIs measured) of the min RTT re-enter slow start, and a recovery's slow start doubles on past its target while its MIs meet no such queue (0: off)"}, \
+        {"slow_start_persistent_queue", persistent_queue_default, 0, 1,                                      \
+         "boolean; 1: the first slow start ends on a loss-free utility drop only when the queue persists (a second such MI in a row, or the acks' delivery rate grew < 25 % over 3 MIs: BBR's full-pipe test); after the first such MI the doubling holds one MI, then resumes; on its exit the rate falls back no lower than what its loss-free MIs delivered (less epsilon and queue). Loss ends it as before (0: the thesis's exit on the first drop)"}
 
 #endif /* PCC_VIVACE_PARAMS_H */

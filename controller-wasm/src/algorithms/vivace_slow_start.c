@@ -146,6 +146,10 @@ void vivace_reenter_slow_start(vivace_state *s, double target_rate) {
     s->delivery_max = 0.0; /* capacity may have changed since: measure again */
     s->slow_start_last_rate = 0.0;
     s->slow_start_cleared_rate = 0.0;
+    s->slow_start_queue_mis = 0;
+    s->slow_start_full_bw = 0.0;
+    s->slow_start_full_bw_mis = 0;
+    s->slow_start_delivered = 0.0;
     s->regain_floor = 0.0;
     s->regain_clean_mis = 0;
     s->phase = STATE_SLOW_START;
@@ -248,18 +252,70 @@ static void exit_slow_start(vivace_state *s, double fallback) {
     vivace_schedule_drain(s, s->delivery_max > s->base_rate ? s->delivery_max : s->base_rate);
 }
 
+/* slow_start_persistent_queue. §4.4 ends the starting phase at the first utility drop, and so does the kernel module
+ * (its startup halves the rate "when the observed utility decreases"). Without loss the drop is the RTT-gradient term
+ * of one MI, about one RTT. On a link whose capacity swings 3x within 100 ms (LTE scheduling) an MI below the mean
+ * capacity meets a trough and reads a steep gradient that is the forward path's (so gradient_not_forward rightly does
+ * not forgive it): the doubling ends at whatever rate it had reached, and probing climbs from there for seconds
+ * (§4.4.2: small steps at first). A queue the rate built persists; a trough drains within the next MI. So in the first
+ * slow start a loss-free drop ends it only when a second one follows it, or when the acks' delivery rate stopped
+ * growing (BBR's full-pipe test: < 25 % over 3 rounds; an MI is about a round): the pipe is full, the drop is the
+ * rate's own queue. Loss ends it as before; a recovery's doubling, which stops at a rate the path carried, keeps its
+ * own exits. */
+#define FULL_PIPE_GROWTH 1.25
+#define FULL_PIPE_MIS 3
+
+static int persistent_queue_rule(const vivace_state *s) {
+    return vivace_flag(s, VIVACE_P_SLOW_START_PERSISTENT_QUEUE) && !(s->recovery_target > 0) && !(s->regain_floor > 0);
+}
+
+/* Per slow-start MI result: BBR's full-pipe bookkeeping on delivery_max, and the most a loss-free MI delivered. */
+static void note_persistent_queue_result(vivace_state *s, const pcc_mi_result *r) {
+    if (s->delivery_max >= FULL_PIPE_GROWTH * s->slow_start_full_bw) {
+        s->slow_start_full_bw = s->delivery_max;
+        s->slow_start_full_bw_mis = 0;
+    } else {
+        s->slow_start_full_bw_mis++;
+    }
+    if (r->stats.packets_lost > 0) return;
+    double delivered = drained_delivery(s, r);
+    if (isfinite(delivered) && delivered > s->slow_start_delivered) s->slow_start_delivered = delivered;
+}
+
+/* 1 when a loss-free drop does not end the first slow start: the first of its kind in a row, the pipe not yet full.
+ * The MI after it was opened before this result, at twice this rate (or at the delivery cap): the next one repeats
+ * that rate instead of doubling again, so a real queue grows by one MI at most before the second drop ends slow start;
+ * then the doubling resumes. */
+static int drop_not_yet_persistent(vivace_state *s, const pcc_mi_result *r) {
+    if (!persistent_queue_rule(s) || r->stats.packets_lost > 0) return 0;
+    if (s->slow_start_queue_mis > 0 || s->slow_start_full_bw_mis >= FULL_PIPE_MIS) return 0;
+    s->slow_start_queue_mis = 1;
+    if (s->slow_start_last_rate > 0 && s->slow_start_next_rate > s->slow_start_last_rate) {
+        s->slow_start_next_rate = s->slow_start_last_rate;
+    }
+    return 1;
+}
+
 void vivace_on_slow_start_result(vivace_state *s, const pcc_mi_result *r, double utility, double noise_var) {
     double rate = r->stats.target_rate_bps / 8.0;
     double margin = SLOW_START_EXIT_CONFIDENCE * sqrt(noise_var + s->slow_start_best_noise_var);
+    if (persistent_queue_rule(s)) note_persistent_queue_result(s, r);
     if (s->slow_start_have_best && utility < s->slow_start_best_utility - margin) {
         if (measurement_error_only(s, r)) return; /* the doubling goes on */
+        if (drop_not_yet_persistent(s, r)) return;
         /* fall back to the best rate seen (§4.4, §3.2.3), or to what the exiting MI delivered */
         double fallback = s->slow_start_best_rate;
         double delivered = exit_delivered(s, r);
         if (delivered > fallback) fallback = delivered;
+        /* the rule's loss-free exit: no lower than what the doubling's MIs got through (less ε and their queue), so a
+         * trough met earlier does not set the rate probing starts from */
+        if (persistent_queue_rule(s) && r->stats.packets_lost == 0 && s->slow_start_delivered > fallback) {
+            fallback = vivace_clamp_to_ceiling(s, s->slow_start_delivered);
+        }
         exit_slow_start(s, fallback);
         return;
     }
+    s->slow_start_queue_mis = 0;
     s->slow_start_have_best = 1;
     s->slow_start_best_utility = utility;
     s->slow_start_best_rate = proved_rate(s, r);

@@ -49,6 +49,11 @@ typedef struct vivace_state {
     double slow_start_last_rate;     /* bytes/s: the episode's latest slow-start MI, 0 before the first */
     double slow_start_cleared_rate;  /* bytes/s: a recovery's MI at this rate read clean and raised its target above
                                       * it (vivace_extend_recovery); 0: none in this slow start */
+    /* slow_start_persistent_queue (vivace_slow_start.c), first slow start only */
+    unsigned slow_start_queue_mis;   /* loss-free utility drops in a row that did not end it */
+    double slow_start_full_bw;       /* bytes/s: the full-pipe test's reference delivery rate */
+    unsigned slow_start_full_bw_mis; /* MI results since delivery_max last grew 25 % over it */
+    double slow_start_delivered;     /* bytes/s: most a loss-free MI delivered, less epsilon and its queue */
     /* drain (slow_start_drain): one MI at drain_rate for drain_duration_us before the next probe round */
     int64_t drain_duration_us;       /* 0: no drain pending */
     double drain_rate;

@@ -82,9 +82,12 @@ enum {
 #define VIDEO_FADE_CUT_SPAN_MIN_US 150000.0
 #define VIDEO_FADE_CUT 0
 #define VIDEO_REGAIN_WITHOUT_QUEUE 1
+/* LTE's capacity swings 3x within 100 ms (TMobile-LTE-short): a first slow start that ends on one MI's RTT gradient
+ * ends on whichever dip it meets first (vivace_slow_start.c, slow_start_persistent_queue). */
+#define VIDEO_SLOW_START_PERSISTENT_QUEUE 1
 
 static const cc_param_desc vivace_video_params[VIVACE_VIDEO_P_COUNT] = {
-    VIVACE_PARAM_ROWS(900, 0, VIDEO_REGAIN_WITHOUT_QUEUE),
+    VIVACE_PARAM_ROWS(900, 0, VIDEO_REGAIN_WITHOUT_QUEUE, VIDEO_SLOW_START_PERSISTENT_QUEUE),
     {"video_buffer_low_ms", VIDEO_BUFFER_LOW_MS, 0, 600000,
      "spare time (buffer, or time to the deadline) at or below which the latency penalty is scaled down fully, ms (two 2-s segments)"},
     {"video_buffer_healthy_ms", VIDEO_BUFFER_HEALTHY_MS, 0, 600000,

@@ -17,7 +17,7 @@ import { ControlServer } from './http/control-server.ts';
 import { errorMessage, log } from './log.ts';
 import { MediaStore } from './media/media-store.ts';
 import { ackOnlyLimits, DEFAULT_CLIENT_DATAGRAM_BUDGET, NO_DATAGRAMS, type ClientDatagramBudget } from './session/client-datagram-limits.ts';
-import { DatagramTransport } from './session/datagram-transport.ts';
+import { DEFAULT_ETP_SOURCE, DatagramTransport, type EtpSource } from './session/datagram-transport.ts';
 import { OriginSession, type SessionLimits } from './session/origin-session.ts';
 import { DEFAULT_SESSION_MEMORY_BYTES, sessionMemoryBudget, type SessionMemoryBudget } from './session/session-memory.ts';
 import { StreamTransport } from './session/stream-transport.ts';
@@ -77,6 +77,8 @@ export interface OriginOptions {
   pacingBurstUs: number;
   /** Who paces datagram sessions: the send loop's turns or the addon's pacer (departure-schedule.ts, --pacer). */
   pacer: Pacer;
+  /** Where datagram sessions' CMSD etp comes from (datagram-transport.ts controllerEtpKbps, --etp-source). */
+  etpSource: EtpSource;
 }
 
 /** A player opens one session and, after an origin restart or a graceful stop, one more per reconnect attempt: ten a
@@ -121,6 +123,7 @@ export const DEFAULT_ORIGIN_OPTIONS: Omit<OriginOptions, 'mediaDir'> = {
   requestAckFrequency: true,
   pacingBurstUs: BURST_DURATION_US,
   pacer: DEFAULT_PACER,
+  etpSource: DEFAULT_ETP_SOURCE,
 };
 
 export class Origin {
@@ -348,7 +351,7 @@ export class Origin {
         transport = new DatagramTransport(quic, controller, this.sendLoop, this.options.logDir, (code, reason) => {
           log('warn', 'session.violation', { session: quic.id, remote: quic.remoteAddress, code, reason });
           session?.close(code, reason);
-        }, this.memory.maxTrackedPackets, { burstUs: this.options.pacingBurstUs, pacer: this.options.pacer });
+        }, this.memory.maxTrackedPackets, { burstUs: this.options.pacingBurstUs, pacer: this.options.pacer }, this.options.etpSource);
       } catch (err) {
         controller.destroy();
         throw err;

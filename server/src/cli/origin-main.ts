@@ -9,6 +9,7 @@ import { MAX_BUFFER_BYTES, MIN_DATAGRAM_BUFFER_BYTES } from '@pcc-stream/quic';
 import { DEFAULT_DRAIN_MS, DEFAULT_ORIGIN_OPTIONS, Origin } from '../origin.ts';
 import { MAX_BURST_DURATION_US, MIN_BURST_DURATION_US, validBurstDurationUs } from '../datagram/token-bucket.ts';
 import { PACERS, PACER_LOOKAHEAD_US, isPacer, type Pacer } from '../datagram/departure-schedule.ts';
+import { ETP_SOURCES, isEtpSource, type EtpSource } from '../session/datagram-transport.ts';
 import { MIN_SESSION_MEMORY_BYTES } from '../session/session-memory.ts';
 import { parseFlags, usage, UsageError, type FlagSpec } from './args.ts';
 
@@ -63,6 +64,10 @@ const specs: Record<string, FlagSpec> = {
     type: 'string', default: d.pacer,
     help: `who paces datagram sessions: loop = the send loop's own turns; addon = the QUIC addon's pacer thread sends each datagram at its time, handed over ${PACER_LOOKAHEAD_US / 1000} ms ahead, so a late event-loop turn does not delay it; ${PACERS.join('|')}`,
   },
+  'etp-source': {
+    type: 'string', default: d.etpSource,
+    help: `datagram sessions' CMSD etp: measured = the controller's rate once it has heard a delivery and left its start-up phase (none before); pacing = its rate from the first RTT sample, initial rate included; ${ETP_SOURCES.join('|')}`,
+  },
   'datagram-send-buffer-bytes': {
     type: 'number', default: d.datagramSendBufferBytes,
     help: `QUIC's datagram send buffer per session, bytes (${MIN_DATAGRAM_BUFFER_BYTES}..${MAX_BUFFER_BYTES}); when full the send loop waits, nothing queued is dropped`,
@@ -99,6 +104,11 @@ function burstUs(name: string, v: number): number {
 
 function pacer(name: string, v: string): Pacer {
   if (!isPacer(v)) throw new UsageError(`--${name} must be one of ${PACERS.join(', ')}, got ${JSON.stringify(v)}`);
+  return v;
+}
+
+function etpSource(name: string, v: string): EtpSource {
+  if (!isEtpSource(v)) throw new UsageError(`--${name} must be one of ${ETP_SOURCES.join(', ')}, got ${JSON.stringify(v)}`);
   return v;
 }
 
@@ -171,6 +181,7 @@ async function main(): Promise<void> {
       requestAckFrequency: onOff('quic-ack-frequency', v['quic-ack-frequency'] as string),
       pacingBurstUs: burstUs('pacing-burst-us', v['pacing-burst-us'] as number),
       pacer: pacer('pacer', v.pacer as string),
+      etpSource: etpSource('etp-source', v['etp-source'] as string),
       datagramSendBufferBytes: sendBufferBytes('datagram-send-buffer-bytes', v['datagram-send-buffer-bytes'] as number),
       staticDir: v.static === undefined ? null : userPath(v.static as string),
     });

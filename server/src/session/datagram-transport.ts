@@ -19,6 +19,38 @@ import { servedOutcome, type ResponseCmsd, type ServeOutcome, type TransportHand
 
 const TELEMETRY_SAMPLE_INTERVAL_US = 1000;
 
+/** Where CMSD `etp` comes from (--etp-source): `measured` (default), the controller's rate once it rests on what the
+ *  path delivered; `pacing`, the controller's rate from the first RTT sample, its initial rate included (the rule
+ *  before; kept for A/B runs). PROTOCOL.md §2.7. */
+export const ETP_SOURCES = ['measured', 'pacing'] as const;
+export type EtpSource = (typeof ETP_SOURCES)[number];
+export const DEFAULT_ETP_SOURCE: EtpSource = 'measured';
+export function isEtpSource(v: string): v is EtpSource {
+  return (ETP_SOURCES as readonly string[]).includes(v);
+}
+
+/** The controllers' start-up phases (telemetry `state`: vivace's and cubic's slow start, allegro's starting, bbr's and
+ *  pcp's startup; cubic's HyStart++ conservative slow start): the rate doubles from an initial or base rate until
+ *  the path pushes back, so it is a probe, not an estimate of what the path carries. */
+export const START_UP_STATES: ReadonlySet<string> = new Set(['slow_start', 'conservative_slow_start', 'starting', 'startup']);
+
+/**
+ * CMSD `etp` (kbit/s) from the controller, or undefined for none. `measured`: the pacing rate once the controller has
+ * heard a delivery (an ACK) and is out of its start-up phase. Before that its rate is the initial 1000 kbit/s or a
+ * doubling of it, and dash.js blends etp into its first throughput samples, whose harmonic mean keeps the blend for
+ * five downloads (bench/published/2026-11-25/lte-fade-cut-regain/why-abr.md §2). `fixed` has no start-up: its set
+ * rate goes out from the first ACK. Not max(pacing, delivery rate): over a monitor interval delivery cannot exceed
+ * what was sent, so the max only differs right after the controller cut its rate, when the older delivery rate is the
+ * stale figure. `pacing`: the pacing rate (the caller sends etp only once the sender has an RTT sample).
+ */
+export function controllerEtpKbps(source: EtpSource, controller: Controller): number | undefined {
+  if (source === 'measured') {
+    const t = controller.telemetry();
+    if (t.packetsAcked <= 0 || START_UP_STATES.has(t.state)) return undefined;
+  }
+  return (controller.pacingRateBytesPerSec() * 8) / 1000;
+}
+
 export class DatagramTransport implements TransportHandler, SendLoopMember {
   readonly transport = 'datagram';
   readonly sender: DatagramSender;
@@ -36,6 +68,7 @@ export class DatagramTransport implements TransportHandler, SendLoopMember {
     private readonly onFatal: (code: number, reason: string) => void,
     maxPacketsInFlight = Infinity,
     pacing: { burstUs?: number; pacer?: Pacer } = {},
+    private readonly etpSource: EtpSource = DEFAULT_ETP_SOURCE,
   ) {
     const now = nowUs();
     this.telemetry = new MiTelemetry(quic.id, controller.algorithm, logDir, now);
@@ -106,13 +139,14 @@ export class DatagramTransport implements TransportHandler, SendLoopMember {
   }
 
   /**
-   * CMSD `etp` is the controller's pacing rate: its estimate of what the path carries, which a download time
-   * stretched by request gaps and ramps is not (issue 18 item 6); `rtt` the sender's smoothed RTT.
+   * CMSD `etp` is the controller's rate once it is an estimate of what the path carries (controllerEtpKbps), which a
+   * download time stretched by request gaps and ramps is not (issue 18 item 6); `rtt` the sender's smoothed RTT.
    */
   deliveryEstimate(): Pick<CmsdDynamic, 'etpKbps' | 'rttMs'> {
     const rtt = this.sender.tracker.rtt;
     if (!Number.isFinite(rtt.minUs)) return {};
-    return { etpKbps: (this.controller.pacingRateBytesPerSec() * 8) / 1000, rttMs: rtt.smoothedUs / 1000 };
+    const etpKbps = controllerEtpKbps(this.etpSource, this.controller);
+    return { ...(etpKbps === undefined ? {} : { etpKbps }), rttMs: rtt.smoothedUs / 1000 };
   }
 
   /**

@@ -8,6 +8,7 @@
 mod bi_stream;
 mod certificate;
 mod client;
+mod clock;
 mod close_info;
 mod congestion;
 mod endpoint_options;

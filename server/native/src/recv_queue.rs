@@ -35,13 +35,7 @@ use crate::inbound_limits::{InboundGate, SentDatagrams, Violation};
 /// 1,452 B each this is 23 MB, more than the largest receive buffer our endpoints configure (16 MiB).
 pub const MAX_QUEUED_DATAGRAMS: usize = 16_384;
 
-/// CLOCK_MONOTONIC in nanoseconds (exact in an f64 for 104 days of uptime).
-pub fn monotonic_ns() -> f64 {
-    let mut now = libc::timespec { tv_sec: 0, tv_nsec: 0 };
-    // SAFETY: clock_gettime writes only into the timespec we pass; CLOCK_MONOTONIC always exists on Linux.
-    unsafe { libc::clock_gettime(libc::CLOCK_MONOTONIC, &mut now) };
-    now.tv_sec as f64 * 1e9 + now.tv_nsec as f64
-}
+pub use crate::clock::monotonic_ns;
 
 pub struct ReceivedDatagram {
     pub payload: Bytes,

@@ -234,7 +234,7 @@ impl Session {
     }
 
     /// Queue `count` datagrams (packed as for `sendDatagramBatch`) for the addon's pacer (src/pacer.rs): datagram i
-    /// is handed to QUIC at `dueNs[i]` (CLOCK_MONOTONIC ns; up to RELEASE_EARLY_NS before it, never before the ones
+    /// is handed to QUIC at `dueNs[i]` (CLOCK_MONOTONIC ns; up to RELEASE_SPAN_US before it, never before the ones
     /// queued ahead of it, and later than its time only while QUIC's send buffer is full), by the pacer's own thread,
     /// whatever the JavaScript thread is doing then. Returns how many were taken, in order (fewer only when
     /// MAX_WAITING_DATAGRAMS already wait). Their departure stamps come back through `takeDepartures`. Throws as
@@ -256,7 +256,7 @@ impl Session {
         });
         let send = || -> pacer::SendFn {
             let (inner, received) = (self.inner.clone(), self.received.clone());
-            Box::new(move |payload| match queue_datagram(&inner, &received, payload) {
+            std::sync::Arc::new(move |payload| match queue_datagram(&inner, &received, payload) {
                 Ok(true) => Handover::Taken,
                 Ok(false) => Handover::Full,
                 Err(error) if error.status == ErrorCode::SessionClosed => Handover::Closed,

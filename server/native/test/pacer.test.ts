@@ -9,8 +9,8 @@ import { SESSION_CLOSED_CODE, type Session } from '../index.js';
 import { openPair, receiveDatagrams, sleep } from './loopback.ts';
 
 const DATAGRAM_BYTES = 1200;
-/** The pacer hands a datagram over up to this much before its time (RELEASE_EARLY_NS in src/pacer.rs), µs. */
-const RELEASE_EARLY_US = 100;
+/** The pacer hands a datagram over up to this much before its time (RELEASE_SPAN_US in src/pacer.rs), µs. */
+const RELEASE_EARLY_US = 250;
 /** Lateness a paced datagram may have on a busy machine (a descheduled pacer thread), µs. */
 const LATE_TOLERANCE_US = 4000;
 

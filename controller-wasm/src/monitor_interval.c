@@ -187,6 +187,28 @@ static double regression_slope(const pcc_regression *g) {
     return g->n >= 2 && g->m2_x > 0 ? g->co_moment / g->m2_x : 0.0;
 }
 
+void pcc_regression_merge(pcc_regression *a, const pcc_regression *b, double x_offset) {
+    if (b->n == 0) return;
+    double b_mean_x = b->mean_x + x_offset;
+    if (a->n == 0) {
+        *a = *b;
+        a->mean_x = b_mean_x;
+        return;
+    }
+    double n = (double)a->n + (double)b->n;
+    double dx = b_mean_x - a->mean_x;
+    double dy = b->mean_y - a->mean_y;
+    double weight = (double)a->n * (double)b->n / n;
+    a->m2_x += b->m2_x + dx * dx * weight;
+    a->m2_y += b->m2_y + dy * dy * weight;
+    a->co_moment += b->co_moment + dx * dy * weight;
+    a->mean_x += dx * (double)b->n / n;
+    a->mean_y += dy * (double)b->n / n;
+    a->n += b->n;
+}
+
+double pcc_regression_slope(const pcc_regression *g) { return regression_slope(g); }
+
 /* An ack with a receiver time: another time than the frame's starts a new frame. Earlier receipts ended at the latest
  * time seen before it; a late frame (no later than that) was received among them, where is unknown (0). */
 static int note_frame(pcc_mi_tracker *tracker, const cc_sent_packet *packet, int64_t recv_time_us) {
@@ -376,6 +398,7 @@ int pcc_mi_pop_result(pcc_mi_tracker *tracker, double min_rtt_us, pcc_mi_result 
     out->owd_gradient = out->owd_gradient_known ? owd_gradient : 0.0;
     double emission_gradient = regression_slope(&mi->emission_queue);
     out->emission_gradient = isfinite(emission_gradient) ? emission_gradient : 0.0;
+    out->rtt = mi->rtt;
     tracker->head = (tracker->head + 1) % PCC_MI_CAPACITY;
     tracker->count--;
     return 1;

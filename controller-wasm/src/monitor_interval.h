@@ -113,6 +113,7 @@ typedef struct pcc_mi_result {
     /* d(emission queue)/dt over send time (pcc_mi.emission_queue): the RTT gradient the sender's own unevenness
      * explains; 0 when the MI has no target rate */
     double emission_gradient;
+    pcc_regression rtt;           /* its RTT (us) on send time (us after start_time_us), to pool with other MIs' */
     uint64_t first_pn, last_pn;   /* for cc_set_mi_observer */
     int64_t start_time_us, end_time_us;
 } pcc_mi_result;
@@ -150,6 +151,11 @@ int pcc_mi_pop_result(pcc_mi_tracker *tracker, double min_rtt_us, pcc_mi_result 
 
 /* Statistics of an MI as they stand (used by pcc_mi_pop_result; exposed for tests and telemetry). */
 void pcc_mi_compute_stats(const pcc_mi *mi, double min_rtt_us, cc_mi_stats *out, double *rtt_gradient_stderr);
+
+/* Pools regression b into a, b's x shifted by x_offset (b's origin less a's) first (Chan et al.'s parallel update). */
+void pcc_regression_merge(pcc_regression *a, const pcc_regression *b, double x_offset);
+/* The regression's slope, dy/dx; 0 with fewer than 2 points at 2 x values. */
+double pcc_regression_slope(const pcc_regression *g);
 
 /* The sender ran out of data (cc_on_app_limited): the open MI, if it sent anything, is marked app-limited. */
 void pcc_mi_mark_app_limited(pcc_mi_tracker *tracker);

@@ -839,7 +839,7 @@ static void test_mi_length_follows_srtt(void) {
 /* A Vivace variant is one small file (vivace_state.h): a parameter table, a utility, VIVACE_HOOKS, an init and
  * VIVACE_OPS. A clone with Vivace's own utility must decide exactly as vivace; one whose utility ignores loss
  * must climb under 15% random loss, where vivace falls. */
-static const cc_param_desc variant_params[VIVACE_P_COUNT] = {VIVACE_PARAM_ROWS(900, 0, 0, 0)};
+static const cc_param_desc variant_params[VIVACE_P_COUNT] = {VIVACE_PARAM_ROWS(900, 0, 0, 0, 0)};
 static const pcc_hooks clone_hooks = VIVACE_HOOKS(vivace_mi_utility);
 static void clone_init(void *state, cc_context *ctx, int64_t now_us) {
     (void)now_us;

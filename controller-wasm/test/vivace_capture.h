@@ -7,7 +7,7 @@
 #include "algorithms/vivace_state.h"
 
 static vivace_state *captured;
-static const cc_param_desc params[VIVACE_P_COUNT] = {VIVACE_PARAM_ROWS(900, 0, 0, 0)};
+static const cc_param_desc params[VIVACE_P_COUNT] = {VIVACE_PARAM_ROWS(900, 0, 0, 0, 0)};
 static const pcc_hooks hooks = VIVACE_HOOKS(vivace_mi_utility);
 static void capture_init(void *state, cc_context *ctx, int64_t now_us) {
     (void)now_us;

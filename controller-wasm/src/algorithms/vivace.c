@@ -21,8 +21,8 @@
 
 #include <math.h>
 
-static const cc_param_desc vivace_params[VIVACE_P_COUNT] = {VIVACE_PARAM_ROWS(900, 0, 0, 0)};
-static const cc_param_desc vivace_loss_params[VIVACE_P_COUNT] = {VIVACE_PARAM_ROWS(0, 1, 0, 0)};
+static const cc_param_desc vivace_params[VIVACE_P_COUNT] = {VIVACE_PARAM_ROWS(900, 0, 0, 0, 0)};
+static const cc_param_desc vivace_loss_params[VIVACE_P_COUNT] = {VIVACE_PARAM_ROWS(0, 1, 0, 0, 0)};
 
 static const char *const phase_names[] = {"slow_start", "probing", "double_check", "moving"};
 

@@ -1,7 +1,7 @@
 /*
  * PCC Vivace's parameters (internal): their indices and the rows of the table, which a Vivace variant (e.g. one
- * with its own utility) puts first in its own table: {VIVACE_PARAM_ROWS(b, moving, regain, persistent_queue), its own rows...}, its own
- * indices starting at VIVACE_P_COUNT.
+ * with its own utility) puts first in its own table: {VIVACE_PARAM_ROWS(b, moving, regain, persistent_queue, span),
+ * its own rows...}, its own indices starting at VIVACE_P_COUNT.
  */
 #ifndef PCC_VIVACE_PARAMS_H
 #define PCC_VIVACE_PARAMS_H
@@ -33,6 +33,7 @@ enum {
     VIVACE_P_SLOW_START_FORWARD_GRADIENT,
     VIVACE_P_REGAIN_WITHOUT_QUEUE,
     VIVACE_P_SLOW_START_PERSISTENT_QUEUE,
+    VIVACE_P_GRADIENT_SPAN_MS,
     VIVACE_P_COUNT
 };
 
@@ -41,7 +42,8 @@ enum {
  * ran with b = 900 as the default, and the published user-space code uses 900 with x in Mbit/s and a
  * dimensionless dRTT/dt. The figures we reproduce come from §4.5, so 900 is the default.
  */
-#define VIVACE_PARAM_ROWS(latency_coefficient_default, moving_default, regain_default, persistent_queue_default) \
+#define VIVACE_PARAM_ROWS(latency_coefficient_default, moving_default, regain_default, persistent_queue_default, \
+                          span_default)                                                                      \
         {"epsilon", 0.05, 0.001, 0.5, "probing step ε: probes at r(1±ε) (thesis Table 4.1)"},                \
         {"theta0", 1, 1e-6, 1e6, "initial conversion factor θ0, Mbit/s per utility/(Mbit/s) (Table 4.1)"}, \
         {"omega0", 0.05, 0.001, 1, "initial dynamic change boundary ω0, fraction of rate (Table 4.1)"},     \
@@ -77,6 +79,8 @@ enum {
         {"regain_without_queue", regain_default, 0, 1,                                                     \
          "boolean; 1 (with a latency term, b > 0): below half the most a probe round delivered, two probe MIs in a row that lost nothing and whose mean RTT stayed within max(0.25 x min RTT, 2 x the RTT noise the flow's uncongested MIs measured) of the min RTT re-enter slow start, and a recovery's slow start doubles on past its target while its MIs meet no such queue (0: off)"}, \
         {"slow_start_persistent_queue", persistent_queue_default, 0, 1,                                      \
-         "boolean; 1: the first slow start ends on a loss-free utility drop only when the queue persists (a second such MI in a row, or the acks' delivery rate grew < 25 % over 3 MIs: BBR's full-pipe test); after the first such MI the doubling holds one MI, then resumes; on its exit the rate falls back no lower than what its loss-free MIs delivered (less epsilon and queue). Loss ends it as before (0: the thesis's exit on the first drop)"}
+         "boolean; 1: the first slow start ends on a loss-free utility drop only when the queue persists (a second such MI in a row, or the acks' delivery rate grew < 25 % over 3 MIs: BBR's full-pipe test); after the first such MI the doubling holds one MI, then resumes; on its exit the rate falls back no lower than what its loss-free MIs delivered (less epsilon and queue). Loss ends it as before (0: the thesis's exit on the first drop)"}, \
+        {"gradient_span_ms", span_default, 0, 2000,                                                        \
+         "ms; > 0: a probing MI's RTT gradient counts only as far as the RTT's slope over the MIs sent in the last max(this, sRTT) confirms it, so a queue a capacity swing builds and drains within that span is not overshoot (0: the MI's own gradient, the thesis's)"}
 
 #endif /* PCC_VIVACE_PARAMS_H */

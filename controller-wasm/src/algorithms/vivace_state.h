@@ -20,6 +20,9 @@ enum { VIVACE_TAG_SLOW_START, VIVACE_TAG_HOLD, VIVACE_TAG_DRAIN, VIVACE_TAG_MOVI
 /* Probe rounds whose delivery a fade is judged against (vivace_recovery.c): a capacity that steps down over a few
  * rounds is still compared with what the link delivered before the first step. */
 #define VIVACE_FADE_REFERENCE_ROUNDS 3
+/* Finished MIs whose RTT regressions the gradient span (gradient_span_ms) pools: 16 MIs of ≥ 10 ms (MIs are at least
+ * one sRTT) cover 160 ms; a longer span on a shorter RTT pools what is kept. */
+#define VIVACE_SPAN_MIS 16
 
 typedef enum { STATE_SLOW_START, STATE_PROBING, STATE_DOUBLE_CHECK, STATE_MOVING } vivace_phase;
 
@@ -99,6 +102,11 @@ typedef struct vivace_state {
     int regain_held;                 /* a variant holds regain_without_queue off for now (vivace-video: no player waiting) */
     double rtt_noise_us;             /* running mean of the RTT excess (mean RTT - min RTT) of MIs that built no queue */
     int have_rtt_noise;
+    /* gradient_span_ms (vivace_utility.c): the RTT regressions of the latest finished MIs, the newest at
+     * (span_written - 1) % VIVACE_SPAN_MIS */
+    pcc_regression span_rtt[VIVACE_SPAN_MIS];
+    int64_t span_start_us[VIVACE_SPAN_MIS];
+    unsigned span_written;
     int64_t min_one_way_us;          /* lowest receive time - send time seen (clock offset included) */
     int64_t last_one_way_us;         /* the latest ack's */
     int have_one_way;

@@ -13,6 +13,11 @@
  * monitor_interval.c), as the published user-space code filters by its own standard error: acks that reach the
  * sender in late batches tilt the regression without any queue. */
 #define RTT_GRADIENT_STDERR_FILTER 2.0
+/* gradient_span_ms: a probing MI's gradient beyond this multiple of ε is more than its step can explain (eq. 4.4: a probe
+ * at r(1 + ε) with r at most the capacity grows the queue at most at ε), so it is the path's doing, and is forgiven
+ * when the span shows no queue growing. A smaller one is the probe's own queue, which eq. 4.1 must keep charging: that
+ * is what holds the rate below the capacity on a steady link. */
+#define SPAN_STEP_MULTIPLE 2.0
 /* Weight of the recent average loss rate in an MI's loss rate: halves the binomial noise of one MI's count,
  * keeps the expected x·L term. */
 #define LOSS_SMOOTHING 0.5
@@ -60,19 +65,58 @@ int vivace_mi_queue_grew(const vivace_state *s, const pcc_mi_result *r) {
     return gradient > 0 && gradient >= vivace_param(s, VIVACE_P_LATENCY_FILTER);
 }
 
+/* gradient_span_ms: the slope of the RTT over the MIs sent in the last max(span, sRTT) up to this MI's end, this one
+ * included; it pools their regressions (monitor_interval.h). Eq. 4.1's latency term stands for the queue a rate above
+ * the capacity builds (§4.3.1, eq. 4.4). Where the capacity swings faster than an MI (an LTE scheduler's 3x within
+ * 100 ms), one MI at the mean capacity meets a trough and reads a queue that the next peak drains: the regression over
+ * a span of the swing shows it flat, as a rate above the mean capacity still shows it growing. The kernel-module
+ * paper makes the same point for noisy RTT samples, which it filters over more than one MI. Returns 0 when no
+ * earlier MI lies in the span (*pooled = 0): the MI's own gradient stands. */
+static double span_gradient(const vivace_state *s, const pcc_mi_result *r, int *pooled) {
+    *pooled = 0;
+    double span_us = vivace_param(s, VIVACE_P_GRADIENT_SPAN_MS) * 1000.0;
+    double srtt_us = (double)s->loop.ctx->rtt->smoothed_rtt_us;
+    if (srtt_us > span_us) span_us = srtt_us;
+    pcc_regression sum = r->rtt;
+    unsigned kept = s->span_written < VIVACE_SPAN_MIS ? s->span_written : VIVACE_SPAN_MIS;
+    for (unsigned i = 1; i <= kept; i++) {
+        unsigned at = (s->span_written - i) % VIVACE_SPAN_MIS;
+        if ((double)(r->end_time_us - s->span_start_us[at]) > span_us) break;
+        pcc_regression_merge(&sum, &s->span_rtt[at], (double)(s->span_start_us[at] - r->start_time_us));
+        *pooled = 1;
+    }
+    return *pooled ? pcc_regression_slope(&sum) : 0.0;
+}
+
+static void span_note(vivace_state *s, const pcc_mi_result *r) {
+    if (r->timed_out || r->rtt.n == 0) return;
+    unsigned at = s->span_written % VIVACE_SPAN_MIS;
+    s->span_rtt[at] = r->rtt;
+    s->span_start_us[at] = r->start_time_us;
+    s->span_written++;
+}
+
 double vivace_mi_utility(void *state, const pcc_mi_result *r, double *noise_var) {
     return vivace_mi_utility_adjusted(state, r, noise_var, 1.0, 0.0);
 }
 
 double vivace_mi_utility_adjusted(void *state, const pcc_mi_result *r, double *noise_var, double latency_scale,
                                   double throughput_cap_mbps) {
-    const vivace_state *s = state;
+    vivace_state *s = state;
     const pcc_loop *loop = &s->loop;
     cc_mi_stats stats = r->stats;
     int slow_start = r->tag == VIVACE_TAG_SLOW_START;
     /* Slow start keeps the whole gradient: its exit has its own tests of a gradient the rate did not cause
      * (vivace_slow_start.c), and a sender that stalls while the rate doubles must still stop the doubling. */
     stats.rtt_gradient = slow_start ? significant_rtt_gradient(r) : rate_driven_gradient(r, significant_rtt_gradient(r));
+    if (vivace_param(s, VIVACE_P_GRADIENT_SPAN_MS) > 0) {
+        int pooled;
+        double spanned = span_gradient(s, r, &pooled);
+        if (!slow_start && pooled && stats.rtt_gradient > SPAN_STEP_MULTIPLE * vivace_param(s, VIVACE_P_EPSILON) &&
+            spanned < vivace_param(s, VIVACE_P_LATENCY_FILTER))
+            stats.rtt_gradient = 0.0;
+        span_note(s, r);
+    }
     /* Slow start's th_loss (Table 4.1) is weighed against the loss this MI measured, not the filtered value below: an
      * MI that lost every packet filters to less than 1, and th_loss = 1 ignored it, so slow start never ended while
      * every packet was lost. */

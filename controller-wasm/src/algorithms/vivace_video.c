@@ -85,9 +85,13 @@ enum {
 /* LTE's capacity swings 3x within 100 ms (TMobile-LTE-short): a first slow start that ends on one MI's RTT gradient
  * ends on whichever dip it meets first (vivace_slow_start.c, slow_start_persistent_queue). */
 #define VIDEO_SLOW_START_PERSISTENT_QUEUE 1
+/* gradient_span_ms (vivace_utility.c): off, as for vivace. A 300-ms span (about three of an LTE scheduler's swings)
+ * raised the rate on TMobile-LTE-short in pcc-sim, but on a steady link whose receiver stamps in batches it left the
+ * rate lower before a fade and the recovery slower (test_fade_recovery), and 150 ms moved the rate too little to tell. */
+#define VIDEO_GRADIENT_SPAN_MS 0
 
 static const cc_param_desc vivace_video_params[VIVACE_VIDEO_P_COUNT] = {
-    VIVACE_PARAM_ROWS(900, 0, VIDEO_REGAIN_WITHOUT_QUEUE, VIDEO_SLOW_START_PERSISTENT_QUEUE),
+    VIVACE_PARAM_ROWS(900, 0, VIDEO_REGAIN_WITHOUT_QUEUE, VIDEO_SLOW_START_PERSISTENT_QUEUE, VIDEO_GRADIENT_SPAN_MS),
     {"video_buffer_low_ms", VIDEO_BUFFER_LOW_MS, 0, 600000,
      "spare time (buffer, or time to the deadline) at or below which the latency penalty is scaled down fully, ms (two 2-s segments)"},
     {"video_buffer_healthy_ms", VIDEO_BUFFER_HEALTHY_MS, 0, 600000,

@@ -86,8 +86,8 @@ enum {
  * ends on whichever dip it meets first (vivace_slow_start.c, slow_start_persistent_queue). */
 #define VIDEO_SLOW_START_PERSISTENT_QUEUE 1
 /* gradient_span_ms (vivace_utility.c): off, as for vivace. A 300-ms span (about three of an LTE scheduler's swings)
- * raised the rate on TMobile-LTE-short in pcc-sim, but on a steady link whose receiver stamps in batches it left the
- * rate lower before a fade and the recovery slower (test_fade_recovery), and 150 ms moved the rate too little to tell. */
+ * raised the rate on TMobile-LTE-short in pcc-sim, but test_fade_recovery's batched receiver then meets its fade at a
+ * low point of the rate's oscillation, and the recovery, which targets the rate before the fade, falls short. */
 #define VIDEO_GRADIENT_SPAN_MS 0
 
 static const cc_param_desc vivace_video_params[VIVACE_VIDEO_P_COUNT] = {

@@ -1,6 +1,6 @@
 """The target ratio with the bench's average bitrate as it is now defined (on screen: the players' time-weighted
 bitrate, bench/harness/README.md "Average bitrate"), beside the downloaded segments' mean the tables above use.
-Usage: python3 onscreen.py   (reads results.jsonl)"""
+Usage: python3 onscreen.py [RESULTS.jsonl]   (default: this folder's results.jsonl; pairs with no runs are left out)"""
 import json
 import os
 import sys
@@ -28,7 +28,8 @@ def fmt(values):
     return interval(values, 3)
 
 
-rows = [json.loads(line) for line in open(os.path.join(os.path.dirname(os.path.abspath(__file__)), 'results.jsonl')) if line.strip()]
+path = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(os.path.abspath(__file__)), 'results.jsonl')
+rows = [json.loads(line) for line in open(path) if line.strip()]
 for scenario in sorted({r['scenario'] for r in rows}):
     runs = {}
     for r in rows:
@@ -49,6 +50,8 @@ for scenario in sorted({r['scenario'] for r in rows}):
     print('| --- | --- |')
     for a, b in [('vv', 'vvo'), ('vvc', 'vvo'), ('vv', 'vivace'), ('vv', 'tcp-bbr')]:
         reps = [n for n in sorted(runs.get(a, {})) if n in runs.get(b, {})]
+        if not reps:
+            continue
         diffs = [played(runs[a][n]) - played(runs[b][n]) for n in reps]
         print(f"| {a} − {b} | {fmt(diffs)} ({', '.join(f'{d:+.3f}' for d in diffs)}) |")
     print()

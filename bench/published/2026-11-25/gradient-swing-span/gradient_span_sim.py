@@ -24,6 +24,16 @@ def rate_over_cap(rows, after_s=3.0):
     return sum(float(r['pacing_rate_mbps']) for r in rows) / sum(float(r['capacity_mbps']) for r in rows)
 
 
+def lte_settings():
+    """(trace, noise) -> the simulator's arguments: fade_regain_sim.py's lte setting on that trace, with that noise."""
+    out = {}
+    for trace, file in frs.TRACES.items():
+        args = [os.path.join(frs.ROOT, 'bench', 'traces', file) if i == frs.TRACE_AT else a for i, a in enumerate(frs.BASE)]
+        for noise, noise_args in NOISES.items():
+            out[(trace, noise)] = [*args, *noise_args]
+    return out
+
+
 def run(sim, args, path):
     cmd = ['nice', '-n', '10', sim, *args, '--csv', path, '--json']
     return json.loads(subprocess.run(cmd, check=True, capture_output=True, text=True).stdout)
@@ -37,16 +47,13 @@ def main():
     for cc, name in CCS.items():
         for span in SPANS:
             arm = ['--cc', name, '--cc-param', f'gradient_span_ms={span}']
-            for trace, file in frs.TRACES.items():
-                base = list(frs.BASE)
-                base[frs.TRACE_AT] = os.path.join(frs.ROOT, 'bench', 'traces', file)
-                for noise, noise_args in NOISES.items():
-                    for seed in seeds:
-                        path = os.path.join(out, f'{trace}-{noise}-{cc}-{span}-{seed}.csv')
-                        doc = run(sim, [*arm, *base, *noise_args, '--seed', str(seed)], path)
-                        m = frs.metrics(path, doc, trace)
-                        m['rate_over_cap'] = rate_over_cap(list(csv.DictReader(open(path))))
-                        rows.append({'setting': f'{trace}-{noise}', 'cc': cc, 'span_ms': span, 'seed': seed, **m})
+            for (trace, noise), setting_args in lte_settings().items():
+                for seed in seeds:
+                    path = os.path.join(out, f'{trace}-{noise}-{cc}-{span}-{seed}.csv')
+                    doc = run(sim, [*arm, *setting_args, '--seed', str(seed)], path)
+                    m = frs.metrics(path, doc, trace)
+                    m['rate_over_cap'] = rate_over_cap(list(csv.DictReader(open(path))))
+                    rows.append({'setting': f'{trace}-{noise}', 'cc': cc, 'span_ms': span, 'seed': seed, **m})
             for link, link_args in FIXED.items():
                 for seed in seeds:
                     path = os.path.join(out, f'{link}-{cc}-{span}-{seed}.csv')

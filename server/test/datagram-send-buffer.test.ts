@@ -41,8 +41,10 @@ async function fetchThrough(args: string[]): Promise<Record<string, string | num
   }
 }
 
+// --pacer loop: the send loop hands datagrams to QUIC itself and counts each refusal (backpressure_events); with the
+// addon's pacer (the default) the pacer thread retries a full buffer itself and the sender never sees it.
 test(`a ${MIN_DATAGRAM_BUFFER_BYTES}-byte datagram send buffer fills (the flag is honoured) and loses no datagram the origin stamped sent`, { timeout: 120_000 }, async (t) => {
-  const small = await fetchThrough(['--datagram-send-buffer-bytes', String(MIN_DATAGRAM_BUFFER_BYTES)]);
+  const small = await fetchThrough(['--pacer', 'loop', '--datagram-send-buffer-bytes', String(MIN_DATAGRAM_BUFFER_BYTES)]);
   t.diagnostic(`small buffer: ${JSON.stringify(small)}`);
   // A 1 ms pacing burst at 100 Mbit/s is ~12.5 KB, three times the buffer: QUIC refuses part of some batch.
   assert.ok(Number(small.backpressure_events) > 0, 'QUIC never refused a datagram: the small buffer was not applied');
@@ -52,9 +54,16 @@ test(`a ${MIN_DATAGRAM_BUFFER_BYTES}-byte datagram send buffer fills (the flag i
   assert.equal(small.retransmitted_bytes, 0);
 
   // A 4 MiB buffer holds the whole 3 MB body: QUIC never refuses, so the refusals above came from the flag.
-  const large = await fetchThrough(['--datagram-send-buffer-bytes', String(4 * 1024 * 1024)]);
+  const large = await fetchThrough(['--pacer', 'loop', '--datagram-send-buffer-bytes', String(4 * 1024 * 1024)]);
   t.diagnostic(`4 MiB buffer: ${JSON.stringify(large)}`);
   assert.equal(large.backpressure_events, 0, 'a 4 MiB buffer refused datagrams');
+});
+
+test(`--pacer addon with a ${MIN_DATAGRAM_BUFFER_BYTES}-byte send buffer: the pacer thread waits for room and loses no datagram it stamped sent`, { timeout: 120_000 }, async (t) => {
+  const small = await fetchThrough(['--pacer', 'addon', '--datagram-send-buffer-bytes', String(MIN_DATAGRAM_BUFFER_BYTES)]);
+  t.diagnostic(`small buffer, addon pacer: ${JSON.stringify(small)}`);
+  assert.equal(small.pacer, 'addon');
+  assert.equal(small.packets_lost, 0, 'datagrams stamped sent were lost');
 });
 
 test('origin CLI: --datagram-send-buffer-bytes outside the addon\'s bounds is a usage error', () => {

@@ -13,7 +13,7 @@ import { CLOSE_PROTOCOL_VIOLATION, SentPacketTracker, type CmcdState, type SentP
 import { monotonicNsFromUs, nowUs as processNowUs, usFromMonotonicNs } from '../clock.ts';
 import { AckGuard } from './ack-guard.ts';
 import { BUSY_SERVICE_INTERVAL_US, ControllerTicker } from './controller-ticker.ts';
-import { DEFAULT_PACER, DepartureSchedule, type Pacer } from './departure-schedule.ts';
+import { DepartureSchedule, type Pacer } from './departure-schedule.ts';
 import { FlightLimit } from './flight-limit.ts';
 import type { OutgoingRequest } from './outgoing-request.ts';
 import { MAX_BATCH_PACKETS, Packetizer, type BuiltPacket, type DatagramSink, type PacedDatagramSink } from './packetizer.ts';
@@ -112,14 +112,14 @@ export class DatagramSender {
       random: () => number; maxDatagramBytes: number; initialWindowBytes: number; nowUs: number; maxPacketsInFlight?: number;
       /** The pacing burst's duration at the rate (token-bucket.ts; the origin's --pacing-burst-us). */
       pacingBurstUs?: number;
-      /** Who paces (departure-schedule.ts; the origin's --pacer): the send loop's turns, or the addon's pacer (the sink must be a PacedDatagramSink). */
+      /** Who paces (departure-schedule.ts; the origin's --pacer): the send loop's turns (when not given), or the addon's pacer (the sink must be a PacedDatagramSink). */
       pacer?: Pacer;
     },
   ) {
     this.tracker = new SentPacketTracker({ random: options.random });
     this.packetizer = new Packetizer(options.maxDatagramBytes);
     this.bucket = new TokenBucket(options.nowUs, options.pacingBurstUs);
-    if ((options.pacer ?? DEFAULT_PACER) === 'addon') {
+    if (options.pacer === 'addon') {
       if (!isPacedSink(sink)) throw new TypeError('--pacer addon needs a sink with sendDatagramsAt, takeDepartures and discardPaced');
       this.pacedSink = sink;
       this.schedule = new DepartureSchedule(options.nowUs, this.bucket.burstDurationUs);

@@ -11,7 +11,8 @@ const US_PER_S = 1e6;
 /** The pacer modes the origin accepts (--pacer): loop = the send loop's own turns pace (token-bucket.ts); addon = the addon's pacer. */
 export const PACERS = ['loop', 'addon'] as const;
 export type Pacer = (typeof PACERS)[number];
-export const DEFAULT_PACER: Pacer = 'loop';
+/** The origin's default (--pacer): the addon's pacer; a DatagramSender given no pacer paces on its own turns. */
+export const DEFAULT_PACER: Pacer = 'addon';
 export function isPacer(value: string): value is Pacer {
   return (PACERS as readonly string[]).includes(value);
 }

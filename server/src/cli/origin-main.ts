@@ -187,7 +187,8 @@ async function main(): Promise<void> {
     });
   } catch (err) {
     if (err instanceof UsageError) {
-      console.error(`origin: ${err.message}\n\n${usage('usage: npm run -s origin -- [options]', specs)}`);
+      // The error goes last: the options list is long, and a terminal or a log tail shows the end.
+      console.error(`${usage('usage: npm run -s origin -- [options]', specs)}\n\norigin: ${err.message}`);
       process.exit(2);
     }
     log('error', 'origin.start_failed', { error: errorMessage(err) });

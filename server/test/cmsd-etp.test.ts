@@ -81,7 +81,7 @@ test('origin CLI: --etp-source is listed in --help; a bad value is a usage error
   const run = (args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/origin-main.ts', ...args], { cwd: serverDir, encoding: 'utf8', timeout: 60_000 });
   const help = run(['--help']);
   assert.equal(help.status, 0);
-  assert.match(help.stdout, /--etp-source VALUE +datagram sessions' CMSD etp: .*measured\|pacing \(default measured\)/);
+  assert.match(help.stdout, /--etp-source VALUE +datagram sessions' CMSD etp: .*measured\|pacing \(default pacing\)/);
   const bad = run(['--etp-source', 'kernel']);
   assert.equal(bad.status, 2);
   assert.match(bad.stderr, /--etp-source must be one of measured, pacing, got "kernel"/);

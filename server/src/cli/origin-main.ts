@@ -66,7 +66,7 @@ const specs: Record<string, FlagSpec> = {
   },
   'etp-source': {
     type: 'string', default: d.etpSource,
-    help: `datagram sessions' CMSD etp: measured = the controller's rate once it has heard a delivery and left its start-up phase (none before); pacing = its rate from the first RTT sample, initial rate included; ${ETP_SOURCES.join('|')}`,
+    help: `datagram sessions' CMSD etp: pacing = the controller's rate from the first RTT sample, initial rate included; measured = its rate once it has heard a delivery and left its start-up phase (none before); ${ETP_SOURCES.join('|')}`,
   },
   'datagram-send-buffer-bytes': {
     type: 'number', default: d.datagramSendBufferBytes,

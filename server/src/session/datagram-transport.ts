@@ -19,12 +19,13 @@ import { servedOutcome, type ResponseCmsd, type ServeOutcome, type TransportHand
 
 const TELEMETRY_SAMPLE_INTERVAL_US = 1000;
 
-/** Where CMSD `etp` comes from (--etp-source): `measured` (default), the controller's rate once it rests on what the
- *  path delivered; `pacing`, the controller's rate from the first RTT sample, its initial rate included (the rule
- *  before; kept for A/B runs). PROTOCOL.md §2.7. */
+/** Where CMSD `etp` comes from (--etp-source): `pacing` (default), the controller's rate from the first RTT sample,
+ *  its initial rate included; `measured`, the controller's rate once it rests on what the path delivered. `pacing`
+ *  stays the default: on the real path `measured` asked for 4000 kbit/s sooner but showed less
+ *  (bench/published/2026-11-25/cmsd-etp-startup). PROTOCOL.md §2.7. */
 export const ETP_SOURCES = ['measured', 'pacing'] as const;
 export type EtpSource = (typeof ETP_SOURCES)[number];
-export const DEFAULT_ETP_SOURCE: EtpSource = 'measured';
+export const DEFAULT_ETP_SOURCE: EtpSource = 'pacing';
 export function isEtpSource(v: string): v is EtpSource {
   return (ETP_SOURCES as readonly string[]).includes(v);
 }

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Runs every workspace's test script in dependency order and closes with one line:
-// "tests: N passed, N failed" (counts parsed from node:test and ctest summaries).
+// "tests: N passed, N failed" (counts parsed from node:test, ctest and cargo test summaries).
 import { spawn } from 'node:child_process';
 import { readFileSync, existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -22,7 +22,10 @@ function runWorkspaceTests(workspace, packageName, command = ['npm', 'run', '-s'
         let m;
         if ((m = /^# pass (\d+)/.exec(line))) passed += Number(m[1]);
         else if ((m = /^# fail (\d+)/.exec(line))) failed += Number(m[1]);
-        else if ((m = /tests passed, (\d+) tests failed out of (\d+)/.exec(line))) {
+        else if ((m = /^test result: \w+\. (\d+) passed; (\d+) failed/.exec(line))) { // cargo test
+          passed += Number(m[1]);
+          failed += Number(m[2]);
+        } else if ((m = /tests passed, (\d+) tests failed out of (\d+)/.exec(line))) {
           failed += Number(m[1]);
           passed += Number(m[2]) - Number(m[1]);
         }

@@ -82,15 +82,9 @@ def origin_side(run):
     tel_files = glob.glob(os.path.join(run, 'telemetry', '*.jsonl'))
     if not tel_files:
         return None
-    opened = None
-    for line in open(os.path.join(run, 'origin.log')):
-        try:
-            o = json.loads(line)
-        except ValueError:
-            continue
-        if o.get('event') == 'session.open':
-            opened = epoch_ms(o['time']) - link_init_ms(run)
-            break
+    # origin.log's JSON lines; the session's open is one with '"event":"session.open"'
+    line = next(x for x in open(os.path.join(run, 'origin.log')) if '"event":"session.open"' in x)
+    opened = epoch_ms(json.loads(line)['time']) - link_init_ms(run)
     rows = [json.loads(x) for x in open(tel_files[0])]
     first = {}
     last_upd = 0

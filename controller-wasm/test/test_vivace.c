@@ -656,24 +656,40 @@ static void test_no_undo_behind_a_forward_queue(void) {
 /* A video session that starts as the return path goes silent (ATT-LTE-driving-2016's uplink trace carries nothing
  * from 3.0 to 5.2 s; bench/published/2026-11-25/lte-att-2): 8 Mbit/s, 40 ms, 300 KB; a player that asks for one
  * segment at a time once the previous one is acknowledged (first_kb, then 75 KB ones), its requests crossing the
- * return path, which is down from 0.1 to 2.3 s. Returns Mbit/s delivered over 6-10 s (ack_outage 0: none). */
-static double video_goodput_after_early_silence(int ack_outage, double first_kb) {
+ * return path, which is down from 0.1 s to outage_until_us (0: never). */
+typedef struct {
+    double delivered_mbps;   /* over 6-10 s */
+    double lowest_bps;       /* the lowest pacing rate seen */
+    double resumed_bps;      /* the pacing rate when slow start came back after the silence; 0: it did not */
+    int64_t link_reached_us; /* when the pacing rate first reached 0.9 x the link after the silence; -1: never */
+} early_silence_run;
+
+static early_silence_run video_after_early_silence(int64_t outage_until_us, double first_kb) {
+    const double link_bps = 8e6;
     cc_controller *cc = cc_create("vivace", 5, 0);
-    bottleneck_link *link = link_create(cc, 8e6, 40000, 300e3);
-    const int64_t request_up_us = 20000, outage_from_us = 100000, outage_until_us = 2300000;
-    if (ack_outage) {
+    bottleneck_link *link = link_create(cc, link_bps, 40000, 300e3);
+    const int64_t request_up_us = 20000, outage_from_us = 100000;
+    if (outage_until_us > 0) {
         link->ack_outage_from_us = outage_from_us;
         link->ack_outage_until_us = outage_until_us;
     }
     link->app_segment_period_us = link->app_next_segment_us = INT64_MAX; /* segments come from the requests below */
     link->app_backlog_bytes = first_kb * 1000;
+    early_silence_run run = {0.0, cc_pacing_rate_bytes_per_s(cc) * 8, 0.0, -1};
+    int left_slow_start = 0;
     int64_t request_arrives_us = -1;
     for (int64_t t_us = 10000; t_us <= 10000000; t_us += 10000) {
         link_run(link, t_us);
         if (t_us == 6000000) link_reset_stats(link);
+        double rate_bps = cc_pacing_rate_bytes_per_s(cc) * 8;
+        if (rate_bps < run.lowest_bps) run.lowest_bps = rate_bps;
+        int in_slow_start = strcmp(state_of(cc), "slow_start") == 0;
+        if (!in_slow_start) left_slow_start = 1;
+        if (left_slow_start && in_slow_start && run.resumed_bps == 0.0 && t_us >= outage_until_us) run.resumed_bps = rate_bps;
+        if (run.link_reached_us < 0 && t_us >= outage_until_us && rate_bps >= 0.9 * link_bps) run.link_reached_us = t_us;
         if (link->app_backlog_bytes <= 0 && request_arrives_us < 0 && cc_bytes_in_flight(cc) == 0) {
             int64_t at_us = t_us + request_up_us;
-            if (ack_outage && at_us >= outage_from_us && at_us < outage_until_us) at_us = outage_until_us;
+            if (at_us >= outage_from_us && at_us < outage_until_us) at_us = outage_until_us;
             request_arrives_us = at_us;
         }
         if (request_arrives_us >= 0 && t_us >= request_arrives_us) {
@@ -681,25 +697,42 @@ static double video_goodput_after_early_silence(int ack_outage, double first_kb)
             request_arrives_us = -1;
         }
     }
-    double mbps = (double)link->delivered_bytes * 8 / 4.0 / 1e6;
+    run.delivered_mbps = (double)link->delivered_bytes * 8 / 4.0 / 1e6;
     free(link);
     cc_destroy(cc);
-    return mbps;
+    return run;
 }
 
 static void test_first_slow_start_resumes_after_return_silence(void) {
-    double clear = video_goodput_after_early_silence(0, 200);
+    double clear = video_after_early_silence(0, 200).delivered_mbps;
     /* 200 KB: the sender still had data after the first halving, and those packets' acks undo the halvings */
-    double undone = video_goodput_after_early_silence(1, 200);
+    double undone = video_after_early_silence(2300000, 200).delivered_mbps;
     /* 20 KB: it had none (the next request waited for the uplink), so only acks of packets sent before the
      * halving show the return path's delay; the first MI after the silence completes the episode */
-    double recovered = video_goodput_after_early_silence(1, 20);
+    double recovered = video_after_early_silence(2300000, 20).delivered_mbps;
     fprintf(stderr, "vivace video, 8 Mbit/s, return path silent 0.1-2.3 s: delivered over 6-10 s %.2f Mbit/s (200 KB first "
             "segment), %.2f (20 KB); %.2f with no silence\n", undone, recovered, clear);
     /* Before the halvings resumed the first slow start, they ended it: probing's rounds, re-run at every segment's
      * end, delivered 2.65 and 0.54 Mbit/s here (the 20 KB case held 0.5 Mbit/s for 9 s after the silence). */
     CHECK(undone > 0.9 * clear);
     CHECK(recovered > 0.9 * clear);
+}
+
+/* The 20 KB case, silences of 2.2-3.2 s (ATT-LTE-driving-2016's is 2.2 s): the MI timeouts in the silence halved the
+ * initial rate, and only acks of packets sent before the halving come back late. */
+static void test_first_slow_start_resumes_from_before_the_halvings(void) {
+    const double initial_bps = 1e6;
+    for (int64_t until_us = 2300000; until_us <= 3300000; until_us += 500000) {
+        early_silence_run run = video_after_early_silence(until_us, 20);
+        fprintf(stderr, "vivace video, return path silent 0.1-%.1f s at the initial rate: lowest %.2f Mbit/s, slow start "
+                "resumed at %.2f, 0.9 x the link %.2f s after the silence\n", until_us / 1e6, run.lowest_bps / 1e6,
+                run.resumed_bps / 1e6, (run.link_reached_us - until_us) / 1e6);
+        CHECK(run.lowest_bps < 0.6 * initial_bps); /* halved (probing's rate is the halved one +- epsilon) */
+        /* Resumed from the halved rate (0.50 Mbit/s), slow start reached the link 2.2-2.8 s after the silence; from
+         * the rate before the halvings but in an MI the silence's RTT samples stretched, 2.1-2.8 s. */
+        CHECK(run.resumed_bps >= initial_bps);
+        CHECK(run.link_reached_us >= 0 && run.link_reached_us - until_us < 1200000);
+    }
 }
 
 /* 16 Mbit/s, 300 KB, RTT 14 ms for 10 s, then the path gets longer (the thesis's changing-RTT links, §5.2: seed 11
@@ -896,6 +929,7 @@ int main(void) {
     test_path_step_undo();
     test_no_undo_behind_a_forward_queue();
     test_first_slow_start_resumes_after_return_silence();
+    test_first_slow_start_resumes_from_before_the_halvings();
     test_slow_start_overshoot();
     test_long_rtt_slow_start();
     test_startup_with_rtt_jitter();

@@ -47,16 +47,23 @@ void vivace_on_timeout(void *state, const pcc_mi_result *r) {
 /* MI timeouts that interrupted the first slow start (thesis §4.4: double per MI until the utility falls) where the
  * acks, once they came, showed a silence of the return path: the rate the halvings started from was the search's
  * own guess (the initial rate or a doubling of it whose feedback was still due), never a rate the path was shown to
- * carry, so neither it nor half of it is a place to stop. Stopping there leaves a video flow at a fraction of the
- * link: probing's rounds (§4.4.3) climb a few percent each and a segment's end re-runs them, while slow start alone
- * doubles through such MIs. The search resumes from rate, with its own guards (the exit on the first utility drop,
- * the delivery cap, the drain), and as the first slow start: no target. */
+ * carry, so neither it nor half of it, nor the floor that more halvings reach, is a place to stop. Stopping there
+ * leaves a video flow at a fraction of the link: probing's rounds (§4.4.3) climb a few percent each and a segment's
+ * end re-runs them, while slow start alone doubles through such MIs; resumed from the floor, its 10-packet MIs take
+ * about a second each. The search resumes from the rate before the halvings (the undo's and the timeout recovery's
+ * alike), with its own guards (the exit on the first utility drop, the delivery cap, the drain), and as the first
+ * slow start: no target. */
 static void resume_first_slow_start(vivace_state *s, double rate) {
     s->awaiting_feedback = 0;
     s->path_step_open = 0;
     s->base_rate = rate;
     vivace_reset_direction(s);
     vivace_reenter_slow_start(s, 0.0);
+}
+
+/* The rate the episode's first halving started from. */
+static double rate_before_halvings(const vivace_state *s) {
+    return vivace_clamp_rate(s, 2.0 * s->rate_after_first_halving);
 }
 
 /* The first MI of the current epoch that completes after MI-timeout halvings shows that feedback flows again.
@@ -68,7 +75,7 @@ static void resume_first_slow_start(vivace_state *s, double rate) {
 int vivace_start_timeout_recovery(vivace_state *s) {
     s->awaiting_feedback = 0;
     if (s->halved_first_slow_start && s->episode_late_on_the_way_back) {
-        resume_first_slow_start(s, s->base_rate);
+        resume_first_slow_start(s, rate_before_halvings(s));
         return 1;
     }
     if (s->base_rate < s->rate_after_first_halving) {
@@ -93,7 +100,7 @@ int vivace_start_timeout_recovery(vivace_state *s) {
 
 /* Back to the rate before the first halving of the episode, like TCP's spurious-RTO undo (RFC 5682 F-RTO, Eifel). */
 static void undo_halvings(vivace_state *s) {
-    double before = vivace_clamp_rate(s, 2.0 * s->rate_after_first_halving);
+    double before = rate_before_halvings(s);
     if (s->halved_first_slow_start) {
         resume_first_slow_start(s, before);
         return;
@@ -219,16 +226,18 @@ void vivace_timeout_on_ack(vivace_state *s, const cc_ack_event *event) {
     track_level(s, event->packet->sent_time_us, one_way_us, previous_one_way_us);
     int64_t late_us = ack_late_us(s, event);
     int late_with_no_queue = late_on_the_way_back(s, one_way_us, late_us);
+    int first_slow_start_late = s->awaiting_feedback && s->halved_first_slow_start && late_with_no_queue;
     if (s->awaiting_feedback && late_with_no_queue) s->episode_late_on_the_way_back = 1;
     /* Only a packet sent after the first halving tells what the forward path does now: one sent before may have
      * crossed it just before the capacity fell, its ack held by a return path that went silent at the same time
      * (an LTE fade in both directions, a blackout), while everything since waits behind a full buffer. That is
-     * enough to resume an interrupted first slow start (its next MI meets any such queue and ends it), not to
-     * undo the halvings to a rate. */
+     * enough to resume an interrupted first slow start once an MI completes (its first MI meets any such queue and
+     * ends it), and to end the open MI that the silence's sRTT sized once the RTT is back near the minimum
+     * (vivace_on_ack), not to undo the halvings at once. */
     int delayed_on_the_way_back = late_with_no_queue && event->packet->sent_time_us >= s->halved_at_us;
     int held_by_silent_link = held_through_forward_silence(s, event, one_way_us);
     /* the sRTT now holds that silence: vivace_on_ack shortens the open MI it sized */
-    if (delayed_on_the_way_back || held_by_silent_link) s->srtt_has_return_delay = 1;
+    if (delayed_on_the_way_back || first_slow_start_late || held_by_silent_link) s->srtt_has_return_delay = 1;
     if (!s->awaiting_feedback && !s->path_step_open) return;
     int late = late_us > pcc_loop_mi_timeout_us(&s->loop);
     if (s->awaiting_feedback && delayed_on_the_way_back) {

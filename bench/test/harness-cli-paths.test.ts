@@ -47,7 +47,7 @@ test('bench --player-param: a player option reaches the run plan; an unknown nam
   // The page ignores a name it does not know: without this check a typo would be recorded as in effect.
   const typo = list('abrthroughput=dashjs');
   assert.equal(typo.status, 2);
-  assert.match(typo.stderr, /--player-param abrthroughput=dashjs: abrthroughput is not a player option a benchmark sets \(one of: abrThroughput, fastSwitch;/);
+  assert.match(typo.stderr, /--player-param abrthroughput=dashjs: abrthroughput is not a player option a benchmark sets \(one of: abrThroughput, fastSwitch, abandon;/);
   const value = list('abrThroughput=ewma');
   assert.equal(value.status, 2);
   assert.match(value.stderr, /--player-param abrThroughput=ewma: abrThroughput must be one of harmonic, dashjs/);

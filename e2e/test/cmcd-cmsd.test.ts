@@ -5,7 +5,9 @@
 // it serves (PROTOCOL.md §2.9). Also that the page's ABR settings reach dash.js (playback-session.ts): by default its
 // estimate is the harmonic mean of the last 5 video samples with a 4 s abandonment lock, and `abrThroughput=dashjs`
 // gives dash.js's own defaults back (EWMA, 10 s); dash.js's fast switch is stated on by default and `fastSwitch=off`
-// reaches it as off (fails if the setting is dropped: dash.js then holds null).
+// reaches it as off (fails if the setting is dropped: dash.js then holds null). `abandon=buffer` puts the page's
+// abandonment rule in dash.js's AbandonRequestsRule's place (fails if the rule is not registered: dash.js then never
+// consults it, or if dash.js's own stays active); `abandon=dashjs` keeps dash.js's and leaves the page's out.
 import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -109,8 +111,11 @@ async function assertAbrLogWired(page: Page, report: CmsdReport, handedEtp: numb
 async function assertHarmonicAbr(page: Page, report: CmsdReport): Promise<void> {
   assert.deepEqual(report.abrSettings, {
     averageCalculationMode: 'throughputCalculationModeHarmonicMean', vodSamples: 5, sampleSizeAdjustment: false, abandonLoadTimeoutMs: 4000,
-    fastSwitchEnabled: true,
+    fastSwitchEnabled: true, abandonRequestsRuleActive: false,
   });
+  // dash.js consults its abandonment rules on a loading segment's progress: 20 s of playback give many.
+  assert.equal(report.abandonRule.mode, 'buffer');
+  assert.ok(report.abandonRule.checks >= 5, `dash.js consulted the page's abandonment rule ${report.abandonRule.checks} times`);
   const sampled = (await page.evaluate(() => window.pccPlayer.abrSegments(0))).flatMap((r) => (r.kind === 'segment' && r.sampleKbps !== null ? [r] : []));
   const checked: Array<{ estimate: number; harmonic: number }> = [];
   for (let i = 4; i < sampled.length; i += 1) {
@@ -129,8 +134,8 @@ function etpOf(cmsdDynamic: string): number | null {
   return d.ok && d.value.etpKbps !== undefined ? d.value.etpKbps : null;
 }
 
-test('WebTransport datagrams: the origin sees dash.js\'s CMCD bl; dash.js reads the origin\'s CMSD etp and blends it', { timeout: 120_000 }, async () => {
-  const { page, close } = await openPage('cc=vivace');
+test('WebTransport datagrams: the origin sees dash.js\'s CMCD bl; dash.js reads the origin\'s CMSD etp and blends it; abandon=buffer puts the page\'s abandonment rule in dash.js\'s place', { timeout: 120_000 }, async () => {
+  const { page, close } = await openPage('cc=vivace&abandon=buffer');
   try {
     const bl = await playAndWatchBl(page, playS, (s) => s.session_list.filter((r) => r.transport === 'datagram'));
     assert.ok(bl.length >= playS / 2, `the origin's /status showed CMCD bl only ${bl.length} times in ${playS} s`);
@@ -159,8 +164,8 @@ test('WebTransport datagrams: the origin sees dash.js\'s CMCD bl; dash.js reads 
   }
 });
 
-test('HTTP/1.1 over kernel TCP: the origin sees dash.js\'s CMCD bl; dash.js reads the exposed CMSD headers (no certificate flags); abrThroughput=dashjs gives dash.js\'s ABR defaults back; fastSwitch=off reaches dash.js', { timeout: 120_000 }, async () => {
-  const { page, close } = await openPage('transport=tcp&cc=cubic&abrThroughput=dashjs&fastSwitch=off');
+test('HTTP/1.1 over kernel TCP: the origin sees dash.js\'s CMCD bl; dash.js reads the exposed CMSD headers (no certificate flags); abrThroughput=dashjs gives dash.js\'s ABR defaults back; fastSwitch=off reaches dash.js; abandon=dashjs keeps dash.js\'s rule', { timeout: 120_000 }, async () => {
+  const { page, close } = await openPage('transport=tcp&cc=cubic&abrThroughput=dashjs&fastSwitch=off&abandon=dashjs');
   try {
     const bl = await playAndWatchBl(page, playS, (s) => s.tcp_connections);
     assert.ok(bl.length >= playS / 2, `the origin's /status showed CMCD bl over TCP only ${bl.length} times in ${playS} s`);
@@ -169,7 +174,8 @@ test('HTTP/1.1 over kernel TCP: the origin sees dash.js\'s CMCD bl; dash.js read
     const report = await page.evaluate(() => window.pccPlayer.cmsd()) as CmsdReport;
     const parsed = report.lastVideoRequestCmsd as { static?: { sf?: string } } | null;
     assert.equal(parsed?.static?.sf, 'd', `dash.js did not see the exposed CMSD-Static header: ${JSON.stringify(parsed)}`);
-    assert.deepEqual(report.abrSettings, { averageCalculationMode: 'throughputCalculationModeEwma', vodSamples: 4, sampleSizeAdjustment: true, abandonLoadTimeoutMs: 10_000, fastSwitchEnabled: false });
+    assert.deepEqual(report.abrSettings, { averageCalculationMode: 'throughputCalculationModeEwma', vodSamples: 4, sampleSizeAdjustment: true, abandonLoadTimeoutMs: 10_000, fastSwitchEnabled: false, abandonRequestsRuleActive: true });
+    assert.deepEqual({ mode: report.abandonRule.mode, checks: report.abandonRule.checks }, { mode: 'dashjs', checks: 0 });
     const m = await page.evaluate(() => window.pccPlayer.metrics());
     assert.ok(m && m.playbackPositionS >= playS - 5, `playback advanced only ${m?.playbackPositionS} s`);
   } finally {

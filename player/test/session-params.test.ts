@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { PLAYER_OPTION_PARAMS, ParamError, parsePageParams } from '../src/config/session-params.ts';
+import { DEFAULT_ABANDON_RULE, PLAYER_OPTION_PARAMS, ParamError, parsePageParams } from '../src/config/session-params.ts';
 
 test('defaults: vivace over datagrams, ABR content, the page host and the documented ports', () => {
   const p = parsePageParams('', '127.0.0.1');
@@ -105,4 +105,14 @@ test('abrThroughput: harmonic by default, dashjs gives dash.js\'s defaults back 
   assert.throws(() => parsePageParams('?abrThroughput=ewma', 'h'), (e: unknown) => e instanceof ParamError
     && /abrThroughput="ewma" must be one of harmonic, dashjs/.test(e.message));
   assert.throws(() => parsePageParams('?abrThroughput=', 'h'), /abrThroughput="" must be one of/);
+});
+
+test('abandon: dash.js\'s rule by default, buffer puts the page\'s rule in its place (every pane alike), anything else is refused by name; the bench may set it', () => {
+  assert.equal(parsePageParams('', 'h').sessions[0]!.abandon, DEFAULT_ABANDON_RULE);
+  const compared = parsePageParams('?compare=vivace,cubic@tcp&abandon=buffer', 'h').sessions;
+  assert.deepEqual(compared.map((s) => s.abandon), ['buffer', 'buffer']);
+  assert.deepEqual(parsePageParams('?abandon=dashjs', 'h').sessions.map((s) => s.abandon), ['dashjs']);
+  assert.throws(() => parsePageParams('?abandon=never', 'h'), (e: unknown) => e instanceof ParamError
+    && /abandon="never" must be one of buffer, dashjs/.test(e.message));
+  assert.deepEqual(PLAYER_OPTION_PARAMS['abandon'], ['buffer', 'dashjs']);
 });

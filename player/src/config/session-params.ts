@@ -33,10 +33,16 @@ export type AbrThroughputMode = (typeof ABR_THROUGHPUT_MODES)[number];
  *  on-demand content); `off` appends the new rendition after what is buffered, so no buffered segment is fetched twice. */
 export const FAST_SWITCH_MODES = ['on', 'off'] as const;
 export type FastSwitchMode = (typeof FAST_SWITCH_MODES)[number];
+/** When a download is abandoned (`abandon=`): `buffer`, the page's rule (player/src/dash/abandon-rule.ts: only when its
+ *  rest at its own rate would arrive after the buffer less a margin runs dry), or `dashjs`, dash.js 5's
+ *  AbandonRequestsRule (below its 18-s stable buffer, a download projected past 1.8 segment durations). */
+export const ABANDON_RULES = ['buffer', 'dashjs'] as const;
+export type AbandonRule = (typeof ABANDON_RULES)[number];
+export const DEFAULT_ABANDON_RULE: AbandonRule = 'dashjs';
 /** The page parameters that change how the player plays, not what it plays or from where, with their values: the
  *  ones a benchmark may set for every scheme alike (`--player-param`); the scheme, media and addresses are its own. */
 export const PLAYER_OPTION_PARAMS: Readonly<Record<string, readonly string[]>> = {
-  abrThroughput: ABR_THROUGHPUT_MODES, fastSwitch: FAST_SWITCH_MODES,
+  abrThroughput: ABR_THROUGHPUT_MODES, fastSwitch: FAST_SWITCH_MODES, abandon: ABANDON_RULES,
 };
 export type TcpScheme = (typeof TCP_SCHEMES)[number];
 
@@ -67,6 +73,8 @@ export interface SessionParams {
   abrThroughput: AbrThroughputMode;
   /** dash.js's replacement of buffered segments after an up-switch (`fastSwitch=`, FAST_SWITCH_MODES). */
   fastSwitch: FastSwitchMode;
+  /** The rule that abandons a slow download (`abandon=`, ABANDON_RULES). */
+  abandon: AbandonRule;
   /** Short label for charts and panels, e.g. "vivace · datagrams". */
   label: string;
 }
@@ -181,6 +189,7 @@ function parseOne(query: URLSearchParams, scheme: RegisteredScheme, server: Serv
   if (stream && prefetch) throw new ParamError('stream=1 and prefetch=1 exclude each other: a continuous stream has no requests to make early');
   const abrThroughput: AbrThroughputMode = oneOf(query, 'abrThroughput', ABR_THROUGHPUT_MODES, 'harmonic', 'dashjs: dash.js\'s own throughput average and abandonment lock');
   const fastSwitch: FastSwitchMode = oneOf(query, 'fastSwitch', FAST_SWITCH_MODES, 'on', 'off: no buffered segment is replaced after an up-switch');
+  const abandon: AbandonRule = oneOf(query, 'abandon', ABANDON_RULES, DEFAULT_ABANDON_RULE, 'buffer: abandon only a download that would arrive after the buffer runs dry');
   const paramNote = Object.entries(controllerParams).map(([k, v]) => `${k}=${v}`).join(', ');
   return {
     scheme: scheme.name,
@@ -196,7 +205,8 @@ function parseOne(query: URLSearchParams, scheme: RegisteredScheme, server: Serv
     stream,
     abrThroughput,
     fastSwitch,
-    label: `${ccRaw}${paramNote === '' ? '' : ` (${paramNote})`} · ${transportLabel(transport)}${transport === 'tcp' && server.tcpScheme === 'https' ? ' (HTTPS)' : ''}${prefetch ? ' + prefetch' : ''}${stream ? ' + stream' : ''}${abrThroughput === 'dashjs' ? ' + dash.js ABR' : ''}${fastSwitch === 'off' ? ' − fast switch' : ''}`,
+    abandon,
+    label: `${ccRaw}${paramNote === '' ? '' : ` (${paramNote})`} · ${transportLabel(transport)}${transport === 'tcp' && server.tcpScheme === 'https' ? ' (HTTPS)' : ''}${prefetch ? ' + prefetch' : ''}${stream ? ' + stream' : ''}${abrThroughput === 'dashjs' ? ' + dash.js ABR' : ''}${fastSwitch === 'off' ? ' − fast switch' : ''}${abandon === DEFAULT_ABANDON_RULE ? '' : ` + abandon=${abandon}`}`,
   };
 }
 

@@ -1,6 +1,7 @@
 // One playback session: a dash.js player fed by the chosen transport, its metrics, and its pane of charts/stats.
 import { MediaPlayer, type MediaPlayerClass, type Representation } from 'dashjs';
 import type { SessionParams } from '../config/session-params.ts';
+import { ABANDON_RULE_NAME, abandonRuleFactory } from '../dash/abandon-rule.ts';
 import { installTransportLoader } from '../dash/transport-loader.ts';
 import { AbrSegmentLog, type AbrEventSource, type AbrLogRecord } from '../metrics/abr-segment-log.ts';
 import { PlaybackMetrics, type MetricsSnapshot } from '../metrics/playback-metrics.ts';
@@ -62,7 +63,14 @@ export interface CmsdReport {
   /** dash.js's own parsed CMSD (HTTPRequest.cmsd) of the latest video request, as its CmsdModel returned it. */
   lastVideoRequestCmsd: unknown;
   /** The ABR settings dash.js holds (player.getSettings()) that `abrThroughput=` and `fastSwitch=` choose; null before dash.js started. */
-  abrSettings: { averageCalculationMode: unknown; vodSamples: unknown; sampleSizeAdjustment: unknown; abandonLoadTimeoutMs: unknown; fastSwitchEnabled: unknown } | null;
+  abrSettings: {
+    averageCalculationMode: unknown; vodSamples: unknown; sampleSizeAdjustment: unknown; abandonLoadTimeoutMs: unknown; fastSwitchEnabled: unknown;
+    /** dash.js's own AbandonRequestsRule: off with `abandon=buffer`, which puts the page's rule in its place. */
+    abandonRequestsRuleActive: unknown;
+  } | null;
+  /** The page's abandonment rule (`abandon=buffer`, dash/abandon-rule.ts): how often dash.js consulted it (0 when it
+   *  is not installed) and the downloads it abandoned. */
+  abandonRule: { mode: SessionParams['abandon']; checks: number; abandoned: Array<{ mediaType: string; rateKbps: number; bufferS: number; bytesLeft: number }> };
 }
 
 export interface SessionReport extends MetricsSnapshot {
@@ -156,6 +164,8 @@ export class PlaybackSession {
   private firstSegmentKbps: number | null = null;
   private readonly cmsdHanded: CmsdReport['handed'] = [];
   private readonly throughputSamples: CmsdReport['samples'] = [];
+  private abandonChecks = 0;
+  private readonly abandonedByRule: CmsdReport['abandonRule']['abandoned'] = [];
   private abrLog: AbrSegmentLog | null = null;
 
   constructor(params: SessionParams, pane: SessionPane, onFatal: (message: string) => void, options: { sharedLink?: boolean } = {}) {
@@ -233,6 +243,21 @@ export class PlaybackSession {
       },
       onCmsd: (url, cmsdDynamic) => keepLast(this.cmsdHanded, { path: new URL(url).pathname, cmsdDynamic }),
     });
+    if (this.params.abandon === 'buffer') {
+      player.addABRCustomRule('abandonFragmentRules', ABANDON_RULE_NAME, abandonRuleFactory({
+        bufferLevelS: (mediaType) => player.getDashMetrics().getCurrentBufferLevel(mediaType as 'video'),
+        settings: () => {
+          const rule = player.getSettings().streaming?.abr?.rules?.abandonRequestsRule as { priority?: number; parameters?: { minThroughputSamplesThreshold?: number; minSegmentDownloadTimeThresholdInMs?: number } } | undefined;
+          return {
+            priority: rule?.priority ?? 0.5,
+            minThroughputSamplesThreshold: rule?.parameters?.minThroughputSamplesThreshold ?? 6,
+            minSegmentDownloadTimeThresholdInMs: rule?.parameters?.minSegmentDownloadTimeThresholdInMs ?? 500,
+          };
+        },
+        onCheck: () => { this.abandonChecks++; },
+        onAbandon: (mediaType, rateKbps, bufferS, bytesLeft) => keepLast(this.abandonedByRule, { mediaType, rateKbps, bufferS, bytesLeft }),
+      }));
+    }
     if (this.params.transport === 'tcp') {
       const cc = this.params.cc;
       player.addRequestInterceptor((request) => {
@@ -252,6 +277,8 @@ export class PlaybackSession {
           // Resource Timing entry of the same URL that may or may not exist yet when the request ends.
           throughput: { useResourceTimingApi: false, ...(harmonic ? HARMONIC_ABR_SETTINGS.throughput : {}) },
           ...(this.params.pinnedBitrateKbps !== null ? { initialBitrate: { video: this.params.pinnedBitrateKbps } } : {}),
+          // abandon=buffer: the page's rule (registered above) replaces dash.js's.
+          rules: { abandonRequestsRule: { active: this.params.abandon === 'dashjs' } },
         },
         ...(harmonic ? { abandonLoadTimeout: HARMONIC_ABR_SETTINGS.abandonLoadTimeout } : {}),
         // Stated either way (dash.js's null means on for on-demand content), so getSettings() shows what is in effect.
@@ -439,8 +466,9 @@ export class PlaybackSession {
       abrSettings: settings ? {
         averageCalculationMode: throughput?.averageCalculationMode, vodSamples: throughput?.sampleSettings?.vod,
         sampleSizeAdjustment: throughput?.sampleSettings?.enableSampleSizeAdjustment, abandonLoadTimeoutMs: settings.abandonLoadTimeout,
-        fastSwitchEnabled: settings.buffer?.fastSwitchEnabled,
+        fastSwitchEnabled: settings.buffer?.fastSwitchEnabled, abandonRequestsRuleActive: settings.abr?.rules?.abandonRequestsRule?.active,
       } : null,
+      abandonRule: { mode: this.params.abandon, checks: this.abandonChecks, abandoned: this.abandonedByRule.slice() },
     };
   }
 

@@ -5,7 +5,7 @@
 // it serves (PROTOCOL.md §2.9). Also that the page's ABR settings reach dash.js (playback-session.ts): by default its
 // estimate is the harmonic mean of the last 5 video samples with a 4 s abandonment lock, and `abrThroughput=dashjs`
 // gives dash.js's own defaults back (EWMA, 10 s); dash.js's fast switch is stated on by default and `fastSwitch=off`
-// reaches it as off (fails if the setting is dropped: dash.js then holds null). `abandon=buffer` puts the page's
+// reaches it as off (fails if the setting is dropped: dash.js then holds null). By default (`abandon=buffer`) the page's
 // abandonment rule in dash.js's AbandonRequestsRule's place (fails if the rule is not registered: dash.js then never
 // consults it, or if dash.js's own stays active); `abandon=dashjs` keeps dash.js's and leaves the page's out.
 import assert from 'node:assert/strict';
@@ -134,8 +134,8 @@ function etpOf(cmsdDynamic: string): number | null {
   return d.ok && d.value.etpKbps !== undefined ? d.value.etpKbps : null;
 }
 
-test('WebTransport datagrams: the origin sees dash.js\'s CMCD bl; dash.js reads the origin\'s CMSD etp and blends it; abandon=buffer puts the page\'s abandonment rule in dash.js\'s place', { timeout: 120_000 }, async () => {
-  const { page, close } = await openPage('cc=vivace&abandon=buffer');
+test('WebTransport datagrams: the origin sees dash.js\'s CMCD bl; dash.js reads the origin\'s CMSD etp and blends it; by default the page\'s abandonment rule is in dash.js\'s place', { timeout: 120_000 }, async () => {
+  const { page, close } = await openPage('cc=vivace');
   try {
     const bl = await playAndWatchBl(page, playS, (s) => s.session_list.filter((r) => r.transport === 'datagram'));
     assert.ok(bl.length >= playS / 2, `the origin's /status showed CMCD bl only ${bl.length} times in ${playS} s`);

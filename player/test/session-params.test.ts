@@ -107,11 +107,13 @@ test('abrThroughput: harmonic by default, dashjs gives dash.js\'s defaults back 
   assert.throws(() => parsePageParams('?abrThroughput=', 'h'), /abrThroughput="" must be one of/);
 });
 
-test('abandon: dash.js\'s rule by default, buffer puts the page\'s rule in its place (every pane alike), anything else is refused by name; the bench may set it', () => {
-  assert.equal(parsePageParams('', 'h').sessions[0]!.abandon, DEFAULT_ABANDON_RULE);
-  const compared = parsePageParams('?compare=vivace,cubic@tcp&abandon=buffer', 'h').sessions;
-  assert.deepEqual(compared.map((s) => s.abandon), ['buffer', 'buffer']);
-  assert.deepEqual(parsePageParams('?abandon=dashjs', 'h').sessions.map((s) => s.abandon), ['dashjs']);
+test('abandon: the page\'s rule (buffer) by default, dashjs keeps dash.js\'s AbandonRequestsRule (every pane alike), anything else is refused by name; the bench may set it', () => {
+  assert.equal(DEFAULT_ABANDON_RULE, 'buffer');
+  assert.equal(parsePageParams('', 'h').sessions[0]!.abandon, 'buffer');
+  const compared = parsePageParams('?compare=vivace,cubic@tcp&abandon=dashjs', 'h').sessions;
+  assert.deepEqual(compared.map((s) => s.abandon), ['dashjs', 'dashjs']);
+  assert.match(compared[0]!.label, /abandon=dashjs/);
+  assert.deepEqual(parsePageParams('?abandon=buffer', 'h').sessions.map((s) => s.abandon), ['buffer']);
   assert.throws(() => parsePageParams('?abandon=never', 'h'), (e: unknown) => e instanceof ParamError
     && /abandon="never" must be one of buffer, dashjs/.test(e.message));
   assert.deepEqual(PLAYER_OPTION_PARAMS['abandon'], ['buffer', 'dashjs']);

@@ -35,10 +35,11 @@ export const FAST_SWITCH_MODES = ['on', 'off'] as const;
 export type FastSwitchMode = (typeof FAST_SWITCH_MODES)[number];
 /** When a download is abandoned (`abandon=`): `buffer`, the page's rule (player/src/dash/abandon-rule.ts: only when its
  *  rest at its own rate would arrive after the buffer less a margin runs dry), or `dashjs`, dash.js 5's
- *  AbandonRequestsRule (below its 18-s stable buffer, a download projected past 1.8 segment durations). */
+ *  AbandonRequestsRule (below its 18-s stable buffer, a download projected past 1.8 segment durations). `buffer` by
+ *  default: bench/published/2026-11-25/abandon-if-doomed. */
 export const ABANDON_RULES = ['buffer', 'dashjs'] as const;
 export type AbandonRule = (typeof ABANDON_RULES)[number];
-export const DEFAULT_ABANDON_RULE: AbandonRule = 'dashjs';
+export const DEFAULT_ABANDON_RULE: AbandonRule = 'buffer';
 /** The page parameters that change how the player plays, not what it plays or from where, with their values: the
  *  ones a benchmark may set for every scheme alike (`--player-param`); the scheme, media and addresses are its own. */
 export const PLAYER_OPTION_PARAMS: Readonly<Record<string, readonly string[]>> = {

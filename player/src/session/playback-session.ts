@@ -277,7 +277,7 @@ export class PlaybackSession {
           // Resource Timing entry of the same URL that may or may not exist yet when the request ends.
           throughput: { useResourceTimingApi: false, ...(harmonic ? HARMONIC_ABR_SETTINGS.throughput : {}) },
           ...(this.params.pinnedBitrateKbps !== null ? { initialBitrate: { video: this.params.pinnedBitrateKbps } } : {}),
-          // abandon=buffer: the page's rule (registered above) replaces dash.js's.
+          // abandon=buffer (the default): the page's rule (registered above) replaces dash.js's.
           rules: { abandonRequestsRule: { active: this.params.abandon === 'dashjs' } },
         },
         ...(harmonic ? { abandonLoadTimeout: HARMONIC_ABR_SETTINGS.abandonLoadTimeout } : {}),

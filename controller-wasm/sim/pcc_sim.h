@@ -55,9 +55,9 @@ typedef struct pcc_sim_video_config {
                                   * top rendition, 18 s below) */
     size_t abr_samples;          /* segments in the throughput rule's harmonic mean; 0 = SIM_VIDEO_ABR_SAMPLES (4),
                                   * at most PCC_SIM_VIDEO_MAX_ABR_SAMPLES */
-    double abandon_lock_s;       /* 0: never abandon. Else dash.js's AbandonRequestsRule as the player page runs it:
-                                  * a download whose rest, at its throughput so far, would arrive after the buffer ran
-                                  * dry is abandoned and asked again at the rung that throughput allows, and the ABR
+    double abandon_lock_s;       /* 0: never abandon. Else the player page's abandonment rule (player/src/dash/
+                                  * abandon-rule.ts, here without its 1-s margin): a download whose rest, at its
+                                  * throughput so far, would arrive after the buffer ran dry is abandoned and asked again at the rung that throughput allows, and the ABR
                                   * does not switch up for this long (the page's ABANDON_LOCK_MS: 4 s) */
 } pcc_sim_video_config;
 

@@ -110,11 +110,12 @@ double vivace_mi_utility_adjusted(void *state, const pcc_mi_result *r, double *n
      * (vivace_slow_start.c), and a sender that stalls while the rate doubles must still stop the doubling. */
     stats.rtt_gradient = slow_start ? significant_rtt_gradient(r) : rate_driven_gradient(r, significant_rtt_gradient(r));
     if (vivace_param(s, VIVACE_P_GRADIENT_SPAN_MS) > 0) {
-        int pooled;
-        double spanned = span_gradient(s, r, &pooled);
-        if (!slow_start && pooled && stats.rtt_gradient > SPAN_STEP_MULTIPLE * vivace_param(s, VIVACE_P_EPSILON) &&
-            spanned < vivace_param(s, VIVACE_P_LATENCY_FILTER))
-            stats.rtt_gradient = 0.0;
+        /* the span's pooled regression only for a probing MI whose gradient its step cannot explain */
+        if (!slow_start && stats.rtt_gradient > SPAN_STEP_MULTIPLE * vivace_param(s, VIVACE_P_EPSILON)) {
+            int pooled;
+            double spanned = span_gradient(s, r, &pooled);
+            if (pooled && spanned < vivace_param(s, VIVACE_P_LATENCY_FILTER)) stats.rtt_gradient = 0.0;
+        }
         span_note(s, r);
     }
     /* Slow start's th_loss (Table 4.1) is weighed against the loss this MI measured, not the filtered value below: an

@@ -182,8 +182,7 @@ static void regression_add(pcc_regression *g, double x, double y) {
     g->co_moment += dx * (y - g->mean_y);
 }
 
-/* The regression's slope, dy/dx; 0 with fewer than 2 points at 2 x values. */
-static double regression_slope(const pcc_regression *g) {
+double pcc_regression_slope(const pcc_regression *g) {
     return g->n >= 2 && g->m2_x > 0 ? g->co_moment / g->m2_x : 0.0;
 }
 
@@ -206,8 +205,6 @@ void pcc_regression_merge(pcc_regression *a, const pcc_regression *b, double x_o
     a->mean_y += dy * (double)b->n / n;
     a->n += b->n;
 }
-
-double pcc_regression_slope(const pcc_regression *g) { return regression_slope(g); }
 
 /* An ack with a receiver time: another time than the frame's starts a new frame. Earlier receipts ended at the latest
  * time seen before it; a late frame (no later than that) was received among them, where is unknown (0). */
@@ -362,7 +359,7 @@ void pcc_mi_compute_stats(const pcc_mi *mi, double min_rtt_us, cc_mi_stats *out,
     /* Thesis §4.4.4: the RTT gradient is the least-squares slope of RTT over send time. */
     const pcc_regression *rtt = &mi->rtt;
     if (rtt->n >= 2 && rtt->m2_x > 0) {
-        gradient = regression_slope(rtt);
+        gradient = pcc_regression_slope(rtt);
         if (rtt->n >= 3) {
             double residual = rtt->m2_y - gradient * rtt->co_moment;
             if (residual < 0) residual = 0;
@@ -393,10 +390,10 @@ int pcc_mi_pop_result(pcc_mi_tracker *tracker, double min_rtt_us, pcc_mi_result 
     out->last_pn = mi->last_pn;
     out->start_time_us = mi->start_time_us;
     out->end_time_us = mi->end_time_us;
-    double owd_gradient = regression_slope(&mi->owd);
+    double owd_gradient = pcc_regression_slope(&mi->owd);
     out->owd_gradient_known = mi->owd.n >= 2 && mi->owd.m2_x > 0 && isfinite(owd_gradient);
     out->owd_gradient = out->owd_gradient_known ? owd_gradient : 0.0;
-    double emission_gradient = regression_slope(&mi->emission_queue);
+    double emission_gradient = pcc_regression_slope(&mi->emission_queue);
     out->emission_gradient = isfinite(emission_gradient) ? emission_gradient : 0.0;
     out->rtt = mi->rtt;
     tracker->head = (tracker->head + 1) % PCC_MI_CAPACITY;

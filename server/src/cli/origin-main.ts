@@ -8,8 +8,8 @@ import { errorMessage, log, setLogLevel, type LogLevel } from '../log.ts';
 import { MAX_BUFFER_BYTES, MIN_DATAGRAM_BUFFER_BYTES } from '@pcc-stream/quic';
 import { DEFAULT_DRAIN_MS, DEFAULT_ORIGIN_OPTIONS, Origin } from '../origin.ts';
 import { MAX_BURST_DURATION_US, MIN_BURST_DURATION_US, validBurstDurationUs } from '../datagram/token-bucket.ts';
-import { PACERS, PACER_LOOKAHEAD_US, isPacer, type Pacer } from '../datagram/departure-schedule.ts';
-import { ETP_SOURCES, isEtpSource, type EtpSource } from '../session/datagram-transport.ts';
+import { PACERS, PACER_LOOKAHEAD_US } from '../datagram/departure-schedule.ts';
+import { ETP_SOURCES } from '../session/datagram-transport.ts';
 import { MIN_SESSION_MEMORY_BYTES } from '../session/session-memory.ts';
 import { parseFlags, usage, UsageError, type FlagSpec } from './args.ts';
 
@@ -102,14 +102,10 @@ function burstUs(name: string, v: number): number {
   return v;
 }
 
-function pacer(name: string, v: string): Pacer {
-  if (!isPacer(v)) throw new UsageError(`--${name} must be one of ${PACERS.join(', ')}, got ${JSON.stringify(v)}`);
-  return v;
-}
-
-function etpSource(name: string, v: string): EtpSource {
-  if (!isEtpSource(v)) throw new UsageError(`--${name} must be one of ${ETP_SOURCES.join(', ')}, got ${JSON.stringify(v)}`);
-  return v;
+/** `v` if it is one of `choices` (a flag taking a named mode: --pacer, --etp-source), else a usage error listing them. */
+function oneOf<T extends string>(name: string, v: string, choices: readonly T[]): T {
+  if (!(choices as readonly string[]).includes(v)) throw new UsageError(`--${name} must be one of ${choices.join(', ')}, got ${JSON.stringify(v)}`);
+  return v as T;
 }
 
 function sendBufferBytes(name: string, v: number): number {
@@ -180,8 +176,8 @@ async function main(): Promise<void> {
       corsOrigin: v['cors-origin'] as string,
       requestAckFrequency: onOff('quic-ack-frequency', v['quic-ack-frequency'] as string),
       pacingBurstUs: burstUs('pacing-burst-us', v['pacing-burst-us'] as number),
-      pacer: pacer('pacer', v.pacer as string),
-      etpSource: etpSource('etp-source', v['etp-source'] as string),
+      pacer: oneOf('pacer', v.pacer as string, PACERS),
+      etpSource: oneOf('etp-source', v['etp-source'] as string, ETP_SOURCES),
       datagramSendBufferBytes: sendBufferBytes('datagram-send-buffer-bytes', v['datagram-send-buffer-bytes'] as number),
       staticDir: v.static === undefined ? null : userPath(v.static as string),
     });

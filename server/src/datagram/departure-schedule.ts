@@ -13,9 +13,6 @@ export const PACERS = ['loop', 'addon'] as const;
 export type Pacer = (typeof PACERS)[number];
 /** The origin's default (--pacer): the addon's pacer; a DatagramSender given no pacer paces on its own turns. */
 export const DEFAULT_PACER: Pacer = 'addon';
-export function isPacer(value: string): value is Pacer {
-  return (PACERS as readonly string[]).includes(value);
-}
 
 /**
  * How far ahead of now departures are handed to the addon, µs. A new rate (a controller's next MI, ≈ 1 RTT) applies

@@ -26,9 +26,6 @@ const TELEMETRY_SAMPLE_INTERVAL_US = 1000;
 export const ETP_SOURCES = ['measured', 'pacing'] as const;
 export type EtpSource = (typeof ETP_SOURCES)[number];
 export const DEFAULT_ETP_SOURCE: EtpSource = 'pacing';
-export function isEtpSource(v: string): v is EtpSource {
-  return (ETP_SOURCES as readonly string[]).includes(v);
-}
 
 /** The controllers' start-up phases (telemetry `state`: vivace's and cubic's slow start, allegro's starting, bbr's and
  *  pcp's startup; cubic's HyStart++ conservative slow start): the rate doubles from an initial or base rate until

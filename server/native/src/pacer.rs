@@ -498,7 +498,8 @@ mod tests {
         assert_eq!(sends.load(Ordering::SeqCst), count);
         assert_eq!(under_lock.load(Ordering::SeqCst), 0, "no send ran while the pacer's lock was held");
         for (i, (&stamp, &due)) in stamps.iter().zip(&times).enumerate() {
-            assert!(stamp >= due - RELEASE_SPAN_NS - WAKE_EARLY_NS, "datagram {i} left {} µs early", (due - stamp) / US);
+            // Stamped after the take_due that saw it within RELEASE_SPAN_NS of that now: WAKE_EARLY_NS moves only the timer.
+            assert!(stamp >= due - RELEASE_SPAN_NS, "datagram {i} left {} µs early", (due - stamp) / US);
             // Generous: a loaded 2-core machine deschedules threads for ms; what matters is order and no early send.
             assert!(stamp <= due + 50.0 * MS, "datagram {i} left {} µs late", (stamp - due) / US);
         }

@@ -11,6 +11,7 @@
 
 #include "../cc_algorithm.h"
 #include "../cc_window.h"
+#include "../full_pipe.h"
 
 enum bbr_param {
     BBR_PARAM_STARTUP_GAIN,
@@ -76,8 +77,7 @@ typedef struct bbr_state {
     int64_t min_rtt_us;   /* 0 = none yet */
     int64_t min_rtt_stamp_us;
 
-    double full_bw_bytes_per_s;
-    uint32_t full_bw_count;
+    cc_full_pipe full_pipe;
     int filled_pipe;
 
     uint32_t cycle_index;
@@ -249,12 +249,9 @@ static void bbr_check_full_pipe(bbr_state *s, const cc_ack_event *event)
 {
     /* probe_rtt's four-packet window caps delivery on purpose: no evidence about the pipe. */
     if (s->filled_pipe || !s->round_start || event->delivery_rate_app_limited || s->mode == BBR_PROBE_RTT) return;
-    if (s->max_bw_bytes_per_s >= s->full_bw_bytes_per_s * bbr_param(s, BBR_PARAM_FULL_BW_GROWTH)) {
-        s->full_bw_bytes_per_s = s->max_bw_bytes_per_s;
-        s->full_bw_count = 0;
-        return;
-    }
-    if (++s->full_bw_count >= (uint32_t)bbr_param(s, BBR_PARAM_FULL_BW_ROUNDS)) s->filled_pipe = 1;
+    if (cc_full_pipe_round(&s->full_pipe, s->max_bw_bytes_per_s, bbr_param(s, BBR_PARAM_FULL_BW_GROWTH)) >=
+        (unsigned)bbr_param(s, BBR_PARAM_FULL_BW_ROUNDS))
+        s->filled_pipe = 1;
 }
 
 static void bbr_check_drain(bbr_state *s, const cc_ack_event *event)

@@ -147,8 +147,7 @@ void vivace_reenter_slow_start(vivace_state *s, double target_rate) {
     s->slow_start_last_rate = 0.0;
     s->slow_start_cleared_rate = 0.0;
     s->slow_start_queue_mis = 0;
-    s->slow_start_full_bw = 0.0;
-    s->slow_start_full_bw_mis = 0;
+    s->slow_start_full_pipe = (cc_full_pipe){0};
     s->slow_start_delivered = 0.0;
     s->regain_floor = 0.0;
     s->regain_clean_mis = 0;
@@ -271,12 +270,7 @@ static int persistent_queue_rule(const vivace_state *s) {
 
 /* Per slow-start MI result: BBR's full-pipe bookkeeping on delivery_max, and the most a loss-free MI delivered. */
 static void note_persistent_queue_result(vivace_state *s, const pcc_mi_result *r) {
-    if (s->delivery_max >= FULL_PIPE_GROWTH * s->slow_start_full_bw) {
-        s->slow_start_full_bw = s->delivery_max;
-        s->slow_start_full_bw_mis = 0;
-    } else {
-        s->slow_start_full_bw_mis++;
-    }
+    cc_full_pipe_round(&s->slow_start_full_pipe, s->delivery_max, FULL_PIPE_GROWTH);
     if (r->stats.packets_lost > 0) return;
     double delivered = drained_delivery(s, r);
     if (isfinite(delivered) && delivered > s->slow_start_delivered) s->slow_start_delivered = delivered;
@@ -288,7 +282,7 @@ static void note_persistent_queue_result(vivace_state *s, const pcc_mi_result *r
  * then the doubling resumes. */
 static int drop_not_yet_persistent(vivace_state *s, const pcc_mi_result *r) {
     if (!persistent_queue_rule(s) || r->stats.packets_lost > 0) return 0;
-    if (s->slow_start_queue_mis > 0 || s->slow_start_full_bw_mis >= FULL_PIPE_MIS) return 0;
+    if (s->slow_start_queue_mis > 0 || s->slow_start_full_pipe.rounds_without_growth >= FULL_PIPE_MIS) return 0;
     s->slow_start_queue_mis = 1;
     if (s->slow_start_last_rate > 0 && s->slow_start_next_rate > s->slow_start_last_rate) {
         s->slow_start_next_rate = s->slow_start_last_rate;

@@ -9,6 +9,7 @@
 #ifndef PCC_VIVACE_STATE_H
 #define PCC_VIVACE_STATE_H
 
+#include "../full_pipe.h"
 #include "../pcc_loop.h"
 #include "../pcc_rate_limits.h"
 #include "vivace.h"
@@ -54,8 +55,7 @@ typedef struct vivace_state {
                                       * it (vivace_extend_recovery); 0: none in this slow start */
     /* slow_start_persistent_queue (vivace_slow_start.c), first slow start only */
     unsigned slow_start_queue_mis;   /* loss-free utility drops in a row that did not end it */
-    double slow_start_full_bw;       /* bytes/s: the full-pipe test's reference delivery rate */
-    unsigned slow_start_full_bw_mis; /* MI results since delivery_max last grew 25 % over it */
+    cc_full_pipe slow_start_full_pipe; /* the full-pipe test on delivery_max, one round per MI result */
     double slow_start_delivered;     /* bytes/s: most a loss-free MI delivered, less epsilon and its queue */
     /* drain (slow_start_drain): one MI at drain_rate for drain_duration_us before the next probe round */
     int64_t drain_duration_us;       /* 0: no drain pending */

@@ -83,8 +83,11 @@ async function openPage(query: string): Promise<{ page: Page; close: () => Promi
  * (index, rendition), its HttpList metric (request times, the etp it parsed), its stored throughput sample paired
  * with that entry (the same value its CmsdReport saw stored), its estimate after it, and the fetcher's transfer.
  */
-async function assertAbrLogWired(page: Page, report: CmsdReport, handedEtp: number[]): Promise<void> {
-  const log = await page.evaluate(() => window.pccPlayer.abrSegments(0));
+async function assertAbrLogWired(page: Page): Promise<void> {
+  // The log and dash.js's stored samples in one page turn: read apart, a segment ending between them has its sample in
+  // one and not the other (the playback goes on).
+  const { log, report } = await page.evaluate(() => ({ log: window.pccPlayer.abrSegments(0), report: window.pccPlayer.cmsd() as CmsdReport }));
+  const handedEtp = handedEtpOf(report);
   const segments = log.filter((r) => r.kind === 'segment');
   const tell = `(${segments.length} segment records; last ${JSON.stringify(segments.slice(-2))})`;
   const loaded = segments.filter((s) => s.index !== null && s.renditionKbps !== null && s.renditionKbps > 0);
@@ -129,6 +132,11 @@ async function assertHarmonicAbr(page: Page, report: CmsdReport): Promise<void> 
     `dash.js's estimate was the harmonic mean of the last 5 samples after ${agree.length} of ${checked.length} segments: ${JSON.stringify(checked.slice(-4))}`);
 }
 
+/** The etp values the loader handed dash.js, in order. */
+function handedEtpOf(report: CmsdReport): number[] {
+  return report.handed.map((h) => etpOf(h.cmsdDynamic)).filter((e): e is number => e !== null);
+}
+
 function etpOf(cmsdDynamic: string): number | null {
   const d = decodeCmsdDynamic(cmsdDynamic);
   return d.ok && d.value.etpKbps !== undefined ? d.value.etpKbps : null;
@@ -144,7 +152,7 @@ test('WebTransport datagrams: the origin sees dash.js\'s CMCD bl; dash.js reads 
     assertNoCmcdRefused();
 
     const report = await page.evaluate(() => window.pccPlayer.cmsd()) as CmsdReport;
-    const handedEtp = report.handed.map((h) => etpOf(h.cmsdDynamic)).filter((e): e is number => e !== null);
+    const handedEtp = handedEtpOf(report);
     assert.ok(handedEtp.length >= 5, `the loader handed dash.js only ${handedEtp.length} CMSD etp values`);
     assert.ok(handedEtp.every((e) => e > 0), 'etp values are positive rates');
     // dash.js's own CmsdModel parsed the header our loader set (HTTPRequest.cmsd of the latest video request).
@@ -157,7 +165,7 @@ test('WebTransport datagrams: the origin sees dash.js\'s CMCD bl; dash.js reads 
     const matching = blended.filter((s) => handedEtp.some((e) => Math.abs(e - s.impliedEtpKbps!) <= 1));
     assert.ok(matching.length >= 3, `only ${matching.length} of ${report.samples.length} throughput samples carry a received etp `
       + `(w ${report.etpWeightRatio}; samples ${JSON.stringify(report.samples.slice(-5))}; etp ${handedEtp.slice(-5).join(', ')})`);
-    await assertAbrLogWired(page, report, handedEtp);
+    await assertAbrLogWired(page);
     await assertHarmonicAbr(page, report);
   } finally {
     await close();

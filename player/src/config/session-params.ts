@@ -40,10 +40,16 @@ export type FastSwitchMode = (typeof FAST_SWITCH_MODES)[number];
 export const ABANDON_RULES = ['buffer', 'dashjs'] as const;
 export type AbandonRule = (typeof ABANDON_RULES)[number];
 export const DEFAULT_ABANDON_RULE: AbandonRule = 'buffer';
+/** How a WebTransport session starts (`sessionStart=`): `early`, its session opens while dash.js is built and asks for
+ *  the manifest, with the certificate hash the page's server inlined; `serial`, the start before issue 18's
+ *  session-setup change (fetch /cert-hash, open the session, only then build dash.js), kept to compare against
+ *  (bench/published/2026-11-25/session-setup). TCP sessions start the same way under both. */
+export const SESSION_STARTS = ['early', 'serial'] as const;
+export type SessionStart = (typeof SESSION_STARTS)[number];
 /** The page parameters that change how the player plays, not what it plays or from where, with their values: the
  *  ones a benchmark may set for every scheme alike (`--player-param`); the scheme, media and addresses are its own. */
 export const PLAYER_OPTION_PARAMS: Readonly<Record<string, readonly string[]>> = {
-  abrThroughput: ABR_THROUGHPUT_MODES, fastSwitch: FAST_SWITCH_MODES, abandon: ABANDON_RULES,
+  abrThroughput: ABR_THROUGHPUT_MODES, fastSwitch: FAST_SWITCH_MODES, abandon: ABANDON_RULES, sessionStart: SESSION_STARTS,
 };
 export type TcpScheme = (typeof TCP_SCHEMES)[number];
 
@@ -76,6 +82,8 @@ export interface SessionParams {
   fastSwitch: FastSwitchMode;
   /** The rule that abandons a slow download (`abandon=`, ABANDON_RULES). */
   abandon: AbandonRule;
+  /** How a WebTransport session starts (`sessionStart=`, SESSION_STARTS). */
+  sessionStart: SessionStart;
   /** Short label for charts and panels, e.g. "vivace · datagrams". */
   label: string;
 }
@@ -191,6 +199,7 @@ function parseOne(query: URLSearchParams, scheme: RegisteredScheme, server: Serv
   const abrThroughput: AbrThroughputMode = oneOf(query, 'abrThroughput', ABR_THROUGHPUT_MODES, 'harmonic', 'dashjs: dash.js\'s own throughput average and abandonment lock');
   const fastSwitch: FastSwitchMode = oneOf(query, 'fastSwitch', FAST_SWITCH_MODES, 'on', 'off: no buffered segment is replaced after an up-switch');
   const abandon: AbandonRule = oneOf(query, 'abandon', ABANDON_RULES, DEFAULT_ABANDON_RULE, 'buffer: abandon only a download that would arrive after the buffer runs dry');
+  const sessionStart: SessionStart = oneOf(query, 'sessionStart', SESSION_STARTS, 'early', 'serial: the session opens before dash.js is built, after a /cert-hash fetch');
   const paramNote = Object.entries(controllerParams).map(([k, v]) => `${k}=${v}`).join(', ');
   return {
     scheme: scheme.name,
@@ -207,7 +216,8 @@ function parseOne(query: URLSearchParams, scheme: RegisteredScheme, server: Serv
     abrThroughput,
     fastSwitch,
     abandon,
-    label: `${ccRaw}${paramNote === '' ? '' : ` (${paramNote})`} · ${transportLabel(transport)}${transport === 'tcp' && server.tcpScheme === 'https' ? ' (HTTPS)' : ''}${prefetch ? ' + prefetch' : ''}${stream ? ' + stream' : ''}${abrThroughput === 'dashjs' ? ' + dash.js ABR' : ''}${fastSwitch === 'off' ? ' − fast switch' : ''}${abandon === DEFAULT_ABANDON_RULE ? '' : ` + abandon=${abandon}`}`,
+    sessionStart,
+    label: `${ccRaw}${paramNote === '' ? '' : ` (${paramNote})`} · ${transportLabel(transport)}${transport === 'tcp' && server.tcpScheme === 'https' ? ' (HTTPS)' : ''}${prefetch ? ' + prefetch' : ''}${stream ? ' + stream' : ''}${abrThroughput === 'dashjs' ? ' + dash.js ABR' : ''}${fastSwitch === 'off' ? ' − fast switch' : ''}${abandon === DEFAULT_ABANDON_RULE ? '' : ` + abandon=${abandon}`}${sessionStart === 'serial' && transport !== 'tcp' ? ' + serial start' : ''}`,
   };
 }
 

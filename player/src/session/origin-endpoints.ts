@@ -33,6 +33,16 @@ export function withControllerQuery(url: string, cc: string): string {
   return u.toString();
 }
 
+/** The `<meta>` in which the server that serves the page (server/src/http/control-server.ts) inlines its certificate's
+ *  SHA-256, so a session can open without first fetching /cert-hash, a round trip on the path (issue 18, start-up). */
+export const CERT_HASH_META_NAME = 'pcc-cert-sha256';
+
+/** The certificate hash inlined in the page, or null (a page from another server, e.g. vite's dev server). */
+export function pageCertHash(doc: Pick<Document, 'querySelector'>): string | null {
+  const value = doc.querySelector<HTMLMetaElement>(`meta[name="${CERT_HASH_META_NAME}"]`)?.content.trim() ?? '';
+  return /^[0-9a-fA-F]{64}$/.test(value) ? value : null;
+}
+
 export async function fetchCertHash(url: string, timeoutMs: number): Promise<string> {
   let response: Response;
   try {

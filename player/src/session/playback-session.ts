@@ -1,17 +1,18 @@
 // One playback session: a dash.js player fed by the chosen transport, its metrics, and its pane of charts/stats.
 import { MediaPlayer, type MediaPlayerClass, type Representation } from 'dashjs';
-import type { SessionParams } from '../config/session-params.ts';
+import type { SessionParams, SessionStart } from '../config/session-params.ts';
 import { ABANDON_RULE_NAME, abandonRuleFactory } from '../dash/abandon-rule.ts';
 import { installTransportLoader } from '../dash/transport-loader.ts';
 import { AbrSegmentLog, type AbrEventSource, type AbrLogRecord } from '../metrics/abr-segment-log.ts';
 import { PlaybackMetrics, type MetricsSnapshot } from '../metrics/playback-metrics.ts';
 import { HttpFetcher } from '../transport/http-fetcher.ts';
 import { PrefetchingFetcher } from '../transport/prefetching-fetcher.ts';
-import { ContinuousStreamFetcher, type StreamState } from '../transport/continuous-stream-fetcher.ts';
-import { ReconnectingFetcher } from '../transport/reconnecting-fetcher.ts';
+import { ContinuousStreamFetcher, type StreamSource, type StreamState } from '../transport/continuous-stream-fetcher.ts';
+import type { MediaFetcher } from '../transport/media-fetcher.ts';
+import { ReconnectingFetcher, type FirstOpenTiming } from '../transport/reconnecting-fetcher.ts';
 import type { TelemetryPoint, TransportCounters } from '../transport/worker-messages.ts';
 import type { SessionPane } from '../ui/session-pane.ts';
-import { fetchCertHash, originEndpoints, withControllerQuery } from './origin-endpoints.ts';
+import { fetchCertHash, originEndpoints, pageCertHash, withControllerQuery } from './origin-endpoints.ts';
 import { startFailureMessage, startupVerdict } from './startup-watchdog.ts';
 
 const connectTimeoutMs = 10_000;
@@ -73,6 +74,33 @@ export interface CmsdReport {
   abandonRule: { mode: SessionParams['abandon']; checks: number; abandoned: Array<{ mediaType: string; rateKbps: number; bufferS: number; bytesLeft: number }> };
 }
 
+/**
+ * Where the session's start went (issue 18, start-up): ms on the page's clock (performance.now(), 0 at the
+ * navigation's start), null for a step not reached yet or not taken (TCP opens no session and fetches no hash).
+ */
+export interface StartupTimeline {
+  sessionStart: SessionStart;
+  /** The session object was made: the page's scripts are loaded and ran. */
+  sessionCreatedMs: number;
+  /** How the first WebTransport session got its certificate hash, and the /cert-hash fetch when it took one
+   *  (reconnecting-fetcher.ts FirstOpenTiming). */
+  certHashSource: FirstOpenTiming['certHashSource'] | null;
+  pageHashFailed: boolean;
+  certHashFetchStartMs: number | null;
+  certHashFetchEndMs: number | null;
+  /** The transport worker was created, its script ran, it constructed its WebTransport, the session was ready. */
+  workerCreatedMs: number | null;
+  workerRunningMs: number | null;
+  connectStartMs: number | null;
+  sessionReadyMs: number | null;
+  /** dash.js was built, asked the transport for the manifest, and for its first media segment. */
+  playerCreatedMs: number | null;
+  manifestRequestMs: number | null;
+  firstSegmentRequestMs: number | null;
+  /** The video started playing. */
+  playbackStartMs: number | null;
+}
+
 export interface SessionReport extends MetricsSnapshot {
   label: string;
   /** Canonical scheme name (the registry's, as the bench names it). */
@@ -118,6 +146,7 @@ export interface SessionReport extends MetricsSnapshot {
   errors: string[];
   /** WebTransport sessions opened so far (1 unless the transport reconnected); null over TCP. */
   transportSessions: number | null;
+  startup: StartupTimeline;
 }
 
 function keepLast<T>(list: T[], item: T): void {
@@ -167,6 +196,10 @@ export class PlaybackSession {
   private abandonChecks = 0;
   private readonly abandonedByRule: CmsdReport['abandonRule']['abandoned'] = [];
   private abrLog: AbrSegmentLog | null = null;
+  /** Start-up steps the session itself sees (StartupTimeline), performance.now() ms. */
+  private playerCreatedMs: number | null = null;
+  private manifestRequestMs: number | null = null;
+  private firstSegmentRequestMs: number | null = null;
 
   constructor(params: SessionParams, pane: SessionPane, onFatal: (message: string) => void, options: { sharedLink?: boolean } = {}) {
     this.params = params;
@@ -182,11 +215,13 @@ export class PlaybackSession {
     if (this.finishedMs !== null) return; // stopped before it could start (e.g. while the page placed it on a link)
     try {
       const endpoints = originEndpoints(this.params, location.origin);
+      const serial = this.params.sessionStart === 'serial';
       if (this.params.transport !== 'tcp') {
         // A session that ends (origin restarted or drained, path dropped) is replaced by a new one on its own
         // (reconnecting-fetcher.ts); the session fails only when no new one opens.
         this.fetcher = new ReconnectingFetcher({
           sessionUrl: endpoints.sessionUrl, certHash: () => fetchCertHash(endpoints.certHashUrl, connectTimeoutMs), telemetry: true, connectTimeoutMs,
+          knownCertHash: serial ? null : pageCertHash(document),
         }, {
           onTelemetry: (p) => { this.telemetryWindow.push(p); this.lastTelemetry = p; },
           onCounters: (c) => { this.counters = c; },
@@ -194,9 +229,19 @@ export class PlaybackSession {
           onReconnected: (sessions, attempts) => this.pane.logEvent(`WebTransport session ${sessions} up after ${attempts} attempt(s)`),
           onGaveUp: (message) => { if (this.state !== 'ended') this.fail(`${message[0]?.toUpperCase() ?? ''}${message.slice(1)}.`); },
         });
-        await this.fetcher.ready();
+        const up = (): void => this.pane.logEvent(`WebTransport session up (${endpoints.sessionUrl.replace(/^https:\/\//, '')})`);
+        if (serial) {
+          await this.fetcher.ready();
+          up();
+        } else {
+          // dash.js is built and asks for the manifest while the session opens (the fetcher holds its requests until
+          // the session is up): the worker's start, the QUIC handshake and dash.js's own start overlap instead of
+          // running one after the other, each a round trip or more on a mobile path (issue 18, start-up).
+          this.fetcher.ready().then(up, (err: unknown) => this.fail(errorText(err)));
+        }
+      } else {
+        this.pane.logEvent(`loading ${endpoints.manifestUrl.replace(/^https:\/\//, '')}`);
       }
-      this.pane.logEvent(this.fetcher ? `WebTransport session up (${endpoints.sessionUrl.replace(/^https:\/\//, '')})` : `loading ${endpoints.manifestUrl.replace(/^https:\/\//, '')}`);
       if (this.finishedMs !== null) {
         this.fetcher?.close(); // stopped while connecting
         return;
@@ -209,6 +254,7 @@ export class PlaybackSession {
   }
 
   private startPlayer(manifestUrl: string): void {
+    this.playerCreatedMs = performance.now();
     const player = MediaPlayer().create();
     this.player = player;
     const abrLog = this.abrLog = new AbrSegmentLog(this.startedMs, performance.timeOrigin);
@@ -219,7 +265,7 @@ export class PlaybackSession {
     // event (no bytes after the one it takes as latency) or within its 10 ms "from a cache" threshold, and Chromium
     // adds an XHR's Resource Timing entry only after the loadend at which dash.js looks for it; with no sample for a
     // whole run the ABR stayed at its first rendition. Our loader measures every transport the same way.
-    const inner = this.fetcher ?? (this.httpFetcher = new HttpFetcher(new URL(manifestUrl).origin));
+    const inner = this.markRequests(this.fetcher ?? (this.httpFetcher = new HttpFetcher(new URL(manifestUrl).origin)));
     let loaderFetcher: PrefetchingFetcher | ContinuousStreamFetcher;
     if (this.params.stream) {
       loaderFetcher = this.streamFetcher = new ContinuousStreamFetcher(inner, inner, { onPlayerStateFailure: (message) => this.note(message) });
@@ -387,6 +433,45 @@ export class PlaybackSession {
     this.sampler = setInterval(() => this.sample(), 1000);
   }
 
+  /** `inner` as it is, noting when dash.js (or an early request) first asked for the manifest and a media segment. */
+  private markRequests(inner: MediaFetcher & StreamSource): MediaFetcher & StreamSource {
+    const mark = (path: string): void => {
+      const pathname = path.split('?', 1)[0]!;
+      if (this.manifestRequestMs === null && pathname.endsWith('.mpd')) this.manifestRequestMs = performance.now();
+      if (this.firstSegmentRequestMs === null && pathname.endsWith('.m4s')) this.firstSegmentRequestMs = performance.now();
+    };
+    return {
+      fetch: (path, range, onProgress, signal) => {
+        mark(path);
+        return inner.fetch(path, range, onProgress, signal);
+      },
+      stream: (path, onChunk, signal) => {
+        mark(path);
+        return inner.stream(path, onChunk, signal);
+      },
+    };
+  }
+
+  private startupTimeline(startupDelayS: number | null): StartupTimeline {
+    const open = this.fetcher?.firstOpen ?? null;
+    return {
+      sessionStart: this.params.sessionStart,
+      sessionCreatedMs: this.startedMs,
+      certHashSource: open?.certHashSource ?? null,
+      pageHashFailed: open?.pageHashFailed ?? false,
+      certHashFetchStartMs: open?.certHashFetchStartMs ?? null,
+      certHashFetchEndMs: open?.certHashFetchEndMs ?? null,
+      workerCreatedMs: open?.workerCreatedMs ?? null,
+      workerRunningMs: open?.workerRunningMs ?? null,
+      connectStartMs: open?.connectStartMs ?? null,
+      sessionReadyMs: open?.readyMs ?? null,
+      playerCreatedMs: this.playerCreatedMs,
+      manifestRequestMs: this.manifestRequestMs,
+      firstSegmentRequestMs: this.firstSegmentRequestMs,
+      playbackStartMs: startupDelayS === null ? null : this.startedMs + startupDelayS * 1000,
+    };
+  }
+
   private startFailure(dashError: string): string {
     const now = performance.now();
     if (this.receivedBytes() > this.lastSampleBytes) this.lastBytesArrivedMs = now;
@@ -483,8 +568,9 @@ export class PlaybackSession {
     if (this.state !== 'error' && this.finishedMs === null) this.metrics.setPosition(this.pane.video.currentTime);
     // The byte count as of now, not of the last once-a-second sample: it is read against the link's own count.
     this.metrics.onBytesTotal(this.receivedBytes());
+    const snapshot = this.metrics.snapshot(now);
     return {
-      ...this.metrics.snapshot(now),
+      ...snapshot,
       label: this.params.label,
       clockStartEpochMs: performance.timeOrigin + this.startedMs,
       bytesReceivedAtEpochMs: this.counters ? this.counters.countedAtEpochMs : performance.timeOrigin + now,
@@ -500,6 +586,7 @@ export class PlaybackSession {
       streamState: this.streamFetcher?.state() ?? null,
       errors: this.errors.slice(),
       transportSessions: this.fetcher?.sessions ?? null,
+      startup: this.startupTimeline(snapshot.startupDelayS),
     };
   }
 

@@ -21,6 +21,10 @@ export interface ReconnectOptions {
   sessionUrl: string;
   /** The origin's certificate SHA-256 (hex), fetched again for every session. */
   certHash: () => Promise<string>;
+  /** A certificate hash the page already holds (the one its server inlined, origin-endpoints.ts pageCertHash): the
+   *  first session tries it without fetching one, and fetches one only if it does not open (the page came from
+   *  another server than the session's origin). Reconnects always fetch: a restarted origin may have a new one. */
+  knownCertHash?: string | null;
   telemetry: boolean;
   /** One attempt to open a session fails after this long. */
   connectTimeoutMs: number;
@@ -33,6 +37,21 @@ export interface ReconnectEvents {
   onReconnecting?: (reason: string) => void;
   onReconnected?: (sessions: number, attempts: number) => void;
   onGaveUp?: (message: string) => void;
+}
+
+/** How the first session opened, on the page's performance.now() clock (ms): the start-up timeline
+ *  (playback-session.ts StartupTimeline). */
+export interface FirstOpenTiming {
+  /** `page`: the hash the page held opened it; `fetched`: it fetched /cert-hash first (after a failed try with the
+   *  page's hash when `pageHashFailed`). */
+  certHashSource: 'page' | 'fetched';
+  pageHashFailed: boolean;
+  certHashFetchStartMs: number | null;
+  certHashFetchEndMs: number | null;
+  workerCreatedMs: number;
+  workerRunningMs: number | null;
+  connectStartMs: number | null;
+  readyMs: number;
 }
 
 const ZERO: TransportCounters = { datagramsReceived: 0, datagramsLost: 0, datagramsDeclaredLost: 0, bytesReceived: 0, acksSent: 0, countedAtEpochMs: 0 };
@@ -62,11 +81,13 @@ export class ReconnectingFetcher implements MediaFetcher {
   private doneCounters: TransportCounters = ZERO;
   private liveCounters: TransportCounters = ZERO;
   private stopped = false;
+  /** How the first session opened; null until it did. */
+  firstOpen: FirstOpenTiming | null = null;
 
   constructor(private readonly options: ReconnectOptions, private readonly events: ReconnectEvents = {}) {
     // The first session is not retried: an origin that is not there at the start is the user's to fix, and the
     // page says so at once.
-    this.session = this.open().then((fetcher) => this.adopt(fetcher));
+    this.session = this.openFirst().then((fetcher) => this.adopt(fetcher));
     this.session.catch(() => undefined);
   }
 
@@ -107,8 +128,30 @@ export class ReconnectingFetcher implements MediaFetcher {
     this.current = null;
   }
 
-  private async open(): Promise<WorkerFetcher> {
-    const certHashHex = await this.options.certHash();
+  private async openFirst(): Promise<WorkerFetcher> {
+    const known = this.options.knownCertHash ?? null;
+    let pageHashFailed = false;
+    if (known !== null) {
+      try {
+        const { fetcher, timing } = await this.open(known);
+        this.firstOpen = { ...timing, certHashSource: 'page', pageHashFailed };
+        return fetcher;
+      } catch (err) {
+        if (this.stopped) throw err;
+        pageHashFailed = true;
+        console.info(`reconnecting fetcher: no session with the page's certificate hash (${describe(err)}); fetching the origin's`);
+      }
+    }
+    const { fetcher, timing } = await this.open(null);
+    this.firstOpen = { ...timing, certHashSource: 'fetched', pageHashFailed };
+    return fetcher;
+  }
+
+  private async open(knownCertHash: string | null): Promise<{ fetcher: WorkerFetcher; timing: Omit<FirstOpenTiming, 'certHashSource' | 'pageHashFailed'> }> {
+    const certHashFetchStartMs = knownCertHash === null ? performance.now() : null;
+    const certHashHex = knownCertHash ?? await this.options.certHash();
+    const certHashFetchEndMs = certHashFetchStartMs === null ? null : performance.now();
+    const workerCreatedMs = performance.now();
     const fetcher: WorkerFetcher = new WorkerFetcher({ sessionUrl: this.options.sessionUrl, certHashHex, telemetry: this.options.telemetry }, {
       onTelemetry: (point) => { if (fetcher === this.current) this.events.onTelemetry?.(point); },
       onCounters: (counters) => {
@@ -132,7 +175,15 @@ export class ReconnectingFetcher implements MediaFetcher {
     } finally {
       clearTimeout(timer);
     }
-    return fetcher;
+    const readyMs = performance.now();
+    const onPageClock = (epochMs: number | undefined): number | null => (epochMs === undefined ? null : epochMs - performance.timeOrigin);
+    return {
+      fetcher,
+      timing: {
+        certHashFetchStartMs, certHashFetchEndMs, workerCreatedMs, readyMs,
+        workerRunningMs: onPageClock(fetcher.openTiming?.workerRunningEpochMs), connectStartMs: onPageClock(fetcher.openTiming?.connectStartEpochMs),
+      },
+    };
   }
 
   private adopt(fetcher: WorkerFetcher): WorkerFetcher {
@@ -167,7 +218,7 @@ export class ReconnectingFetcher implements MediaFetcher {
       await sleep(delayMs);
       if (this.stopped) throw new Error('the player closed its transport');
       try {
-        const fetcher = this.adopt(await this.open());
+        const fetcher = this.adopt((await this.open(null)).fetcher);
         this.events.onReconnected?.(this.sessions, attempt);
         return fetcher;
       } catch (err) {

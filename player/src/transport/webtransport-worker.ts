@@ -46,6 +46,9 @@ const requests = new Map<number, ActiveRequest>();
 let ackTimer: ReturnType<typeof setTimeout> | null = null;
 let acksSent = 0;
 let closed = false;
+/** The start-up timeline's worker steps (worker-messages.ts SessionOpenTiming). */
+const workerRunningEpochMs = performance.timeOrigin + performance.now();
+let connectStartEpochMs = 0;
 
 const nowUs = (): number => performance.now() * 1000;
 const post = (msg: FromWorker, transfer: Transferable[] = []): void => self.postMessage(msg, transfer);
@@ -66,6 +69,7 @@ function hexToBytes(hex: string): Uint8Array<ArrayBuffer> {
 async function connect(options: ConnectOptions): Promise<void> {
   const init: WebTransportOptions = {};
   if (options.certHashHex) init.serverCertificateHashes = [{ algorithm: 'sha-256', value: hexToBytes(options.certHashHex) }];
+  connectStartEpochMs = performance.timeOrigin + performance.now();
   try {
     transport = new WebTransport(options.sessionUrl, init);
   } catch (err) {
@@ -358,7 +362,7 @@ self.onmessage = (ev: MessageEvent<ToWorker>) => {
   const msg = ev.data;
   switch (msg.type) {
     case 'connect':
-      connect(msg.options).then(() => post({ type: 'ready' }), (err: unknown) => post({ type: 'fatal', message: describe(err) }));
+      connect(msg.options).then(() => post({ type: 'ready', timing: { workerRunningEpochMs, connectStartEpochMs, readyEpochMs: performance.timeOrigin + performance.now() } }), (err: unknown) => post({ type: 'fatal', message: describe(err) }));
       break;
     case 'fetch':
       void runRequest(msg.id, msg.path, msg.range, msg.chunks === true);

@@ -1,6 +1,6 @@
 // Page-side handle of the WebTransport worker: a MediaFetcher whose requests run in the worker.
 import type { ByteRange, MediaFetcher, MediaResponse, ProgressCallback } from './media-fetcher.ts';
-import type { ConnectOptions, FromWorker, TelemetryPoint, ToWorker, TransportCounters } from './worker-messages.ts';
+import type { ConnectOptions, FromWorker, SessionOpenTiming, TelemetryPoint, ToWorker, TransportCounters } from './worker-messages.ts';
 
 interface Pending {
   resolve: (r: MediaResponse) => void;
@@ -21,6 +21,8 @@ export class WorkerFetcher implements MediaFetcher {
   private nextId = 1;
   private readonly readyPromise: Promise<void>;
   private failure: Error | null = null;
+  /** When the worker got to each step of opening the session; null until it is ready. */
+  openTiming: SessionOpenTiming | null = null;
 
   constructor(options: ConnectOptions, events: WorkerFetcherEvents = {}) {
     this.worker = new Worker(new URL('./webtransport-worker.ts', import.meta.url), { type: 'module', name: 'webtransport' });
@@ -29,7 +31,7 @@ export class WorkerFetcher implements MediaFetcher {
     this.worker.onmessage = (ev: MessageEvent<FromWorker>) => {
       const msg = ev.data;
       switch (msg.type) {
-        case 'ready': settle?.resolve(); break;
+        case 'ready': this.openTiming = msg.timing; settle?.resolve(); break;
         case 'fatal': this.fail(new Error(msg.message)); settle?.reject(new Error(msg.message)); break;
         case 'closed': this.fail(new Error(`session closed: ${msg.reason}`)); events.onClosed?.(msg.reason); break;
         case 'progress': {

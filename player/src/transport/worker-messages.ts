@@ -42,8 +42,19 @@ export interface TransportCounters {
   countedAtEpochMs: number;
 }
 
+/** When the worker got to each step of opening its session (epoch ms: the worker's performance clock starts at its
+ *  own creation, not the page's), for the page's start-up timeline. */
+export interface SessionOpenTiming {
+  /** The worker's module ran (its script was fetched and evaluated). */
+  workerRunningEpochMs: number;
+  /** The worker constructed its WebTransport (the QUIC handshake and the HTTP/3 CONNECT begin). */
+  connectStartEpochMs: number;
+  /** The session is ready. */
+  readyEpochMs: number;
+}
+
 export type FromWorker =
-  | { type: 'ready' }
+  | { type: 'ready'; timing: SessionOpenTiming }
   | { type: 'fatal'; message: string }
   /** `bytes`: the in-order body bytes since the previous progress message, for a request fetched with `chunks`. */
   | { type: 'progress'; id: number; loaded: number; total: number; bytes?: ArrayBuffer }

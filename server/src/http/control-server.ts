@@ -1,6 +1,6 @@
 // Plain-HTTP control port: the certificate hash for WebTransport's serverCertificateHashes, a status
 // document, and optionally static files (e.g. the built player). CORS for the player's origin.
-import { createReadStream } from 'node:fs';
+import { createReadStream, readFile } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { NETWORK_STATUS_PATH, loopbackNetworkStatus, parseNetworkStatusQuery, type NetworkStatus, type NetworkStatusQuery } from '@pcc-stream/protocol';
 import { errorMessage, log } from '../log.ts';
@@ -10,6 +10,17 @@ import { listen, ListeningServer } from './listening-server.ts';
 
 /** The built pages' files (player/dist): the player at /, the controller playground at /playground. */
 const PAGE_FILES: Readonly<Record<string, string>> = { '/': '/index.html', '/playground': '/playground.html' };
+/** The page's `<meta>` carrying the certificate hash (player/src/session/origin-endpoints.ts CERT_HASH_META_NAME). */
+const CERT_HASH_META_NAME = 'pcc-cert-sha256';
+
+/** An HTML page with this server's certificate hash inlined at the top of its head: the player opens its WebTransport
+ *  session without fetching /cert-hash first, a round trip less before the first request (issue 18, start-up). The
+ *  hash is public (the certificate is sent in every handshake); /cert-hash stays for other clients. */
+export function withCertHashMeta(html: string, certSha256Hex: string): string {
+  const meta = `<meta name="${CERT_HASH_META_NAME}" content="${certSha256Hex}" />`;
+  const head = /<head[^>]*>/i.exec(html);
+  return head ? `${html.slice(0, head.index + head[0].length)}${meta}${html.slice(head.index + head[0].length)}` : html;
+}
 
 export interface ControlServerOptions {
   host: string;
@@ -80,6 +91,20 @@ function handle(req: IncomingMessage, res: ServerResponse, options: ControlServe
   }
   if (staticRoot) {
     const resolved = staticRoot.resolve(PAGE_FILES[path] ?? path);
+    if (resolved.ok && resolved.realPath.endsWith('.html') && /^[0-9a-fA-F]{64}$/.test(options.certSha256Hex)) {
+      // Read whole (a few kB) to inline the hash; read per request so a rebuilt player is served at once.
+      const type = contentTypeFor(resolved.realPath);
+      readFile(resolved.realPath, 'utf8', (err, html) => {
+        if (err) {
+          res.writeHead(500).end();
+          return;
+        }
+        const page = Buffer.from(withCertHashMeta(html, options.certSha256Hex));
+        res.writeHead(200, { 'content-type': type, 'content-length': page.length });
+        res.end(req.method === 'HEAD' ? undefined : page);
+      });
+      return;
+    }
     if (resolved.ok) {
       res.writeHead(200, { 'content-type': contentTypeFor(resolved.realPath), 'content-length': resolved.sizeBytes });
       if (req.method === 'HEAD') res.end();

@@ -5,6 +5,7 @@ import {
   CONTROLLER_PARAM_NAME, DEFAULT_NETWORK_MODE, DEFAULT_SCHEME, NETWORK_MODES, NETWORK_MODE_PARAM, SCHEME_TRANSPORTS, isNetworkMode, controllersOn, isSchemeName, isSchemeTransport, schemeFor, schemeInfo,
   type NetworkMode, type RegisteredScheme, type SchemeName, type SchemeTransport,
 } from '@pcc-stream/protocol';
+import { DEFAULT_PROGRESS_MODE, PROGRESS_MODES, type ProgressMode } from '../transport/body-buffer.ts';
 
 export type Transport = SchemeTransport;
 
@@ -46,10 +47,15 @@ export const DEFAULT_ABANDON_RULE: AbandonRule = 'buffer';
  *  (bench/published/2026-11-25/session-setup). TCP sessions start the same way under both. */
 export const SESSION_STARTS = ['early', 'serial'] as const;
 export type SessionStart = (typeof SESSION_STARTS)[number];
+/** What a WebTransport download's progress counts (`progress=`, PROGRESS_MODES, transport/body-buffer.ts): `received`,
+ *  every body byte that arrived, or `in-order`, only those before the first hole (as before issue 18's
+ *  dashjs-sample-gap), to compare against. TCP sessions count what fetch() hands over under both. */
+export { PROGRESS_MODES, type ProgressMode };
 /** The page parameters that change how the player plays, not what it plays or from where, with their values: the
  *  ones a benchmark may set for every scheme alike (`--player-param`); the scheme, media and addresses are its own. */
 export const PLAYER_OPTION_PARAMS: Readonly<Record<string, readonly string[]>> = {
   abrThroughput: ABR_THROUGHPUT_MODES, fastSwitch: FAST_SWITCH_MODES, abandon: ABANDON_RULES, sessionStart: SESSION_STARTS,
+  progress: PROGRESS_MODES,
 };
 export type TcpScheme = (typeof TCP_SCHEMES)[number];
 
@@ -84,6 +90,8 @@ export interface SessionParams {
   abandon: AbandonRule;
   /** How a WebTransport session starts (`sessionStart=`, SESSION_STARTS). */
   sessionStart: SessionStart;
+  /** What a WebTransport download's progress counts (`progress=`, PROGRESS_MODES). */
+  progress: ProgressMode;
   /** Short label for charts and panels, e.g. "vivace · datagrams". */
   label: string;
 }
@@ -200,6 +208,7 @@ function parseOne(query: URLSearchParams, scheme: RegisteredScheme, server: Serv
   const fastSwitch: FastSwitchMode = oneOf(query, 'fastSwitch', FAST_SWITCH_MODES, 'on', 'off: no buffered segment is replaced after an up-switch');
   const abandon: AbandonRule = oneOf(query, 'abandon', ABANDON_RULES, DEFAULT_ABANDON_RULE, 'buffer: abandon only a download that would arrive after the buffer runs dry');
   const sessionStart: SessionStart = oneOf(query, 'sessionStart', SESSION_STARTS, 'early', 'serial: the session opens before dash.js is built, after a /cert-hash fetch');
+  const progress: ProgressMode = oneOf(query, 'progress', PROGRESS_MODES, DEFAULT_PROGRESS_MODE, 'in-order: progress counts only the bytes before the first hole');
   const paramNote = Object.entries(controllerParams).map(([k, v]) => `${k}=${v}`).join(', ');
   return {
     scheme: scheme.name,
@@ -217,7 +226,8 @@ function parseOne(query: URLSearchParams, scheme: RegisteredScheme, server: Serv
     fastSwitch,
     abandon,
     sessionStart,
-    label: `${ccRaw}${paramNote === '' ? '' : ` (${paramNote})`} · ${transportLabel(transport)}${transport === 'tcp' && server.tcpScheme === 'https' ? ' (HTTPS)' : ''}${prefetch ? ' + prefetch' : ''}${stream ? ' + stream' : ''}${abrThroughput === 'dashjs' ? ' + dash.js ABR' : ''}${fastSwitch === 'off' ? ' − fast switch' : ''}${abandon === DEFAULT_ABANDON_RULE ? '' : ` + abandon=${abandon}`}${sessionStart === 'serial' && transport !== 'tcp' ? ' + serial start' : ''}`,
+    progress,
+    label: `${ccRaw}${paramNote === '' ? '' : ` (${paramNote})`} · ${transportLabel(transport)}${transport === 'tcp' && server.tcpScheme === 'https' ? ' (HTTPS)' : ''}${prefetch ? ' + prefetch' : ''}${stream ? ' + stream' : ''}${abrThroughput === 'dashjs' ? ' + dash.js ABR' : ''}${fastSwitch === 'off' ? ' − fast switch' : ''}${abandon === DEFAULT_ABANDON_RULE ? '' : ` + abandon=${abandon}`}${sessionStart === 'serial' && transport !== 'tcp' ? ' + serial start' : ''}${progress === 'in-order' && transport !== 'tcp' ? ' + in-order progress' : ''}`,
   };
 }
 

@@ -220,7 +220,7 @@ export class PlaybackSession {
         // A session that ends (origin restarted or drained, path dropped) is replaced by a new one on its own
         // (reconnecting-fetcher.ts); the session fails only when no new one opens.
         this.fetcher = new ReconnectingFetcher({
-          sessionUrl: endpoints.sessionUrl, certHash: () => fetchCertHash(endpoints.certHashUrl, connectTimeoutMs), telemetry: true, connectTimeoutMs,
+          sessionUrl: endpoints.sessionUrl, certHash: () => fetchCertHash(endpoints.certHashUrl, connectTimeoutMs), telemetry: true, connectTimeoutMs, progress: this.params.progress,
           knownCertHash: serial ? null : pageCertHash(document),
         }, {
           onTelemetry: (p) => { this.telemetryWindow.push(p); this.lastTelemetry = p; },

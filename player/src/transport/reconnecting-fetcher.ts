@@ -3,6 +3,7 @@
 // hash again (a restarted origin without --cert-dir has a new certificate), and asks the requests the old session
 // dropped again on the new one. dash.js sees slow requests, not failed ones, so playback resumes where it was with
 // no segment skipped or fetched for a second position, and without a page reload. Gives up after RECONNECT_GIVE_UP_MS.
+import type { ProgressMode } from './body-buffer.ts';
 import type { ByteRange, MediaFetcher, MediaResponse, ProgressCallback } from './media-fetcher.ts';
 import { WorkerFetcher } from './worker-fetcher.ts';
 import type { TelemetryPoint, TransportCounters } from './worker-messages.ts';
@@ -26,6 +27,8 @@ export interface ReconnectOptions {
    *  another server than the session's origin). Reconnects always fetch: a restarted origin may have a new one. */
   knownCertHash?: string | null;
   telemetry: boolean;
+  /** What the worker's progress counts (worker-messages.ts ConnectOptions). */
+  progress?: ProgressMode;
   /** One attempt to open a session fails after this long. */
   connectTimeoutMs: number;
 }
@@ -152,7 +155,7 @@ export class ReconnectingFetcher implements MediaFetcher {
     const certHashHex = knownCertHash ?? await this.options.certHash();
     const certHashFetchEndMs = certHashFetchStartMs === null ? null : performance.now();
     const workerCreatedMs = performance.now();
-    const fetcher: WorkerFetcher = new WorkerFetcher({ sessionUrl: this.options.sessionUrl, certHashHex, telemetry: this.options.telemetry }, {
+    const fetcher: WorkerFetcher = new WorkerFetcher({ sessionUrl: this.options.sessionUrl, certHashHex, telemetry: this.options.telemetry, ...(this.options.progress ? { progress: this.options.progress } : {}) }, {
       onTelemetry: (point) => { if (fetcher === this.current) this.events.onTelemetry?.(point); },
       onCounters: (counters) => {
         if (fetcher !== this.current) return;

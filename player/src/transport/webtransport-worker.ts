@@ -6,7 +6,7 @@ import {
   AckScheduler, DELIVERY_DATAGRAMS, DatagramReceiver, RESET_CANCELLED, StreamFrameReader, TELEMETRY_INTERVAL_QUERY_KEY, TELEMETRY_PATH, U48_MAX,
   encodeStreamFrame, timerDelayMs, type AckStep, type ResponseFrame,
 } from '@pcc-stream/protocol';
-import { BodyBuffer } from './body-buffer.ts';
+import { BodyBuffer, DEFAULT_PROGRESS_MODE, dueProgress, type ProgressMode } from './body-buffer.ts';
 import { ProgressPacer } from './progress-pacer.ts';
 import type { ByteRange } from './media-fetcher.ts';
 import type { ConnectOptions, FromWorker, TelemetryPoint, ToWorker } from './worker-messages.ts';
@@ -46,6 +46,8 @@ const requests = new Map<number, ActiveRequest>();
 let ackTimer: ReturnType<typeof setTimeout> | null = null;
 let acksSent = 0;
 let closed = false;
+/** What progress counts as `loaded` (body-buffer.ts: every byte received, or only the in-order ones). */
+let progressMode: ProgressMode = DEFAULT_PROGRESS_MODE;
 /** The start-up timeline's worker steps (worker-messages.ts SessionOpenTiming). */
 const workerRunningEpochMs = performance.timeOrigin + performance.now();
 let connectStartEpochMs = 0;
@@ -70,6 +72,7 @@ async function connect(options: ConnectOptions): Promise<void> {
   const init: WebTransportOptions = {};
   if (options.certHashHex) init.serverCertificateHashes = [{ algorithm: 'sha-256', value: hexToBytes(options.certHashHex) }];
   connectStartEpochMs = performance.timeOrigin + performance.now();
+  progressMode = options.progress ?? DEFAULT_PROGRESS_MODE;
   try {
     transport = new WebTransport(options.sessionUrl, init);
   } catch (err) {
@@ -175,16 +178,11 @@ function drainBody(r: ActiveRequest, tUs: number): boolean {
 }
 
 function maybeProgress(r: ActiveRequest, now: number): void {
-  const body = r.body;
-  if (!body) return;
-  for (const loaded of r.progress.reports(now, body.filled, body.complete)) {
-    // A chunked body's bytes go with the report of them (after the head's, progress-pacer.ts).
-    if (r.chunks && loaded > 0 && body.retainedBytes > 0) {
-      const bytes = body.takeNew();
-      post({ type: 'progress', id: r.id, loaded, total: body.declaredBytes, bytes }, [bytes]);
-    } else {
-      post({ type: 'progress', id: r.id, loaded, total: body.declaredBytes });
-    }
+  if (!r.body) return;
+  // `loaded` counts the bytes received out of order too (the reassembly's count): dash.js reads the path's delivery
+  // mid-download, not how far resends have filled the holes (body-buffer.ts). A chunked body's `bytes` stay in order.
+  for (const m of dueProgress(r.body, r.progress, progressMode, receiver.body(r.id)?.receivedBytes, now)) {
+    post({ type: 'progress', id: r.id, ...m }, m.bytes ? [m.bytes] : []);
   }
 }
 

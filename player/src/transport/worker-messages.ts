@@ -1,4 +1,5 @@
 // Messages between the page and the WebTransport worker (which owns the session, datagram receipt and ACKs).
+import type { ProgressMode } from './body-buffer.ts';
 import type { ByteRange } from './media-fetcher.ts';
 
 export interface ConnectOptions {
@@ -8,6 +9,8 @@ export interface ConnectOptions {
   certHashHex: string | null;
   /** Ask the server for its per-interval controller telemetry. */
   telemetry: boolean;
+  /** What progress messages count as `loaded` (body-buffer.ts); `received` if absent. */
+  progress?: ProgressMode;
 }
 
 export type ToWorker =

@@ -118,3 +118,14 @@ test('abandon: the page\'s rule (buffer) by default, dashjs keeps dash.js\'s Aba
     && /abandon="never" must be one of buffer, dashjs/.test(e.message));
   assert.deepEqual(PLAYER_OPTION_PARAMS['abandon'], ['buffer', 'dashjs']);
 });
+
+test('progress: received by default, in-order (the count before issue 18) on request, labelled on WebTransport panes only; the bench may set it', () => {
+  assert.equal(parsePageParams('', 'h').sessions[0]!.progress, 'received');
+  const compared = parsePageParams('?compare=vivace,cubic@tcp&progress=in-order', 'h').sessions;
+  assert.deepEqual(compared.map((s) => s.progress), ['in-order', 'in-order']);
+  assert.match(compared[0]!.label, /in-order progress/);
+  assert.doesNotMatch(compared[1]!.label, /progress/);
+  assert.throws(() => parsePageParams('?progress=all', 'h'), (e: unknown) => e instanceof ParamError
+    && /progress="all" must be one of received, in-order/.test(e.message));
+  assert.deepEqual(PLAYER_OPTION_PARAMS['progress'], ['received', 'in-order']);
+});

@@ -45,7 +45,12 @@ void pcc_mi_close(pcc_mi_tracker *tracker, int64_t now_us) {
     } else {
         mi->end_time_us = now_us > mi->start_time_us ? now_us : mi->start_time_us;
     }
-    if (mi->end_time_us - mi->idle_us > mi->start_time_us) {
+    /* An MI open when a silence of the acks ended spans it (an MI opened before the first RTT sample stays open until
+     * then, pcc_loop.c): a video sender's requests were stuck upstream as well, and its PTO probes (RFC 9002 §6.2.4)
+     * came with no new data. What it sent measures the silence's wait, not what the sender manages, and the send
+     * ceiling would pull the next rate down to 2.5 x the requests' pace (the floor on ATT-LTE-driving-2016). */
+    int spans_silence = mi->start_time_us < tracker->ack_silence_end_us;
+    if (!spans_silence && mi->end_time_us - mi->idle_us > mi->start_time_us) {
         double rate = (double)mi->bytes_sent * 1e6 / (double)(mi->end_time_us - mi->start_time_us - mi->idle_us);
         tracker->recent_send_rate_bytes_per_s[tracker->recent_rates_written % PCC_MI_RECENT_RATES] = rate;
         tracker->recent_rates_written++;

@@ -85,6 +85,8 @@ typedef struct pcc_mi_tracker {
     double recent_send_rate_bytes_per_s[PCC_MI_RECENT_RATES];
     size_t recent_rates_written;
     int out_of_data;              /* the sender said it ran out of data since its last packet (cc_on_app_state) */
+    /* the first ack after the latest silence of the acks (path_silence.h), as the algorithm passes it on; 0: none */
+    int64_t ack_silence_end_us;
     /* ACK frames, told apart by their receiver time (the origin passes each frame's largest; the simulator each
      * packet's arrival): the one being read, where the receipts before it ended (0: unknown), the latest time seen,
      * the bytes the one being read acknowledged so far, MIs waiting for its end, and the lowest receiver time less

@@ -15,9 +15,11 @@ static int64_t silence_limit_us(const cc_rtt_view *rtt) {
 void cc_path_silence_on_ack(cc_path_silence *s, const cc_sent_packet *packet, int64_t recv_time_us, int64_t now_us,
                             const cc_rtt_view *rtt) {
     /* A packet sent from idle (nothing out) restarted the delivery clock at its send, after the last ack: that gap
-     * was the application's, not the path's. */
-    if (s->last_ack_us > 0 && now_us - s->last_ack_us > s->limit_us &&
-        packet->delivered_time_at_send_us <= s->last_ack_us) {
+     * was the application's, not the path's. Before the first ack the wait began at the send that started the
+     * delivery clock (the flow's first, with data out since), and the limit is RFC 9002's first PTO. */
+    int64_t waited_since_us = s->last_ack_us > 0 ? s->last_ack_us : packet->delivered_time_at_send_us;
+    int64_t limit_us = s->last_ack_us > 0 ? s->limit_us : (int64_t)CC_FIRST_SILENCE_LIMIT_US;
+    if (now_us - waited_since_us > limit_us && packet->delivered_time_at_send_us <= waited_since_us) {
         s->ack_silence_end_us = now_us;
     }
     if (now_us > s->last_ack_us) s->last_ack_us = now_us;

@@ -8,7 +8,8 @@
  *    not). A silence of either direction does this (a blackout, an outage, an uplink silent for seconds). The limit
  *    is a PTO (RFC 9002 §6.2.1: sRTT + max(4 rttvar, 1 ms), without the ack delay), when a sender stops waiting for
  *    feedback it expected, and at least CC_SILENCE_MIN_US. It is judged with the RTT as of the ack before the gap,
- *    so the silence's own samples do not stretch it. Read by the app-limited rule (validated_rate.c): a tcp_rate.c
+ *    so the silence's own samples do not stretch it; the first ack, with no RTT before it, is judged with RFC 9002's
+ *    first PTO (CC_FIRST_SILENCE_LIMIT_US). Read by the app-limited rule (validated_rate.c): a tcp_rate.c
  *    delivery sample whose interval spans the silence measures the silence, not the capacity.
  *  - the receiver's (its receive timestamps): how long it had received nothing before the acked packet, the forward
  *    gap. Only the forward direction does this. Read by Vivace (vivace_timeout.c): a packet received after a long
@@ -31,6 +32,10 @@ struct cc_rtt_view;
 /* A gap in the acks counts as a silence only beyond this, whatever the RTT: above a paced packet's spacing at low
  * rates and the receiver's ack delay (ACK frequency). */
 #define CC_SILENCE_MIN_US 200000.0
+/* Before any RTT sample: the first ack counts as ending a silence when the data out waited longer than RFC 9002's first
+ * PTO for it (§6.2.2: 333 ms + 4 x 333/2 ms, "a 1 second initial timeout"), which a path's first round trip stays
+ * below. A session that opened into a silent uplink (ATT-LTE-driving-2016's 2.2 s from link 3.0 s) waits longer. */
+#define CC_FIRST_SILENCE_LIMIT_US 999000.0
 
 typedef struct cc_path_silence {
     int64_t limit_us;             /* the ack gap that counts as a silence, from the RTT as of the latest ack */

@@ -664,11 +664,24 @@ typedef struct {
     int64_t link_reached_us; /* when the pacing rate first reached 0.9 x the link after the silence; -1: never */
 } early_silence_run;
 
-static early_silence_run video_after_early_silence(const char *algorithm, int64_t outage_until_us, double first_kb) {
+/* A QUIC PTO probe (RFC 9002 §6.2.4): a packet the transport sends with no new data from the application, so no
+ * app-limited mark follows it. */
+static void send_pto_probe(bottleneck_link *link, int64_t now_us) {
+    int64_t period_us = link->app_segment_period_us;
+    link->app_segment_period_us = 0; /* link_send_one marks app-limited only for the application's segments */
+    link->now_us = now_us;
+    link_send_one(link);
+    link->app_segment_period_us = period_us;
+}
+
+/* probes_us: times of PTO probes, 0-terminated (NULL: none); off: a parameter set to 0 (NULL: defaults). */
+static early_silence_run video_after_silence_from(const char *algorithm, const char *off, int64_t outage_from_us,
+                                                  int64_t outage_until_us, double first_kb, const int64_t *probes_us) {
     const double link_bps = 8e6;
     cc_controller *cc = cc_create(algorithm, 5, 0);
+    if (off != NULL) CHECK(cc_param_set(cc, off, 0) == CC_OK);
     bottleneck_link *link = link_create(cc, link_bps, 40000, 300e3);
-    const int64_t request_up_us = 20000, outage_from_us = 100000;
+    const int64_t request_up_us = 20000;
     if (outage_until_us > 0) {
         link->ack_outage_from_us = outage_from_us;
         link->ack_outage_until_us = outage_until_us;
@@ -680,6 +693,7 @@ static early_silence_run video_after_early_silence(const char *algorithm, int64_
     int64_t request_arrives_us = -1;
     for (int64_t t_us = 10000; t_us <= 10000000; t_us += 10000) {
         link_run(link, t_us);
+        if (probes_us != NULL && *probes_us > 0 && t_us >= *probes_us) send_pto_probe(link, t_us), probes_us++;
         if (t_us == 6000000) link_reset_stats(link);
         double rate_bps = cc_pacing_rate_bytes_per_s(cc) * 8;
         if (rate_bps < run.lowest_bps) run.lowest_bps = rate_bps;
@@ -701,6 +715,10 @@ static early_silence_run video_after_early_silence(const char *algorithm, int64_
     free(link);
     cc_destroy(cc);
     return run;
+}
+
+static early_silence_run video_after_early_silence(const char *algorithm, int64_t outage_until_us, double first_kb) {
+    return video_after_silence_from(algorithm, NULL, 100000, outage_until_us, first_kb, NULL);
 }
 
 static void test_first_slow_start_resumes_after_return_silence(void) {
@@ -736,6 +754,32 @@ static void test_first_slow_start_resumes_from_before_the_halvings(void) {
             CHECK(run.resumed_bps >= initial_bps);
             CHECK(run.link_reached_us >= 0 && run.link_reached_us - until_us < 1200000);
         }
+    }
+}
+
+/* ATT-LTE-driving-2016's start (bench/published/2026-11-25/lte-driving-baseline/why-att-startup.md): the session opens
+ * as the uplink goes silent for 2.2 s, so the first MI sees no RTT sample and stays open (pcc_loop.c) through the
+ * silence. The origin sent the session's first 3 KB, said it ran out of data, and then only QUIC's PTO probes went out
+ * (0.5, 1.1 and 2.25 s: RFC 9002's backoff), with no app-limited mark before them; the player's requests were stuck
+ * upstream. The MI closed at 0.05 Mbit/s (the real runs: 0.036-0.041): a measure of the silence, not of the sender. */
+static void test_silence_before_first_rtt_sample(void) {
+    const double initial_bps = 1e6;
+    const int64_t silence_until_us = 2300000, probes_us[] = {500000, 1100000, 2250000, 0};
+    const char *const algorithms[] = {"vivace", "vivace-video", "vivace-loss"};
+    for (size_t i = 0; i < sizeof algorithms / sizeof algorithms[0]; i++) {
+        early_silence_run run = video_after_silence_from(algorithms[i], NULL, 0, silence_until_us, 3, probes_us);
+        early_silence_run off = video_after_silence_from(algorithms[i], "first_rtt_silence", 0, silence_until_us, 3, probes_us);
+        fprintf(stderr, "%s, session opened into a 2.3-s return-path silence: lowest %.2f Mbit/s, 0.9 x the link %.2f s "
+                "after the silence (first_rtt_silence=0: %.2f, %.2f s)\n", algorithms[i], run.lowest_bps / 1e6,
+                (run.link_reached_us - silence_until_us) / 1e6, off.lowest_bps / 1e6, (off.link_reached_us - silence_until_us) / 1e6);
+        /* The send-rate ceiling took 2.5 x that MI's send rate: 0.13 Mbit/s here, the 0.1 floor on the real path, from
+         * where 10-packet MIs take a second each (monitor_interval.c leaves such an MI out of the ceiling). */
+        CHECK(run.lowest_bps >= initial_bps);
+        /* Left at the silence's sRTT (1.8 s), the next MI held 1 Mbit/s for 1.9 s with no decision (vivace_timeout.c
+         * ends it once a packet sent after the silence is acked). */
+        CHECK(run.link_reached_us >= 0 && run.link_reached_us - silence_until_us < 800000);
+        /* the switch (the bench's A/B) restores the rate the ceiling set */
+        CHECK(off.lowest_bps < 0.2 * initial_bps);
     }
 }
 
@@ -933,6 +977,7 @@ int main(void) {
     test_path_step_undo();
     test_no_undo_behind_a_forward_queue();
     test_first_slow_start_resumes_after_return_silence();
+    test_silence_before_first_rtt_sample();
     test_first_slow_start_resumes_from_before_the_halvings();
     test_slow_start_overshoot();
     test_long_rtt_slow_start();

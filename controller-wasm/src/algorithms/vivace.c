@@ -147,8 +147,9 @@ void vivace_on_ack(void *state, const cc_ack_event *event) {
      * seconds; so does a blackout of both directions, whose held packets return with its length as their RTT. The
      * receive timestamps tell either from a forward queue (vivace_timeout.c); only after them does the open MI end at
      * the length the sRTT gives now: a queue draining on a bursty path also shows a latest RTT near the minimum under
-     * a high sRTT, and there the long MI stays. */
-    if (s->srtt_has_return_delay &&
+     * a high sRTT, and there the long MI stays. A first RTT sample that was a silence (vivace_timeout.c) left the min
+     * RTT at the silence as well: the path's RTT shows once a packet sent after it is acked. */
+    if (s->srtt_has_return_delay && !s->first_rtt_in_silence &&
         (double)event->rtt->latest_rtt_us <= STALE_MI_PATH_RTT_FACTOR * (double)event->rtt->min_rtt_us) {
         pcc_loop_shorten_stale_mi(&s->loop, STALE_MI_FACTOR);
         if ((double)event->rtt->smoothed_rtt_us <= STALE_MI_PATH_RTT_FACTOR * (double)event->rtt->min_rtt_us) {

@@ -34,6 +34,7 @@ enum {
     VIVACE_P_REGAIN_WITHOUT_QUEUE,
     VIVACE_P_SLOW_START_PERSISTENT_QUEUE,
     VIVACE_P_GRADIENT_SPAN_MS,
+    VIVACE_P_FIRST_RTT_SILENCE,
     VIVACE_P_COUNT
 };
 
@@ -81,6 +82,8 @@ enum {
         {"slow_start_persistent_queue", persistent_queue_default, 0, 1,                                      \
          "boolean; 1: the first slow start ends on a loss-free utility drop only when the queue persists (a second such MI in a row, or the acks' delivery rate grew < 25 % over 3 MIs: BBR's full-pipe test); after the first such MI the doubling holds one MI, then resumes; on its exit the rate falls back no lower than what its loss-free MIs delivered (less epsilon and queue). Loss ends it as before (0: the thesis's exit on the first drop)"}, \
         {"gradient_span_ms", span_default, 0, 2000,                                                        \
-         "ms; > 0: a probing MI's RTT gradient counts only as far as the RTT's slope over the MIs sent in the last max(this, sRTT) confirms it, so a queue a capacity swing builds and drains within that span is not overshoot (0: the MI's own gradient, the thesis's)"}
+         "ms; > 0: a probing MI's RTT gradient counts only as far as the RTT's slope over the MIs sent in the last max(this, sRTT) confirms it, so a queue a capacity swing builds and drains within that span is not overshoot (0: the MI's own gradient, the thesis's)"}, \
+        {"first_rtt_silence", 1, 0, 1,                                                                      \
+         "boolean; 1: an MI open when a silence of the acks ended (a first ack that waited longer than RFC 9002's first PTO included) does not enter the send-rate ceiling, and when the first RTT sample was such a silence the MIs its sRTT sized end once a packet sent after it is acked (0: off)"}
 
 #endif /* PCC_VIVACE_PARAMS_H */

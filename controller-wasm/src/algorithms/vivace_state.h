@@ -83,6 +83,9 @@ typedef struct vivace_state {
     int episode_ack_silence;         /* since then the acks stopped for longer than a PTO and came back (path_silence.h) */
     int srtt_has_return_delay;       /* 1: an ack came late on the way back or through a forward silence, the sRTT
                                       * not yet back near the minimum */
+    int acked_any;                   /* an ack came (the first one's RTT sample started the sRTT) */
+    int first_rtt_in_silence;        /* the first ack ended a silence, and no packet sent after it has been acked yet:
+                                      * the min RTT is the silence's too */
     double recovery_target;          /* bytes/s: timeout recovery's slow start stops here; 0: not recovering */
     int fade_pending;                /* the capacity fell under the rate, no recovery since (vivace_recovery.c) */
     unsigned clean_increases;        /* since: increase decisions in a row from uncongested probes */

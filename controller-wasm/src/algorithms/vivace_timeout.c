@@ -217,6 +217,20 @@ void vivace_timeout_on_ack(vivace_state *s, const cc_ack_event *event) {
     if (s->awaiting_feedback && cc_path_silence_ack_silence_end_us(event->silence) > s->halved_at_us) {
         s->episode_ack_silence = 1; /* the episode's feedback stopped altogether and came back */
     }
+    /* The first ack ended a silence (path_silence.h: the data out waited longer than the first PTO for it): its RTT
+     * sample, and the sRTT and min RTT it starts, are the wait. No one-way delay came before it to tell the return path
+     * from the forward one, but nothing came before it either: the sRTT is the silence's alone, and the MIs it sizes
+     * hold their rate for seconds with no decision (§4.4: an MI spans about an RTT). vivace_on_ack ends them once a
+     * packet sent after the silence shows the path's RTT. */
+    int64_t silence_end_us = cc_path_silence_ack_silence_end_us(event->silence);
+    int first_rtt_silence = vivace_flag(s, VIVACE_P_FIRST_RTT_SILENCE);
+    if (first_rtt_silence && !s->acked_any && silence_end_us == event->now_us) {
+        s->srtt_has_return_delay = s->first_rtt_in_silence = 1;
+    }
+    s->acked_any = 1;
+    if (s->first_rtt_in_silence && event->packet->sent_time_us >= silence_end_us) s->first_rtt_in_silence = 0;
+    /* An MI open when a silence ended leaves the send-rate ceiling alone (monitor_interval.c). */
+    s->loop.tracker.ack_silence_end_us = first_rtt_silence ? silence_end_us : 0;
     int64_t one_way_us;
     if (!vivace_ack_one_way_us(event, &one_way_us)) return;
     int64_t previous_one_way_us = s->have_one_way ? s->last_one_way_us : one_way_us;

@@ -16,7 +16,9 @@ double pcc_clamp_rate(const cc_context *ctx, double rate_bytes_per_s);
 
 /* Clamped, and no more than PCC_MAX_RATE_OVER_SENT times the highest send rate recent MIs achieved: a rate
  * may not run ahead of what an application- or CPU-limited sender manages to send (RFC 7661's point for
- * windows), or it would climb unchecked and be unleashed when data arrives. No ceiling before any MI closed. */
+ * windows), or it would climb unchecked and be unleashed when data arrives. The ceiling is never below the context's
+ * initial rate (RFC 5681 §4.1, RFC 7661: validation does not take a window below the initial/restart window); the
+ * controller's own decisions may still go lower. No ceiling before any MI closed. */
 double pcc_clamp_to_send_ceiling(const cc_context *ctx, const pcc_mi_tracker *tracker, double rate_bytes_per_s);
 
 #endif /* PCC_RATE_LIMITS_H */

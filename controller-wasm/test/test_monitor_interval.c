@@ -1,10 +1,11 @@
 /* Monitor-interval bookkeeping: association under reordering and loss, in-order completion,
  * timeouts, the RTT- and one-way-delay-gradient regressions, zero-length intervals and delivery on the receiver's
- * clock. */
+ * clock; the send-rate ceiling (pcc_rate_limits.c) the MIs' send rates set. */
 #include <string.h>
 
 #include "check.h"
 #include "monitor_interval.h"
+#include "pcc_rate_limits.h"
 
 static cc_sent_packet packet(uint64_t pn, int64_t sent_us) {
     cc_sent_packet p;
@@ -349,6 +350,34 @@ static void test_one_way_delay_gradient(void) {
     CHECK(!one_way_delay_mi(300, 0, 0).owd_gradient_known);
 }
 
+/* The rate the send ceiling lets through when `asked_bps` is asked for after one closed MI of 10 packets of 1000 bytes
+ * sent spacing_us apart, the initial rate 1 Mbit/s (the floor 0.1). */
+static double ceiling_after_mi(int64_t spacing_us, double asked_bps) {
+    cc_context ctx;
+    memset(&ctx, 0, sizeof ctx);
+    ctx.min_rate_bytes_per_s = 0.1e6 / 8;
+    ctx.max_rate_bytes_per_s = 1e9 / 8;
+    ctx.initial_rate_bytes_per_s = 1e6 / 8;
+    pcc_mi_tracker t;
+    pcc_mi_tracker_init(&t);
+    pcc_mi_start(&t, 1e6 / 8, 0, 0, 0);
+    for (uint64_t i = 0; i < 10; i++) {
+        cc_sent_packet p = packet(i, (int64_t)i * spacing_us);
+        pcc_mi_on_sent(&t, &p);
+    }
+    pcc_mi_start(&t, 1e6 / 8, 0, 0, 10 * spacing_us);
+    return pcc_clamp_to_send_ceiling(&ctx, &t, asked_bps / 8) * 8;
+}
+
+static void test_send_ceiling_floor(void) {
+    /* 0.04 Mbit/s sent (a silence's pace): 2.5 x that is 0.1, but the ceiling stays at the initial rate */
+    CHECK_NEAR(ceiling_after_mi(200000, 8e6), 1e6, 1e-6);
+    /* the controller's own choice below the initial rate stands: the floor is the ceiling's, not the rate's */
+    CHECK_NEAR(ceiling_after_mi(200000, 0.5e6), 0.5e6, 1e-6);
+    /* 2 Mbit/s sent: the ceiling is 2.5 x that, above the initial rate */
+    CHECK_NEAR(ceiling_after_mi(4000, 8e6), 5e6, 1e-6);
+}
+
 int main(void) {
     test_one_way_delay_gradient();
     test_idle_sender();
@@ -359,5 +388,6 @@ int main(void) {
     test_regression_by_hand();
     test_clustered_samples();
     test_timeout_and_edge_cases();
+    test_send_ceiling_floor();
     return check_summary("test_monitor_interval");
 }

@@ -769,17 +769,29 @@ static void test_silence_before_first_rtt_sample(void) {
     for (size_t i = 0; i < sizeof algorithms / sizeof algorithms[0]; i++) {
         early_silence_run run = video_after_silence_from(algorithms[i], NULL, 0, silence_until_us, 3, probes_us);
         early_silence_run off = video_after_silence_from(algorithms[i], "first_rtt_silence", 0, silence_until_us, 3, probes_us);
+        /* The early-session case (the page opens the session before dash.js, 171b184): the first 1.2 KB acknowledged (an
+         * RTT sample), then the return path silent 0.06-2.3 s while the first MI, short of its 10 packets (pcc_loop.c),
+         * stays open with only PTO probes sent and closes at a few tens of kbit/s. The send-rate ceiling's floor at the
+         * initial rate (pcc_rate_limits.c; RFC 5681 §4.1, RFC 7661) keeps the rate there; without it, 2.5 x that MI's
+         * send rate: 0.13 Mbit/s, 0.9 x the link 1.70 s after the silence. */
+        early_silence_run after_sample = video_after_silence_from(algorithms[i], NULL, 60000, silence_until_us, 1.2, probes_us);
+        fprintf(stderr, "%s, silence 0.06-2.3 s after the first RTT sample: lowest %.2f Mbit/s, 0.9 x the link %.2f s after\n",
+                algorithms[i], after_sample.lowest_bps / 1e6, (after_sample.link_reached_us - silence_until_us) / 1e6);
+        CHECK(after_sample.lowest_bps >= initial_bps);
+        CHECK(after_sample.link_reached_us >= 0 && after_sample.link_reached_us - silence_until_us < 1200000);
         fprintf(stderr, "%s, session opened into a 2.3-s return-path silence: lowest %.2f Mbit/s, 0.9 x the link %.2f s "
                 "after the silence (first_rtt_silence=0: %.2f, %.2f s)\n", algorithms[i], run.lowest_bps / 1e6,
                 (run.link_reached_us - silence_until_us) / 1e6, off.lowest_bps / 1e6, (off.link_reached_us - silence_until_us) / 1e6);
-        /* The send-rate ceiling took 2.5 x that MI's send rate: 0.13 Mbit/s here, the 0.1 floor on the real path, from
-         * where 10-packet MIs take a second each (monitor_interval.c leaves such an MI out of the ceiling). */
+        /* Counted, that MI's send rate would set the ceiling at 2.5 x it (monitor_interval.c leaves such an MI out);
+         * the ceiling's floor at the initial rate (pcc_rate_limits.c) keeps the rate there either way. */
         CHECK(run.lowest_bps >= initial_bps);
         /* Left at the silence's sRTT (1.8 s), the next MI held 1 Mbit/s for 1.9 s with no decision (vivace_timeout.c
          * ends it once a packet sent after the silence is acked). */
         CHECK(run.link_reached_us >= 0 && run.link_reached_us - silence_until_us < 800000);
-        /* the switch (the bench's A/B) restores the rate the ceiling set */
-        CHECK(off.lowest_bps < 0.2 * initial_bps);
+        /* The switch (the bench's A/B): the ceiling's floor holds the initial rate (before the floor, 0.13 Mbit/s
+         * here), but the next MI, left at the silence's sRTT, holds it with no decision: 0.9 x the link 2.18 s after. */
+        CHECK(off.lowest_bps >= initial_bps);
+        CHECK(off.link_reached_us < 0 || off.link_reached_us - silence_until_us > 1500000);
     }
 }
 

@@ -96,6 +96,7 @@ function handle(req: IncomingMessage, res: ServerResponse, options: ControlServe
       const type = contentTypeFor(resolved.realPath);
       readFile(resolved.realPath, 'utf8', (err, html) => {
         if (err) {
+          log('error', 'http.page-read-failed', { path, error: errorMessage(err) });
           res.writeHead(500).end();
           return;
         }

@@ -13,6 +13,8 @@ const DATAGRAM_BYTES = 1200;
 const RELEASE_EARLY_US = 250;
 /** Lateness a paced datagram may have on a busy machine (a descheduled pacer thread), µs. */
 const LATE_TOLERANCE_US = 4000;
+/** The most one datagram may be late when the pacer thread is descheduled once on a loaded CI machine, µs. */
+const DESCHEDULED_LATE_US = 12_000;
 
 const monotonicNs = (): number => Number(process.hrtime.bigint());
 
@@ -76,12 +78,16 @@ async function pacedOnTheLoop(session: Session, due: Float64Array, blockMs: numb
   return stamps;
 }
 
-/** The same through the addon's pacer: everything handed over at once with its due time. */
-async function pacedInTheAddon(session: Session, due: Float64Array, blockMs: number): Promise<number[]> {
+/**
+ * The same through the addon's pacer: everything handed over at once with its due time. Returns the departure stamps
+ * and when the JavaScript thread was free again (ns).
+ */
+async function pacedInTheAddon(session: Session, due: Float64Array, blockMs: number): Promise<{ stamps: number[]; freeNs: number }> {
   const { payloads, lengths } = packed(due.length);
   assert.equal(session.sendDatagramsAt(payloads, lengths, due.length, due), due.length);
   busyWaitMs(blockMs);
-  return departures(session, due.length);
+  const freeNs = monotonicNs();
+  return { stamps: await departures(session, due.length), freeNs };
 }
 
 test('paced datagrams leave at their due times, in order, and all arrive', async () => {
@@ -97,8 +103,11 @@ test('paced datagrams leave at their due times, in order, and all arrive', async
     const late = latenessUs(stamps, due);
     for (const [i, l] of late.entries()) {
       assert.ok(l >= -RELEASE_EARLY_US - 1, `datagram ${i} left ${-l} µs before its time`);
-      assert.ok(l <= LATE_TOLERANCE_US, `datagram ${i} left ${l} µs after its time`);
+      // One descheduling of the pacer thread may hold a few in a row; the median says they keep their times.
+      assert.ok(l <= DESCHEDULED_LATE_US, `datagram ${i} left ${l} µs after its time`);
     }
+    const medianLateUs = [...late].sort((a, b) => a - b)[count >> 1]!;
+    assert.ok(medianLateUs <= LATE_TOLERANCE_US, `median departure ${medianLateUs} µs late`);
     for (let i = 1; i < count; i++) assert.ok(stamps[i]! >= stamps[i - 1]!, 'departures in order');
     // Spread over their 15 ms, not sent as one burst.
     assert.ok(stamps[count - 1]! - stamps[0]! >= 10e6, `first to last ${(stamps[count - 1]! - stamps[0]!) / 1e6} ms`);
@@ -115,10 +124,17 @@ test('a JavaScript thread blocked for 20 ms does not delay paced departures (it 
   try {
     // 5 ms of datagrams, one every 200 µs (48 Mbit/s), due from 1 ms on; then the JavaScript thread is held 20 ms.
     const count = 25;
+    // What tells the two apart is whether datagrams leave while the thread is held: all of the addon's are due by
+    // 6 ms, 14 ms before the thread is free, so a descheduled pacer thread's few ms of lateness (seen on a loaded CI
+    // machine) cannot make this fail, while a pacer that needed the JavaScript thread sends none of them in time.
     const addon = dueTimes(count, monotonicNs() + 1e6, 200);
-    const addonLate = latenessUs(await pacedInTheAddon(pair.serverSession, addon, 20), addon);
-    assert.equal(addonLate.length, count);
-    assert.ok(Math.max(...addonLate) <= LATE_TOLERANCE_US, `addon pacer: latest departure ${Math.max(...addonLate)} µs late`);
+    const { stamps, freeNs } = await pacedInTheAddon(pair.serverSession, addon, 20);
+    assert.equal(stamps.length, count);
+    const afterFree = stamps.filter((s) => s >= freeNs).length;
+    assert.equal(afterFree, 0, `addon pacer: ${afterFree} of ${count} departures waited for the JavaScript thread`);
+    const addonLate = latenessUs(stamps, addon).sort((a, b) => a - b);
+    const medianLateUs = addonLate[count >> 1]!;
+    assert.ok(medianLateUs <= LATE_TOLERANCE_US, `addon pacer: median departure ${medianLateUs} µs late`);
 
     // The same schedule paced on the event loop: the held thread sends nothing until it is free again.
     const loop = dueTimes(count, monotonicNs() + 1e6, 200);

@@ -3,9 +3,11 @@
 // below — a reviewed table of what stands for it (fewer seconds, --help or --list where a full run takes minutes,
 // placeholders such as HEX filled with real values). Relative paths stay relative: outputs go to
 // results/readme-<pid>/ under the repository root and the test checks they landed there.
-// Needs root (linkem and the benchmark create network namespaces), like the rest of `npm test`.
+// Needs root (linkem and the benchmark create network namespaces), like the rest of `npm test`. Each command runs in
+// its own process group that dies with this test process, however it ends (src/process-groups.ts): a killed CI run
+// leaves no origin behind.
 import assert from 'node:assert/strict';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -14,6 +16,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { freeTcpPort, freeUdpPort } from '../src/free-port.ts';
 import { preparePlayerAndMedia } from '../src/player-fixture.ts';
+import { spawnGroup } from '../src/process-groups.ts';
 import { repoRoot } from '../src/repo-root.ts';
 
 /** The README commands, as written: ```sh / ```bash blocks, `\` continuations joined, comments dropped. */
@@ -316,11 +319,11 @@ function runShell(command: string, timeoutMs: number): Promise<{ code: number | 
   return new Promise((resolve) => {
     // As a user's shell at the repository root: no npm variables inherited from this test's own npm run.
     const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(npm_|INIT_CWD$|PCC_USER_CWD$)/.test(k)));
-    const child = spawn('bash', ['-c', command], { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const child = spawnGroup('bash', ['-c', command], { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (output += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    child.stdout!.on('data', (c: Buffer) => (output += c.toString()));
+    child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
     const timer = setTimeout(() => process.kill(-child.pid!, 'SIGKILL'), timeoutMs);
     child.on('close', (code) => {
       clearTimeout(timer);
@@ -331,7 +334,7 @@ function runShell(command: string, timeoutMs: number): Promise<{ code: number | 
 
 function startBackground(command: string): Promise<{ child: ChildProcess; ready: { cert_sha256: string } }> {
   const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(npm_|INIT_CWD$|PCC_USER_CWD$)/.test(k)));
-  const child = spawn('bash', ['-c', command], { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const child = spawnGroup('bash', ['-c', command], { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr!.on('data', (c: Buffer) => (stderr = (stderr + c.toString()).slice(-4000)));
   return new Promise((resolve, reject) => {

@@ -25,13 +25,18 @@ void cc_validated_rate_on_ack(cc_validated_rate *v, const cc_ack_event *event) {
     } else if (sample > v->slot_max_bytes_per_s[i]) {
         v->slot_max_bytes_per_s[i] = sample;
     }
+    v->slot_last_us[i] = event->now_us;
 }
 
 double cc_validated_rate_bytes_per_s(const cc_validated_rate *v, const cc_rtt_view *rtt, int64_t now_us) {
+    /* A sub-window counts while its newest sample is within the window, not only its first: the window follows the
+     * sRTT, which falls tenfold within a few acks when a queue that held the acks through a fade is gone (the held
+     * acks had raised it to a second), and a sub-window begun before the fade but filled through it would drop out
+     * whole, leaving the window to the next few acks (PTO probes, a new request's first packets: tens of kbit/s). */
     double oldest_us = (double)now_us - window_us(rtt);
     double best = 0.0;
     for (int i = 0; i < CC_VALIDATION_SLOTS; i++) {
-        if (v->used[i] && (double)v->slot_start_us[i] >= oldest_us && v->slot_max_bytes_per_s[i] > best) {
+        if (v->used[i] && (double)v->slot_last_us[i] >= oldest_us && v->slot_max_bytes_per_s[i] > best) {
             best = v->slot_max_bytes_per_s[i];
         }
     }
@@ -44,6 +49,9 @@ double cc_app_limited_rate_ceiling(const cc_validated_rate *v, const cc_context 
     double validated = cc_validated_rate_bytes_per_s(v, ctx->rtt, now_us);
     if (!(validated > 0)) return 0.0;
     double ceiling = gain * validated;
+    /* Never below the initial rate, as the send-rate ceiling (pcc_rate_limits.c; RFC 5681 §4.1's restart window):
+     * a sender that could not fill its rate learnt nothing that takes it below where a new flow starts. */
+    if (ceiling < ctx->initial_rate_bytes_per_s) ceiling = ctx->initial_rate_bytes_per_s;
     if (ceiling < ctx->min_rate_bytes_per_s) ceiling = ctx->min_rate_bytes_per_s;
     if (ceiling > ctx->max_rate_bytes_per_s) ceiling = ctx->max_rate_bytes_per_s;
     return ceiling;

@@ -41,6 +41,7 @@
 typedef struct cc_validated_rate {
     double slot_max_bytes_per_s[CC_VALIDATION_SLOTS];
     int64_t slot_start_us[CC_VALIDATION_SLOTS];
+    int64_t slot_last_us[CC_VALIDATION_SLOTS]; /* the slot's newest sample: it counts while that is in the window */
     int used[CC_VALIDATION_SLOTS];
     int current;
 } cc_validated_rate;
@@ -48,13 +49,13 @@ typedef struct cc_validated_rate {
 /* Takes an ack's delivery-rate sample (0: none), unless its interval spans a silence of the acks (event->silence). */
 void cc_validated_rate_on_ack(cc_validated_rate *v, const cc_ack_event *event);
 
-/* The highest delivery rate measured within the window before now_us, bytes/s; after an idle gap longer than
- * the window, the last sub-window's; 0 before any sample. */
+/* The highest delivery rate of the sub-windows with a sample within the window before now_us, bytes/s; after an idle
+ * gap longer than the window, the last sub-window's; 0 before any sample. */
 double cc_validated_rate_bytes_per_s(const cc_validated_rate *v, const cc_rtt_view *rtt, int64_t now_us);
 
 /* The most an application-limited sender may keep, bytes/s: gain (CC_RATE_OVER_VALIDATED or
- * CC_START_OVER_VALIDATED) x the validated rate, inside the context's bounds; 0 before any delivery sample (then
- * the rate is left alone). */
+ * CC_START_OVER_VALIDATED) x the validated rate, never below the initial rate (as pcc_clamp_to_send_ceiling), inside
+ * the context's bounds; 0 before any delivery sample (then the rate is left alone). */
 double cc_app_limited_rate_ceiling(const cc_validated_rate *v, const cc_context *ctx, int64_t now_us, double gain);
 
 #endif /* PCC_VALIDATED_RATE_H */

@@ -35,6 +35,7 @@ void vivace_enter_probing(vivace_state *s, double base_rate) {
     s->phase = STATE_PROBING;
     s->fade_recovering = 0;
     s->drain_duration_us = 0;
+    s->exit_repipe_pending = 0;
     s->base_rate = vivace_clamp_to_ceiling(s, base_rate);
     s->regain_floor = 0.0;
     pcc_probe_round_start(&s->round, s->loop.ctx);
@@ -64,6 +65,7 @@ void vivace_next_mi(void *state, pcc_next_mi *next) {
             s->drain_duration_us = 0;
             return;
         }
+        if (s->exit_repipe_pending) vivace_exit_repipe(s);
         int slot = pcc_probe_round_take(&s->round);
         next->rate_bytes_per_s = slot >= 0 ? vivace_probe_rate(s, slot) : s->base_rate;
         next->tag = slot >= 0 ? VIVACE_TAG_PROBE_FIRST + slot : VIVACE_TAG_HOLD;
@@ -156,9 +158,10 @@ void vivace_on_ack(void *state, const cc_ack_event *event) {
             s->srtt_has_return_delay = 0;
         }
     }
-    if (s->phase == STATE_SLOW_START && event->delivery_rate_bytes_per_s > s->delivery_max) {
+    if ((s->phase == STATE_SLOW_START || s->exit_repipe_pending) && event->delivery_rate_bytes_per_s > s->delivery_max) {
         s->delivery_max = event->delivery_rate_bytes_per_s;
     }
+    if (s->exit_repipe_pending) vivace_exit_repipe_ack(s, event);
 }
 
 void vivace_rebound(void *state, int nothing_sent) {

@@ -35,6 +35,7 @@ enum {
     VIVACE_P_SLOW_START_PERSISTENT_QUEUE,
     VIVACE_P_GRADIENT_SPAN_MS,
     VIVACE_P_FIRST_RTT_SILENCE,
+    VIVACE_P_SLOW_START_EXIT_REPIPE,
     VIVACE_P_COUNT
 };
 
@@ -84,6 +85,8 @@ enum {
         {"gradient_span_ms", span_default, 0, 2000,                                                        \
          "ms; > 0: a probing MI's RTT gradient counts only as far as the RTT's slope over the MIs sent in the last max(this, sRTT) confirms it, so a queue a capacity swing builds and drains within that span is not overshoot (0: the MI's own gradient, the thesis's)"}, \
         {"first_rtt_silence", 1, 0, 1,                                                                      \
-         "boolean; 1: an MI open when a silence of the acks ended (a first ack that waited longer than RFC 9002's first PTO included) does not enter the send-rate ceiling, and when the first RTT sample was such a silence the MIs its sRTT sized end once a packet sent after it is acked (0: off)"}
+         "boolean; 1: an MI open when a silence of the acks ended (a first ack that waited longer than RFC 9002's first PTO included) does not enter the send-rate ceiling, and when the first RTT sample was such a silence the MIs its sRTT sized end once a packet sent after it is acked (0: off)"}, \
+        {"slow_start_exit_repipe", 0, 0, 1,                                                                 \
+         "boolean; 1: after the first slow start's exit, the acks that come back during its drain MI (those of the MIs above the capacity, already sent) still raise the delivery pipe, and the first probe round starts from (1 - epsilon) x that pipe when it is above the exit's rate (0: the rate the exit chose)"}
 
 #endif /* PCC_VIVACE_PARAMS_H */

@@ -240,7 +240,8 @@ static int measurement_error_only(const vivace_state *s, const pcc_mi_result *r)
 static void exit_slow_start(vivace_state *s, double fallback) {
     /* Once slow start overran the bottleneck, the acks' delivery rate measured it: start just below it (the drain
      * removes the queue), not at the best MI's rate, which the lag of the doubling leaves at C/2 to C. */
-    double pipe = s->recovery_target > 0 ? 0.0 : delivery_pipe(s);
+    int first = !(s->recovery_target > 0);
+    double pipe = first ? delivery_pipe(s) : 0.0;
     if (pipe > fallback) fallback = pipe;
     /* A regain (vivace_recovery.c) began at a rate whose MIs met no queue: it ends no lower. Where RTT noise is the size
      * of the RTT (a 1-ms path), each exit's fall-back scaled by minRTT/avgRTT otherwise ratchets the rate down regain
@@ -249,6 +250,46 @@ static void exit_slow_start(vivace_state *s, double fallback) {
     s->recovery_target = 0.0;
     vivace_enter_probing(s, fallback);
     vivace_schedule_drain(s, s->delivery_max > s->base_rate ? s->delivery_max : s->base_rate);
+    s->exit_repipe_pending = first && s->drain_duration_us > 0 && vivace_flag(s, VIVACE_P_SLOW_START_EXIT_REPIPE);
+    s->repipe_exit_us = s->loop.now_us;
+    s->repipe_first_recv_us = 0;
+    s->repipe_recv_rate = 0.0;
+}
+
+/* The span of receiver-clock time the repipe's rate needs: a few packets' worth of the acks' jitter. */
+#define REPIPE_MIN_SPAN_US 10000
+
+/* Per ack while the repipe is pending: what the receiver got since the exit, by its clock. Slow start's queue stands
+ * through these acks (the drain removes it), so the bottleneck sends at C and this rate measures it; a single
+ * delivery-rate sample after a sender stall can read well above C (ack bursts). */
+void vivace_exit_repipe_ack(vivace_state *s, const cc_ack_event *event) {
+    if (!(event->recv_time_us > 0) || event->packet->sent_time_us >= s->repipe_exit_us) return;
+    if (!(s->repipe_first_recv_us > 0)) {
+        s->repipe_first_recv_us = event->recv_time_us;
+        s->repipe_first_delivered = event->delivered_bytes;
+        return;
+    }
+    int64_t span_us = event->recv_time_us - s->repipe_first_recv_us;
+    if (span_us >= REPIPE_MIN_SPAN_US && event->delivered_bytes > s->repipe_first_delivered) {
+        s->repipe_recv_rate = (double)(event->delivered_bytes - s->repipe_first_delivered) / ((double)span_us * 1e-6);
+    }
+}
+
+/* slow_start_exit_repipe. The exit is decided on the result of the first MI that met the queue, about an RTT after it
+ * ended: the acks then have measured delivery only at the rates of the MIs before it, below the capacity, and the
+ * pipe (1 - epsilon) x delivery_max lands well below C; probing's small first steps (§4.4.2) climb from there for
+ * seconds. The MIs sent after it (at 2x and 4x, already out) saturated the bottleneck: their acks come back during the
+ * drain MI and measure C, as BBR's bandwidth filter keeps taking samples through its drain. The first probe MI after
+ * the drain starts from that pipe when it is higher; never above the delivery cap's ceiling. */
+void vivace_exit_repipe(vivace_state *s) {
+    s->exit_repipe_pending = 0;
+    double pipe = delivery_pipe(s);
+    double recv = s->repipe_recv_rate * (1.0 - vivace_param(s, VIVACE_P_EPSILON));
+    if (recv < pipe) pipe = recv; /* no higher than the receiver saw: 0 when its clock is unknown or the span short */
+    if (pipe > s->base_rate) {
+        s->base_rate = vivace_clamp_to_ceiling(s, vivace_clamp_rate(s, pipe));
+        pcc_probe_round_start(&s->round, s->loop.ctx);
+    }
 }
 
 /* slow_start_persistent_queue. §4.4 ends the starting phase at the first utility drop, and so does the kernel module

@@ -60,6 +60,11 @@ typedef struct vivace_state {
     /* drain (slow_start_drain): one MI at drain_rate for drain_duration_us before the next probe round */
     int64_t drain_duration_us;       /* 0: no drain pending */
     double drain_rate;
+    int exit_repipe_pending;         /* slow_start_exit_repipe: the first probe MI after the drain re-reads the pipe */
+    int64_t repipe_exit_us;          /* when slow start ended: the repipe counts the packets sent before */
+    int64_t repipe_first_recv_us;    /* the receiver's clock at the first ack since the exit (0: none yet) */
+    uint64_t repipe_first_delivered; /* delivered bytes at that ack */
+    double repipe_recv_rate;         /* bytes/s the receiver got since then, by its clock (0: span too short) */
     /* probing */
     pcc_probe_round round;
     probe_result probes[PCC_PROBE_SLOTS];   /* by slot */
@@ -195,6 +200,9 @@ void vivace_on_slow_start_result(vivace_state *s, const pcc_mi_result *r, double
 void vivace_reenter_slow_start(vivace_state *s, double target_rate);
 /* slow_start_drain: one MI at half the base rate that removes the bytes in flight beyond capacity (bytes/s) x min RTT. */
 void vivace_schedule_drain(vivace_state *s, double capacity);
+/* slow_start_exit_repipe: raise the base rate to (1 - epsilon) x the delivery pipe the drain's acks measured, once. */
+void vivace_exit_repipe(vivace_state *s);
+void vivace_exit_repipe_ack(vivace_state *s, const cc_ack_event *event);
 
 /* vivace_recovery.c */
 /* The capacity fell under the rate; rate_before: bytes/s, the rate the decrease or halving started from. */

@@ -1,8 +1,9 @@
 // npm run -s replay -w controller-wasm -- FILE [--check | --summary [--json]]
 // A recorded session (the origin's --record-dir; format in the package README, "Recording and replaying a
 // session") through the native library:
-//   --check    replay and compare every recorded decision bit for bit (pcc-replay --check); exit 1 on the first
-//              difference
+//   --check    replay and compare every recorded decision bit for bit (pcc-replay --check); on the first
+//              difference exit 1 when the recording was made with this controller build (a defect), 3 when with
+//              another build or one it does not name (an intended change can move decisions: not a defect)
 //   --summary  per monitor interval, what the controller was told beside what really happened: the MI's planned
 //              length vs. the span it really sent in, its target vs. achieved send rate, the acknowledged-bytes
 //              interval compression (span of its ACK arrivals / span of its sends: < 1 means acknowledgements
@@ -15,7 +16,8 @@ import { parseArgs } from 'node:util';
 import { userPath } from '@pcc-stream/protocol/node/user-path';
 import { controllerDir } from './paper/run-sim.ts';
 
-const REPLAY_BINARY = join(controllerDir, 'build', 'pcc-replay');
+/** The native tool; PCC_REPLAY_BIN names another build's (a build dir of your own, as PCC_SIM_BIN for pcc-sim). */
+export const REPLAY_BINARY = process.env.PCC_REPLAY_BIN ?? join(controllerDir, 'build', 'pcc-replay');
 const USAGE = 'usage: npm run -s replay -w controller-wasm -- FILE [--check | --summary [--json]]';
 
 /** One MI as pcc-replay --mi prints it (cc_mi_report). */

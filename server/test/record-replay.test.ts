@@ -13,14 +13,14 @@ import { PccClient } from '../src/client/pcc-client.ts';
 import { RecordingController } from '../src/telemetry/controller-recording.ts';
 import { startOrigin } from './helpers.ts';
 
-const REPLAY = join(dirname(fileURLToPath(import.meta.url)), '../../controller-wasm/build/pcc-replay');
+const REPLAY = process.env.PCC_REPLAY_BIN ?? join(dirname(fileURLToPath(import.meta.url)), '../../controller-wasm/build/pcc-replay');
 const SESSION_S = 2;
 // The session runs SESSION_S and on until this much has arrived (a loaded 2-core machine can deliver less in 2 s);
 // a stalled download is stopped at STALL_S and fails the byte count.
 const SESSION_MIN_BYTES = 4_000_000;
 const STALL_S = 60;
 
-interface CheckSummary { lines: number; events: number; eventsRefused: number; expects: number; truncated: boolean }
+interface CheckSummary { lines: number; events: number; eventsRefused: number; expects: number; truncated: boolean; recordedBuild: string | null; build: string }
 
 function replayCheck(path: string): { status: number | null; summary: CheckSummary | null; stderr: string } {
   const r = spawnSync(REPLAY, ['--check', path], { encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 });
@@ -96,10 +96,13 @@ for (const cc of ['vivace', 'allegro'] as const) {
     const path = join(recordDir, files[0]!);
     assert.match(files[0]!, new RegExp(`^session-\\d+-${cc}-.*\\.replay$`));
     const text = readFileSync(path, 'utf8');
-    assert.match(text, new RegExp(`^# pcc-replay script recorded by the origin[^\\n]*\\n# url [^\\n]*\\ncreate ${cc} \\d+ \\d+\\n`));
+    assert.match(text, new RegExp(`^# pcc-replay script recorded by the origin[^\\n]*\\n# url [^\\n]*\\n# controller-build [^\\n]*\\ncreate ${cc} \\d+ \\d+\\n`));
     const checked = replayCheck(path);
     assert.equal(checked.status, 0, checked.stderr);
     const s = checked.summary!;
+    // The recording names the build of the WASM that decided (the same sources as pcc-replay's): a difference in
+    // the tampered copy below is then a defect, exit 1, not "another build" (exit 3).
+    assert.equal(s.recordedBuild, s.build, `the recording states the origin's controller build: ${text.split('\n', 3)[2]}`);
     assert.equal(s.truncated, false);
     assert.equal(s.eventsRefused, 0);
     assert.ok(s.events > 2000, `events ${s.events}`);

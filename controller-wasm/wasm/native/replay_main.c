@@ -16,14 +16,23 @@
  *   expect PACING_BYTES_PER_S CWND_BYTES  the recorded decision at this point: the replay must match it exactly
  *                                         (exit 1 with the line and both values otherwise); prints nothing
  * A comment starting "# truncated" marks a recording cut at its size cap (reported by --check).
+ * A comment "# controller-build ID ..." names the controller build the recording was made with (the id of the
+ * library's sources, wasm/native/controller_build_id.cmake; the origin writes it since 2026-11-28).
  * Output per command: {"line":N,"pacingRateBytesPerSec":..,"cwndBytes":..,"bytesInFlight":..,"telemetry":{..}}
  * with telemetry keys named as in ts/types.ts ControllerTelemetry; numbers printed with 17 significant digits.
- * --check: no output per command; one summary line at the end {"lines":..,"events":..,"expects":..,"truncated":..}.
+ * --check: no output per command; one summary line at the end {"lines":..,"events":..,"expects":..,"truncated":..,
+ *          "recordedBuild":..,"build":..}. Exit status: 0 every decision reached; 1 a decision differs in a
+ *          recording made with this very build (a defect: the controller is not deterministic, or replay does not
+ *          feed it what the origin did); 3 a decision differs in a recording made with another build or one that
+ *          names none (recorded before builds were noted): expected after an intended change, so not a defect —
+ *          replay its inputs (--mi) instead; 2 a malformed script.
  * --mi: one line per finished monitor interval instead (PCC algorithms; cc_mi_report's fields), for analysis.
  *       It replays the inputs through today's controller and skips `expect` lines: a recording made with an older
  *       controller stays analysable after a change that moves its decisions on purpose.
  *
- * usage: pcc-replay [--check | --mi] [SCRIPT]   (stdin when omitted)
+ * --build-id: prints this build's controller build id and exits.
+ *
+ * usage: pcc-replay [--check | --mi] [SCRIPT]   (stdin when omitted);  pcc-replay --build-id
  */
 #define _POSIX_C_SOURCE 200809L /* strtok_r, clock_gettime under -std=c11 */
 
@@ -34,10 +43,13 @@
 #include <string.h>
 
 #include "../event_batch.h"
+#include "controller_build_id.h"
 #include "pcc/cc.h"
 
 #define MAX_LINE_BYTES 512
 #define MAX_FIELDS 6
+#define MAX_BUILD_ID_CHARS 64
+#define EXIT_OTHER_BUILD 3
 
 enum output_mode { OUTPUT_EVERY_LINE, OUTPUT_CHECK, OUTPUT_MI };
 
@@ -103,8 +115,26 @@ static int fail(long line_no, const char *message, const char *detail) {
     return 2;
 }
 
+/* The recording's build as a JSON value: a string (the id is [0-9a-z-] by construction, anything else is dropped)
+ * or null when the recording names none. */
+static void print_build(FILE *out, const char *key, const char *build, int last) {
+    if (build[0] == '\0') fprintf(out, "\"%s\":null%s", key, last ? "" : ",");
+    else fprintf(out, "\"%s\":\"%s\"%s", key, build, last ? "" : ",");
+}
+
+/* "# controller-build ID ...": the first word after the marker, kept if it is a plain id. */
+static void read_build(char **save, char *build) {
+    char *id = strtok_r(NULL, " \t\r\n", save);
+    if (id == NULL || strlen(id) >= MAX_BUILD_ID_CHARS || strcmp(id, "unknown") == 0) return;
+    for (const char *c = id; *c; c++) {
+        if (!((*c >= '0' && *c <= '9') || (*c >= 'a' && *c <= 'z') || *c == '-')) return;
+    }
+    strcpy(build, id);
+}
+
 static int run(FILE *in, enum output_mode mode) {
     char line[MAX_LINE_BYTES];
+    char recorded_build[MAX_BUILD_ID_CHARS] = "";
     cc_controller *cc = NULL;
     uint64_t events_refused = 0;
     uint64_t events_applied = 0, expects = 0;
@@ -120,6 +150,7 @@ static int run(FILE *in, enum output_mode mode) {
         if (command[0] == '#') {
             char *rest = strtok_r(NULL, " \t\r\n", &save);
             if ((strcmp(command, "#") == 0 && rest != NULL && strncmp(rest, "truncated", 9) == 0) || strncmp(command, "#truncated", 10) == 0) truncated = 1;
+            if (strcmp(command, "#") == 0 && rest != NULL && strcmp(rest, "controller-build") == 0) read_build(&save, recorded_build);
             continue;
         }
         char *words[MAX_FIELDS] = {0};
@@ -170,12 +201,23 @@ static int run(FILE *in, enum output_mode mode) {
             double rate = cc_pacing_rate_bytes_per_s(cc), cwnd = cc_cwnd_bytes(cc);
             expects++;
             if (rate != v[0] || cwnd != v[1]) {
+                int same_build = strcmp(recorded_build, PCC_CONTROLLER_BUILD_ID) == 0;
                 fprintf(stderr,
-                        "{\"component\":\"pcc-replay\",\"level\":\"error\",\"line\":%ld,\"message\":\"decision differs\","
+                        "{\"component\":\"pcc-replay\",\"level\":\"error\",\"line\":%ld,\"message\":\"%s\","
                         "\"expected\":{\"pacingRateBytesPerSec\":%.17g,\"cwndBytes\":%.17g},"
-                        "\"replayed\":{\"pacingRateBytesPerSec\":%.17g,\"cwndBytes\":%.17g},\"expectsMatched\":%" PRIu64 "}\n",
-                        line_no, v[0], v[1], rate, cwnd, expects - 1);
-                status = 1;
+                        "\"replayed\":{\"pacingRateBytesPerSec\":%.17g,\"cwndBytes\":%.17g},\"expectsMatched\":%" PRIu64 ",",
+                        line_no,
+                        same_build ? "decision differs"
+                        : recorded_build[0] == '\0'
+                            ? "decision differs from a recording that names no controller build (made before builds were noted): "
+                              "not evidence of a defect; replay its inputs with --mi"
+                            : "decision differs from a recording made with another controller build: "
+                              "not evidence of a defect; replay its inputs with --mi",
+                        v[0], v[1], rate, cwnd, expects - 1);
+                print_build(stderr, "recordedBuild", recorded_build, 0);
+                print_build(stderr, "build", PCC_CONTROLLER_BUILD_ID, 1);
+                fprintf(stderr, "}\n");
+                status = same_build ? 1 : EXIT_OTHER_BUILD;
                 break;
             }
             continue;
@@ -221,8 +263,11 @@ static int run(FILE *in, enum output_mode mode) {
         if (mode == OUTPUT_EVERY_LINE) print_outputs(line_no, cc, events_refused);
     }
     if (status == 0 && mode == OUTPUT_CHECK) {
-        printf("{\"lines\":%ld,\"events\":%" PRIu64 ",\"eventsRefused\":%" PRIu64 ",\"expects\":%" PRIu64 ",\"truncated\":%s}\n",
+        printf("{\"lines\":%ld,\"events\":%" PRIu64 ",\"eventsRefused\":%" PRIu64 ",\"expects\":%" PRIu64 ",\"truncated\":%s,",
                line_no, events_applied, events_refused, expects, truncated ? "true" : "false");
+        print_build(stdout, "recordedBuild", recorded_build, 0);
+        print_build(stdout, "build", PCC_CONTROLLER_BUILD_ID, 1);
+        printf("}\n");
     }
     if (cc != NULL) cc_destroy(cc);
     return status;
@@ -231,10 +276,14 @@ static int run(FILE *in, enum output_mode mode) {
 int main(int argc, char **argv) {
     enum output_mode mode = OUTPUT_EVERY_LINE;
     int arg = 1;
+    if (argc == 2 && strcmp(argv[1], "--build-id") == 0) {
+        printf("%s\n", PCC_CONTROLLER_BUILD_ID);
+        return 0;
+    }
     if (arg < argc && strcmp(argv[arg], "--check") == 0) { mode = OUTPUT_CHECK; arg++; }
     else if (arg < argc && strcmp(argv[arg], "--mi") == 0) { mode = OUTPUT_MI; arg++; }
     if (argc - arg > 1 || (arg < argc && argv[arg][0] == '-' && argv[arg][1] != '\0')) {
-        fprintf(stderr, "usage: pcc-replay [--check | --mi] [SCRIPT]\n");
+        fprintf(stderr, "usage: pcc-replay [--check | --mi] [SCRIPT] | pcc-replay --build-id\n");
         return 2;
     }
     FILE *in = arg < argc ? fopen(argv[arg], "r") : stdin;

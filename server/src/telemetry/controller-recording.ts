@@ -7,12 +7,15 @@
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { join } from 'node:path';
 import type { AppState, Controller, ControllerTelemetry, MiStats, ParamDesc } from '@pcc-stream/controller';
+import { controllerBuild } from '@pcc-stream/controller/build-id';
 import { log } from '../log.ts';
 
 /** Default cap per session's file: about 2.5 million events (a minute at 150 Mbit/s). */
 export const DEFAULT_RECORD_CAP_BYTES = 128 * 1024 * 1024;
 /** Events are appended to a string and handed to the stream once it holds this much. */
 const FLUSH_CHUNK_CHARS = 256 * 1024;
+/** This process's controller build, computed once (hashing the sources takes a few milliseconds). */
+let processBuild: string | null = null;
 
 export interface RecordingOptions {
   dir: string;
@@ -24,6 +27,9 @@ export interface RecordingOptions {
   params: Record<string, number>;
   /** Context written as a comment at the top (the session's URL, ...). */
   note?: string;
+  /** The controller build line written as a comment; by default that of this checkout's WASM controllers
+   *  (@pcc-stream/controller/build-id), which the origin runs. */
+  build?: string;
   capBytes?: number;
 }
 
@@ -54,6 +60,8 @@ export class RecordingController implements Controller {
     });
     let head = `# pcc-replay script recorded by the origin: session ${options.sessionId}, ${new Date().toISOString()}\n`;
     if (options.note) head += `# ${options.note.replace(/\n/g, ' ')}\n`;
+    processBuild ??= controllerBuild().note;
+    head += `# ${(options.build ?? processBuild).replace(/\n/g, ' ')}\n`;
     head += `create ${options.algorithm} ${options.seed} ${options.nowUs}\n`;
     for (const [name, value] of Object.entries(options.params)) head += `param ${name} ${value}\n`;
     this.#pending = head;

@@ -129,3 +129,14 @@ test('progress: received by default, in-order (the count before issue 18) on req
     && /progress="all" must be one of received, in-order/.test(e.message));
   assert.deepEqual(PLAYER_OPTION_PARAMS['progress'], ['received', 'in-order']);
 });
+
+test('workerScript: inline by default, fetched (the start before issue 18\'s worker-start) on request, labelled on WebTransport panes only; the bench may set it', () => {
+  assert.equal(parsePageParams('', 'h').sessions[0]!.workerScript, 'inline');
+  const compared = parsePageParams('?compare=vivace,cubic@tcp&workerScript=fetched', 'h').sessions;
+  assert.deepEqual(compared.map((s) => s.workerScript), ['fetched', 'fetched']);
+  assert.match(compared[0]!.label, /fetched worker/);
+  assert.doesNotMatch(compared[1]!.label, /worker/);
+  assert.throws(() => parsePageParams('?workerScript=blob', 'h'), (e: unknown) => e instanceof ParamError
+    && /workerScript="blob" must be one of inline, fetched/.test(e.message));
+  assert.deepEqual(PLAYER_OPTION_PARAMS['workerScript'], ['inline', 'fetched']);
+});

@@ -47,6 +47,13 @@ export const DEFAULT_ABANDON_RULE: AbandonRule = 'buffer';
  *  (bench/published/2026-11-25/session-setup). TCP sessions start the same way under both. */
 export const SESSION_STARTS = ['early', 'serial'] as const;
 export type SessionStart = (typeof SESSION_STARTS)[number];
+/** Where the WebTransport worker's script comes from (`workerScript=`, transport/worker-script.ts): `inline`, the main
+ *  bundle carries it and the worker starts from a Blob URL, with no fetch on the session's path, and dash.js is built
+ *  once the worker has constructed its WebTransport; `fetched`, its own file fetched from the page's server when the worker is created, with
+ *  dash.js built at once (the start of sessionStart=early before issue 18's worker-start change), kept to compare
+ *  against (bench/published/2026-11-25/worker-start). TCP sessions start no worker. */
+export const WORKER_SCRIPTS = ['inline', 'fetched'] as const;
+export type WorkerScript = (typeof WORKER_SCRIPTS)[number];
 /** What a WebTransport download's progress counts (`progress=`, PROGRESS_MODES, transport/body-buffer.ts): `received`,
  *  every body byte that arrived, or `in-order`, only those before the first hole (as before issue 18's
  *  dashjs-sample-gap), to compare against. TCP sessions count what fetch() hands over under both. */
@@ -55,7 +62,7 @@ export { PROGRESS_MODES, type ProgressMode };
  *  ones a benchmark may set for every scheme alike (`--player-param`); the scheme, media and addresses are its own. */
 export const PLAYER_OPTION_PARAMS: Readonly<Record<string, readonly string[]>> = {
   abrThroughput: ABR_THROUGHPUT_MODES, fastSwitch: FAST_SWITCH_MODES, abandon: ABANDON_RULES, sessionStart: SESSION_STARTS,
-  progress: PROGRESS_MODES,
+  workerScript: WORKER_SCRIPTS, progress: PROGRESS_MODES,
 };
 export type TcpScheme = (typeof TCP_SCHEMES)[number];
 
@@ -90,6 +97,8 @@ export interface SessionParams {
   abandon: AbandonRule;
   /** How a WebTransport session starts (`sessionStart=`, SESSION_STARTS). */
   sessionStart: SessionStart;
+  /** Where the WebTransport worker's script comes from (`workerScript=`, WORKER_SCRIPTS). */
+  workerScript: WorkerScript;
   /** What a WebTransport download's progress counts (`progress=`, PROGRESS_MODES). */
   progress: ProgressMode;
   /** Short label for charts and panels, e.g. "vivace · datagrams". */
@@ -208,6 +217,7 @@ function parseOne(query: URLSearchParams, scheme: RegisteredScheme, server: Serv
   const fastSwitch: FastSwitchMode = oneOf(query, 'fastSwitch', FAST_SWITCH_MODES, 'on', 'off: no buffered segment is replaced after an up-switch');
   const abandon: AbandonRule = oneOf(query, 'abandon', ABANDON_RULES, DEFAULT_ABANDON_RULE, 'buffer: abandon only a download that would arrive after the buffer runs dry');
   const sessionStart: SessionStart = oneOf(query, 'sessionStart', SESSION_STARTS, 'early', 'serial: the session opens before dash.js is built, after a /cert-hash fetch');
+  const workerScript: WorkerScript = oneOf(query, 'workerScript', WORKER_SCRIPTS, 'inline', 'fetched: the worker\'s script is fetched when the worker is created');
   const progress: ProgressMode = oneOf(query, 'progress', PROGRESS_MODES, DEFAULT_PROGRESS_MODE, 'in-order: progress counts only the bytes before the first hole');
   const paramNote = Object.entries(controllerParams).map(([k, v]) => `${k}=${v}`).join(', ');
   return {
@@ -226,8 +236,9 @@ function parseOne(query: URLSearchParams, scheme: RegisteredScheme, server: Serv
     fastSwitch,
     abandon,
     sessionStart,
+    workerScript,
     progress,
-    label: `${ccRaw}${paramNote === '' ? '' : ` (${paramNote})`} · ${transportLabel(transport)}${transport === 'tcp' && server.tcpScheme === 'https' ? ' (HTTPS)' : ''}${prefetch ? ' + prefetch' : ''}${stream ? ' + stream' : ''}${abrThroughput === 'dashjs' ? ' + dash.js ABR' : ''}${fastSwitch === 'off' ? ' − fast switch' : ''}${abandon === DEFAULT_ABANDON_RULE ? '' : ` + abandon=${abandon}`}${sessionStart === 'serial' && transport !== 'tcp' ? ' + serial start' : ''}${progress === 'in-order' && transport !== 'tcp' ? ' + in-order progress' : ''}`,
+    label: `${ccRaw}${paramNote === '' ? '' : ` (${paramNote})`} · ${transportLabel(transport)}${transport === 'tcp' && server.tcpScheme === 'https' ? ' (HTTPS)' : ''}${prefetch ? ' + prefetch' : ''}${stream ? ' + stream' : ''}${abrThroughput === 'dashjs' ? ' + dash.js ABR' : ''}${fastSwitch === 'off' ? ' − fast switch' : ''}${abandon === DEFAULT_ABANDON_RULE ? '' : ` + abandon=${abandon}`}${sessionStart === 'serial' && transport !== 'tcp' ? ' + serial start' : ''}${workerScript === 'fetched' && transport !== 'tcp' ? ' + fetched worker' : ''}${progress === 'in-order' && transport !== 'tcp' ? ' + in-order progress' : ''}`,
   };
 }
 

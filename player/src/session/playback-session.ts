@@ -1,6 +1,6 @@
 // One playback session: a dash.js player fed by the chosen transport, its metrics, and its pane of charts/stats.
 import { MediaPlayer, type MediaPlayerClass, type Representation } from 'dashjs';
-import type { SessionParams, SessionStart } from '../config/session-params.ts';
+import type { SessionParams, SessionStart, WorkerScript } from '../config/session-params.ts';
 import { ABANDON_RULE_NAME, abandonRuleFactory } from '../dash/abandon-rule.ts';
 import { installTransportLoader } from '../dash/transport-loader.ts';
 import { AbrSegmentLog, type AbrEventSource, type AbrLogRecord } from '../metrics/abr-segment-log.ts';
@@ -80,6 +80,10 @@ export interface CmsdReport {
  */
 export interface StartupTimeline {
   sessionStart: SessionStart;
+  /** Where the transport worker's script came from (`workerScript=`), and the scheme of the URL it ran from
+   *  (`blob:` for the inline script; null before it ran, and over TCP). */
+  workerScript: WorkerScript;
+  workerScriptProtocol: string | null;
   /** The session object was made: the page's scripts are loaded and ran. */
   sessionCreatedMs: number;
   /** How the first WebTransport session got its certificate hash, and the /cert-hash fetch when it took one
@@ -93,8 +97,10 @@ export interface StartupTimeline {
   workerRunningMs: number | null;
   connectStartMs: number | null;
   sessionReadyMs: number | null;
-  /** dash.js was built, asked the transport for the manifest, and for its first media segment. */
+  /** dash.js's build began, and it ended (initialize() returned: the page's main thread, which the worker's start
+   *  also needs, is free again); dash.js asked the transport for the manifest, and for its first media segment. */
   playerCreatedMs: number | null;
+  playerInitializedMs: number | null;
   manifestRequestMs: number | null;
   firstSegmentRequestMs: number | null;
   /** The video started playing. */
@@ -198,6 +204,7 @@ export class PlaybackSession {
   private abrLog: AbrSegmentLog | null = null;
   /** Start-up steps the session itself sees (StartupTimeline), performance.now() ms. */
   private playerCreatedMs: number | null = null;
+  private playerInitializedMs: number | null = null;
   private manifestRequestMs: number | null = null;
   private firstSegmentRequestMs: number | null = null;
 
@@ -221,7 +228,7 @@ export class PlaybackSession {
         // (reconnecting-fetcher.ts); the session fails only when no new one opens.
         this.fetcher = new ReconnectingFetcher({
           sessionUrl: endpoints.sessionUrl, certHash: () => fetchCertHash(endpoints.certHashUrl, connectTimeoutMs), telemetry: true, connectTimeoutMs, progress: this.params.progress,
-          knownCertHash: serial ? null : pageCertHash(document),
+          knownCertHash: serial ? null : pageCertHash(document), workerScript: this.params.workerScript,
         }, {
           onTelemetry: (p) => { this.telemetryWindow.push(p); this.lastTelemetry = p; },
           onCounters: (c) => { this.counters = c; },
@@ -238,6 +245,12 @@ export class PlaybackSession {
           // the session is up): the worker's start, the QUIC handshake and dash.js's own start overlap instead of
           // running one after the other, each a round trip or more on a mobile path (issue 18, start-up).
           this.fetcher.ready().then(up, (err: unknown) => this.fail(errorText(err)));
+          // An inline worker (workerScript=inline) constructs its WebTransport tens of ms after it is created, but
+          // only if the page's main thread is free: Chromium hands a worker the messages posted to it before its
+          // script ran (our `connect`) from a main-thread task. Building dash.js in the same task held the session's
+          // start back by dash.js's whole build (bench/published/2026-11-25/worker-start); now the build overlaps the
+          // handshake. A fetched worker's script is a round trip away, so dash.js is built while it comes.
+          if (this.params.workerScript === 'inline') await this.fetcher.workerConnecting();
         }
       } else {
         this.pane.logEvent(`loading ${endpoints.manifestUrl.replace(/^https:\/\//, '')}`);
@@ -430,6 +443,7 @@ export class PlaybackSession {
     };
     this.watchdog = setTimeout(checkStartup, startupWatchdogMs);
     player.initialize(video, manifestUrl, true);
+    this.playerInitializedMs = performance.now();
     this.sampler = setInterval(() => this.sample(), 1000);
   }
 
@@ -456,6 +470,8 @@ export class PlaybackSession {
     const open = this.fetcher?.firstOpen ?? null;
     return {
       sessionStart: this.params.sessionStart,
+      workerScript: this.params.workerScript,
+      workerScriptProtocol: open?.workerScriptProtocol ?? null,
       sessionCreatedMs: this.startedMs,
       certHashSource: open?.certHashSource ?? null,
       pageHashFailed: open?.pageHashFailed ?? false,
@@ -466,6 +482,7 @@ export class PlaybackSession {
       connectStartMs: open?.connectStartMs ?? null,
       sessionReadyMs: open?.readyMs ?? null,
       playerCreatedMs: this.playerCreatedMs,
+      playerInitializedMs: this.playerInitializedMs,
       manifestRequestMs: this.manifestRequestMs,
       firstSegmentRequestMs: this.firstSegmentRequestMs,
       playbackStartMs: startupDelayS === null ? null : this.startedMs + startupDelayS * 1000,

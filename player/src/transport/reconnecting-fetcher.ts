@@ -3,6 +3,7 @@
 // hash again (a restarted origin without --cert-dir has a new certificate), and asks the requests the old session
 // dropped again on the new one. dash.js sees slow requests, not failed ones, so playback resumes where it was with
 // no segment skipped or fetched for a second position, and without a page reload. Gives up after RECONNECT_GIVE_UP_MS.
+import type { WorkerScript } from '../config/session-params.ts';
 import type { ProgressMode } from './body-buffer.ts';
 import type { ByteRange, MediaFetcher, MediaResponse, ProgressCallback } from './media-fetcher.ts';
 import { WorkerFetcher } from './worker-fetcher.ts';
@@ -31,6 +32,8 @@ export interface ReconnectOptions {
   progress?: ProgressMode;
   /** One attempt to open a session fails after this long. */
   connectTimeoutMs: number;
+  /** Where every session's worker gets its script (worker-script.ts); `inline` when absent. */
+  workerScript?: WorkerScript;
 }
 
 export interface ReconnectEvents {
@@ -53,6 +56,8 @@ export interface FirstOpenTiming {
   certHashFetchEndMs: number | null;
   workerCreatedMs: number;
   workerRunningMs: number | null;
+  /** The scheme of the URL the worker's script ran from: `blob:` inline, the page's `http:`/`https:` fetched. */
+  workerScriptProtocol: string | null;
   connectStartMs: number | null;
   readyMs: number;
 }
@@ -86,17 +91,26 @@ export class ReconnectingFetcher implements MediaFetcher {
   private stopped = false;
   /** How the first session opened; null until it did. */
   firstOpen: FirstOpenTiming | null = null;
+  private firstWorkerConnecting: () => void = () => {};
+  private readonly firstWorkerConnectingPromise = new Promise<void>((resolve) => { this.firstWorkerConnecting = resolve; });
 
   constructor(private readonly options: ReconnectOptions, private readonly events: ReconnectEvents = {}) {
     // The first session is not retried: an origin that is not there at the start is the user's to fix, and the
     // page says so at once.
     this.session = this.openFirst().then((fetcher) => this.adopt(fetcher));
     this.session.catch(() => undefined);
+    this.session.then(this.firstWorkerConnecting, this.firstWorkerConnecting);
   }
 
   /** Resolves once the first session is up; rejects with a readable reason otherwise. */
   async ready(): Promise<void> {
     await this.session;
+  }
+
+  /** Resolves once the first worker has constructed its WebTransport (or the first session is up or failed,
+   *  whichever is first); never rejects. */
+  workerConnecting(): Promise<void> {
+    return this.firstWorkerConnectingPromise;
   }
 
   async fetch(path: string, range: ByteRange | null, onProgress: ProgressCallback, signal: AbortSignal): Promise<MediaResponse> {
@@ -163,7 +177,8 @@ export class ReconnectingFetcher implements MediaFetcher {
         this.events.onCounters?.(addCounters(this.doneCounters, counters));
       },
       onClosed: (reason) => this.onEnded(fetcher, reason),
-    });
+    }, this.options.workerScript ?? 'inline');
+    void fetcher.connecting().then(this.firstWorkerConnecting);
     let timer: ReturnType<typeof setTimeout> | undefined;
     try {
       await Promise.race([
@@ -184,7 +199,7 @@ export class ReconnectingFetcher implements MediaFetcher {
       fetcher,
       timing: {
         certHashFetchStartMs, certHashFetchEndMs, workerCreatedMs, readyMs,
-        workerRunningMs: onPageClock(fetcher.openTiming?.workerRunningEpochMs), connectStartMs: onPageClock(fetcher.openTiming?.connectStartEpochMs),
+        workerRunningMs: onPageClock(fetcher.openTiming?.workerRunningEpochMs), workerScriptProtocol: fetcher.scriptProtocol, connectStartMs: onPageClock(fetcher.openTiming?.connectStartEpochMs),
       },
     };
   }

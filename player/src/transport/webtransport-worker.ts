@@ -79,6 +79,9 @@ async function connect(options: ConnectOptions): Promise<void> {
     throw new Error(`cannot open a WebTransport session to ${options.sessionUrl}: ${describe(err)}`);
   }
   transport.datagrams.incomingHighWaterMark = incomingHighWaterMarkDatagrams;
+  // The page builds dash.js once it hears this (an inline worker, playback-session.ts): until then its main thread
+  // stays free for the steps of the worker's start that run there, the last being the hand-over of `connect`.
+  post({ type: 'connecting', scriptProtocol: self.location.protocol });
   try {
     await transport.ready;
   } catch (err) {

@@ -1,5 +1,7 @@
 // Page-side handle of the WebTransport worker: a MediaFetcher whose requests run in the worker.
 import type { ByteRange, MediaFetcher, MediaResponse, ProgressCallback } from './media-fetcher.ts';
+import type { WorkerScript } from '../config/session-params.ts';
+import { startTransportWorker } from './worker-script.ts';
 import type { ConnectOptions, FromWorker, SessionOpenTiming, TelemetryPoint, ToWorker, TransportCounters } from './worker-messages.ts';
 
 interface Pending {
@@ -20,17 +22,25 @@ export class WorkerFetcher implements MediaFetcher {
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
   private readonly readyPromise: Promise<void>;
+  private readonly connectingPromise: Promise<void>;
   private failure: Error | null = null;
   /** When the worker got to each step of opening the session; null until it is ready. */
   openTiming: SessionOpenTiming | null = null;
+  /** The scheme of the URL the worker's script ran from (worker-messages.ts `connecting`); null until then. */
+  scriptProtocol: string | null = null;
 
-  constructor(options: ConnectOptions, events: WorkerFetcherEvents = {}) {
-    this.worker = new Worker(new URL('./webtransport-worker.ts', import.meta.url), { type: 'module', name: 'webtransport' });
+  constructor(options: ConnectOptions, events: WorkerFetcherEvents = {}, script: WorkerScript = 'inline') {
+    this.worker = startTransportWorker(script);
     let settle: { resolve: () => void; reject: (e: Error) => void } | null = null;
     this.readyPromise = new Promise<void>((resolve, reject) => { settle = { resolve, reject }; });
+    let connecting: () => void = () => {};
+    this.connectingPromise = new Promise<void>((resolve) => { connecting = resolve; });
+    // A worker that never gets there (it crashed, or failed first) does not hold up whoever waits for it.
+    this.readyPromise.then(connecting, connecting);
     this.worker.onmessage = (ev: MessageEvent<FromWorker>) => {
       const msg = ev.data;
       switch (msg.type) {
+        case 'connecting': this.scriptProtocol = msg.scriptProtocol; connecting(); break;
         case 'ready': this.openTiming = msg.timing; settle?.resolve(); break;
         case 'fatal': this.fail(new Error(msg.message)); settle?.reject(new Error(msg.message)); break;
         case 'closed': this.fail(new Error(`session closed: ${msg.reason}`)); events.onClosed?.(msg.reason); break;
@@ -70,6 +80,12 @@ export class WorkerFetcher implements MediaFetcher {
   /** Resolves once the WebTransport session is up; rejects with a readable reason otherwise. */
   ready(): Promise<void> {
     return this.readyPromise;
+  }
+
+  /** Resolves once the worker has constructed its WebTransport, or once its session is up or failed, whichever is
+   *  first; never rejects. */
+  connecting(): Promise<void> {
+    return this.connectingPromise;
   }
 
   fetch(path: string, range: ByteRange | null, onProgress: ProgressCallback, signal: AbortSignal): Promise<MediaResponse> {

@@ -48,7 +48,7 @@ export interface TransportCounters {
 /** When the worker got to each step of opening its session (epoch ms: the worker's performance clock starts at its
  *  own creation, not the page's), for the page's start-up timeline. */
 export interface SessionOpenTiming {
-  /** The worker's module ran (its script was fetched and evaluated). */
+  /** The worker's module ran (its script was loaded and evaluated). */
   workerRunningEpochMs: number;
   /** The worker constructed its WebTransport (the QUIC handshake and the HTTP/3 CONNECT begin). */
   connectStartEpochMs: number;
@@ -57,6 +57,9 @@ export interface SessionOpenTiming {
 }
 
 export type FromWorker =
+  /** Posted once the worker constructed its WebTransport (the handshake is under way): `scriptProtocol` is its script
+   *  URL's scheme (`blob:` for the inline script, the page's `http:`/`https:` for a fetched one; worker-script.ts). */
+  | { type: 'connecting'; scriptProtocol: string }
   | { type: 'ready'; timing: SessionOpenTiming }
   | { type: 'fatal'; message: string }
   /** `bytes`: the in-order body bytes since the previous progress message, for a request fetched with `chunks`. */

@@ -47,8 +47,9 @@ test(`a DATA datagram that waited ${BLOCK_MS} ms for the client's event loop is 
       }
     }
     assert.ok(ack, 'packet 1 was acknowledged');
-    // The loop was blocked from the second send until unblockedAtNs; the datagram arrived within a few ms of the send.
-    const heldAtLeastUs = (unblockedAtNs - sentSecondAtNs) / 1000 - 10_000;
+    // The loop was blocked from the second send until unblockedAtNs; the datagram arrived within a few ms of the send
+    // (half the block is left for a loaded machine's addon thread to stamp it late).
+    const heldAtLeastUs = (unblockedAtNs - sentSecondAtNs) / 1000 / 2;
     // Stamped when the loop read it, the delay would be the time from that read to the ACK: well under a millisecond
     // plus at most the 0.5 ms delayed-ACK timer.
     assert.ok(ack.ackDelayUs >= heldAtLeastUs, `ACK delay ${ack.ackDelayUs} µs; the datagram waited ≥ ${heldAtLeastUs} µs for the loop`);

@@ -42,7 +42,7 @@ function logLines(output: string, event: string): Array<Record<string, unknown>>
 
 test('SIGTERM: the segment in flight finishes bit-exact, new requests and sessions are not served, the session closes with a reason, exit 0', { timeout: 60_000 }, async () => {
   const logDir = mkdtempSync(join(tmpdir(), 'pcc-graceful-stop-'));
-  const server = await origin(8000, ['--log-dir', logDir]);
+  const server = await origin(20_000, ['--log-dir', logDir]);
   const client = await PccClient.connect(`https://127.0.0.1:${server.webTransportPort}`, { certSha256Hex: server.certHashHex, cc: 'fixed', params: { rate_bps: 8e6 } });
   try {
     const inFlight = await fetchInFlight(client); // 2 MB at 8 Mbit/s: ~2 s
@@ -78,10 +78,11 @@ test('SIGTERM: the segment in flight finishes bit-exact, new requests and sessio
     // that arrives just before it), and the session was closed with the reason.
     await assert.rejects(later, /session closed|reset/);
     assert.equal(await exited, 0, 'exit code 0 after a drain');
-    await waitFor(() => client.closeInfo !== null, 2000, 'the close to reach the client');
+    await waitFor(() => client.closeInfo !== null, 10_000, 'the close to reach the client');
     assert.deepEqual(client.closeInfo, { code: CLOSE_SERVER_SHUTDOWN, reason: 'server shutting down' });
     const tookMs = Date.now() - sigtermAt;
-    assert.ok(tookMs < 8000, `the drain ended when the segment was done, not at its deadline (${tookMs} ms)`);
+    // The segment takes ~2 s; a deadline of 20 s leaves a loaded machine room, and a drain that waited for it fails.
+    assert.ok(tookMs < 15_000, `the drain ended when the segment was done, not at its deadline (${tookMs} ms)`);
     const output = server.output();
     const [drained] = logLines(output, 'origin.drained');
     assert.ok(drained, output.slice(-2000));
@@ -110,10 +111,11 @@ test('SIGTERM: a segment that cannot finish within --drain-ms is cut at the dead
     const exited = server.kill('SIGTERM');
     await assert.rejects(inFlight.done, /session closed|reset/);
     assert.equal(await exited, 0);
-    await waitFor(() => client.closeInfo !== null, 2000, 'the close to reach the client');
+    await waitFor(() => client.closeInfo !== null, 10_000, 'the close to reach the client');
     assert.deepEqual(client.closeInfo, { code: CLOSE_SERVER_SHUTDOWN, reason: 'server shutting down' });
     const tookMs = Date.now() - sigtermAt;
-    assert.ok(tookMs >= 450 && tookMs < 4000, `closed at the 500 ms deadline (${tookMs} ms)`);
+    // Not before the deadline, and long before the segment could finish (~16 s at 1 Mbit/s, more on a loaded machine).
+    assert.ok(tookMs >= 450 && tookMs < 10_000, `closed at the 500 ms deadline (${tookMs} ms)`);
     const [drained] = logLines(server.output(), 'origin.drained');
     assert.equal(drained?.requests_unfinished, 1);
   } finally {

@@ -170,13 +170,16 @@ test('a closed session drops its waiting datagrams and refuses more with SESSION
   try {
     const session = pair.serverSession;
     const { payloads, lengths } = packed(20);
-    // Half due at once, half 150 ms on: the close comes between.
-    const due = Float64Array.from(dueTimes(20, monotonicNs(), 0), (d, i) => (i < 10 ? d : d + 150e6));
+    // Half due at once, half 1 s on: the close comes between (1 s leaves a loaded machine time to see the first half
+    // depart and close), and the wait after it runs past the second half's due time.
+    const baseNs = monotonicNs();
+    const due = Float64Array.from(dueTimes(20, baseNs, 0), (d, i) => (i < 10 ? d : d + 1000e6));
     assert.equal(session.sendDatagramsAt(payloads, lengths, 20, due), 20);
     assert.equal((await departures(session, 10)).length, 10);
     session.close(0, 'done');
+    assert.ok(monotonicNs() < baseNs + 1000e6, 'the close came before the second half was due');
     await session.closed();
-    await sleep(250);
+    await sleep(Math.max(0, (baseNs + 1000e6 - monotonicNs()) / 1e6) + 250);
     assert.equal(session.pacedWaiting, 0, 'the pacer dropped what the close left waiting');
     assert.equal(session.takeDepartures(new Float64Array(20)), 0, 'none of them departed');
     assert.throws(() => session.sendDatagramsAt(payloads, lengths, 1, due), { code: SESSION_CLOSED_CODE });

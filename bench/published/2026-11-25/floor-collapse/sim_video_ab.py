@@ -18,12 +18,12 @@ FLOOR_MBPS = 0.12
 DT = 0.1
 
 
-def run(sim, trace_dir, out, arm, trace, cc, noise, seed):
+def run(sim, trace_dir, out, arm, trace, cc, noise, seed, env=None):
     stem = os.path.join(out, f'{arm}-{trace}-{cc}-{noise}-{seed}')
     cmd = ['nice', '-n', '10', sim, '--cc', cc, '--video-abr', '0.3,0.8,2,4,8', '--segment-s', '2',
            '--trace', os.path.join(trace_dir, trace + '.down'), '--rtt-ms', '40', '--buffer-kb', '300',
            '--duration-s', '60', '--sample-ms', '100', '--seed', str(seed), *NOISE[noise], '--csv', stem + '.csv', '--json']
-    res = subprocess.run(cmd, check=True, capture_output=True, text=True)
+    res = subprocess.run(cmd, check=True, capture_output=True, text=True, env=None if env is None else {**os.environ, **env})
     flow = json.loads(res.stdout)['flows'][0]
     rates = [float(r['pacing_rate_mbps']) for r in csv.DictReader(open(stem + '.csv')) if float(r['time_s']) > 2.0]
     longest = cur = 0

@@ -8,7 +8,7 @@ ack-silence recovery, slow start's guards). Pairs by (trace, cc, noise, seed) ag
 Usage: sim_standing_ab.py EXP_SIM TRACE_DIR OUT_DIR [SEEDS]  |  sim_standing_ab.py --table JSONL"""
 import json, os, sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from sim_video_ab import CCS, NOISE, TRACES, fmt, run  # noqa: E402
+from sim_video_ab import CCS, NOISE, TRACES, fmt, run_grid  # noqa: E402
 
 ARMS = {'mean': {}, 'restart': {'H1_STANDING': 'r'}, 'all': {'H1_STANDING': 'm'}}
 KEYS = ['buffering_pct', 'bitrate_mbps', 'floor_s', 'p95_rtt_ms']
@@ -38,19 +38,7 @@ def main():
         return
     sim, trace_dir, out = sys.argv[1:4]
     seeds = range(1, 1 + int(sys.argv[4] if len(sys.argv) > 4 else 10))
-    os.makedirs(out, exist_ok=True)
-    rows = []
-    for noise in NOISE:
-        for trace in TRACES:
-            for cc in CCS:
-                for seed in seeds:
-                    for arm, env in ARMS.items():
-                        r = run(sim, trace_dir, out, arm, trace, cc, noise, seed, env)
-                        rows.append({'arm': arm, 'trace': trace, 'cc': cc, 'noise': noise, 'seed': seed, **r})
-    with open(os.path.join(out, 'sim_standing_ab.jsonl'), 'w') as f:
-        for r in rows:
-            f.write(json.dumps(r) + '\n')
-    table(rows)
+    table(run_grid({arm: (sim, env) for arm, env in ARMS.items()}, trace_dir, out, seeds, 'sim_standing_ab.jsonl'))
 
 
 if __name__ == '__main__':

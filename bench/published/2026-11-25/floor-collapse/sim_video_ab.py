@@ -58,25 +58,31 @@ def table(rows):
                 print(f'| {noise} | {trace} | {cc} | ' + ' | '.join(cells) + f' | {p95} | {same}/{len(b)} |')
 
 
-def main():
-    if sys.argv[1] == '--table':
-        table([json.loads(line) for line in open(sys.argv[2])])
-        return
-    base_sim, fix_sim, trace_dir, out = sys.argv[1:5]
-    seeds = range(1, 1 + int(sys.argv[5] if len(sys.argv) > 5 else 5))
+def run_grid(arms, trace_dir, out, seeds, jsonl):
+    """Every (noise, trace, cc, seed) with each arm back to back; arms: {name: (sim binary, extra environment)}.
+    Writes the rows to OUT/jsonl and returns them."""
     os.makedirs(out, exist_ok=True)
     rows = []
     for noise in NOISE:
         for trace in TRACES:
             for cc in CCS:
                 for seed in seeds:
-                    for arm, sim in (('base', base_sim), ('fix', fix_sim)):
-                        r = run(sim, trace_dir, out, arm, trace, cc, noise, seed)
+                    for arm, (sim, env) in arms.items():
+                        r = run(sim, trace_dir, out, arm, trace, cc, noise, seed, env)
                         rows.append({'arm': arm, 'trace': trace, 'cc': cc, 'noise': noise, 'seed': seed, **r})
-    with open(os.path.join(out, 'sim_video_ab.jsonl'), 'w') as f:
+    with open(os.path.join(out, jsonl), 'w') as f:
         for r in rows:
             f.write(json.dumps(r) + '\n')
-    table(rows)
+    return rows
+
+
+def main():
+    if sys.argv[1] == '--table':
+        table([json.loads(line) for line in open(sys.argv[2])])
+        return
+    base_sim, fix_sim, trace_dir, out = sys.argv[1:5]
+    seeds = range(1, 1 + int(sys.argv[5] if len(sys.argv) > 5 else 5))
+    table(run_grid({'base': (base_sim, None), 'fix': (fix_sim, None)}, trace_dir, out, seeds, 'sim_video_ab.jsonl'))
 
 
 if __name__ == '__main__':

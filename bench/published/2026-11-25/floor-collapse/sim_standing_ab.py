@@ -8,7 +8,7 @@ ack-silence recovery, slow start's guards). Pairs by (trace, cc, noise, seed) ag
 Usage: sim_standing_ab.py EXP_SIM TRACE_DIR OUT_DIR [SEEDS]  |  sim_standing_ab.py --table JSONL"""
 import json, os, sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from sim_video_ab import CCS, NOISE, TRACES, fmt, run_grid  # noqa: E402
+from sim_video_ab import fmt, run_grid, settings  # noqa: E402
 
 ARMS = {'mean': {}, 'restart': {'H1_STANDING': 'r'}, 'all': {'H1_STANDING': 'm'}}
 KEYS = ['buffering_pct', 'bitrate_mbps', 'floor_s', 'p95_rtt_ms']
@@ -17,19 +17,15 @@ KEYS = ['buffering_pct', 'bitrate_mbps', 'floor_s', 'p95_rtt_ms']
 def table(rows):
     print('| noise | trace | cc | arm | ' + ' | '.join(f'{k}: arm; arm - mean' for k in KEYS) + ' |')
     print('|' + ' --- |' * (4 + len(KEYS)))
-    for noise in NOISE:
-        for trace in TRACES:
-            for cc in CCS:
-                get = lambda a: sorted((r for r in rows if (r['arm'], r['trace'], r['cc'], r['noise']) == (a, trace, cc, noise)),
-                                       key=lambda r: r['seed'])
-                base = get('mean')
-                for arm in ARMS:
-                    if arm == 'mean':
-                        continue
-                    x = get(arm)
-                    cells = [f'{fmt([q[k] for q in x], 1 if k == "p95_rtt_ms" else 2)}; '
-                             f'{fmt([q[k] - p[k] for p, q in zip(base, x)], 1 if k == "p95_rtt_ms" else 2)}' for k in KEYS]
-                    print(f'| {noise} | {trace} | {cc} | {arm} | ' + ' | '.join(cells) + ' |')
+    for noise, trace, cc, get in settings(rows):
+        base = get('mean')
+        for arm in ARMS:
+            if arm == 'mean':
+                continue
+            x = get(arm)
+            cells = [f'{fmt([q[k] for q in x], 1 if k == "p95_rtt_ms" else 2)}; '
+                     f'{fmt([q[k] - p[k] for p, q in zip(base, x)], 1 if k == "p95_rtt_ms" else 2)}' for k in KEYS]
+            print(f'| {noise} | {trace} | {cc} | {arm} | ' + ' | '.join(cells) + ' |')
 
 
 def main():

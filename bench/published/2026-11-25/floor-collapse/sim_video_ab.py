@@ -41,21 +41,26 @@ def fmt(xs, d=2):
     return f'{m:.{d}f} ± {h:.{d}f}'
 
 
+def settings(rows):
+    """(noise, trace, cc, arm) per setting in table order; arm(name) is that arm's rows there, by seed."""
+    for noise in NOISE:
+        for trace in TRACES:
+            for cc in CCS:
+                yield noise, trace, cc, lambda a, t=(trace, cc, noise): sorted(
+                    (r for r in rows if (r['arm'], r['trace'], r['cc'], r['noise']) == (a, *t)), key=lambda r: r['seed'])
+
+
 def table(rows):
     keys = ['buffering_pct', 'bitrate_mbps', 'floor_s', 'floor_longest_s', 'min_rate_mbps', 'p95_rtt_ms']
     shown = ['buffering_pct', 'bitrate_mbps', 'floor_s', 'floor_longest_s']
     print('| noise | trace | cc | ' + ' | '.join(f'{k}: base; fix - base' for k in shown) + ' | p95 RTT ms: fix - base | runs identical |')
     print('|' + ' --- |' * (5 + len(shown)))
-    for noise in NOISE:
-        for trace in TRACES:
-            for cc in CCS:
-                arm = lambda a: sorted((r for r in rows if (r['arm'], r['trace'], r['cc'], r['noise']) == (a, trace, cc, noise)),
-                                       key=lambda r: r['seed'])
-                b, x = arm('base'), arm('fix')
-                same = sum(1 for p, q in zip(b, x) if all(p[k] == q[k] for k in keys))
-                cells = [f'{fmt([p[k] for p in b])}; {fmt([q[k] - p[k] for p, q in zip(b, x)])}' for k in shown]
-                p95 = fmt([q['p95_rtt_ms'] - p['p95_rtt_ms'] for p, q in zip(b, x)], 0)
-                print(f'| {noise} | {trace} | {cc} | ' + ' | '.join(cells) + f' | {p95} | {same}/{len(b)} |')
+    for noise, trace, cc, arm in settings(rows):
+        b, x = arm('base'), arm('fix')
+        same = sum(1 for p, q in zip(b, x) if all(p[k] == q[k] for k in keys))
+        cells = [f'{fmt([p[k] for p in b])}; {fmt([q[k] - p[k] for p, q in zip(b, x)])}' for k in shown]
+        p95 = fmt([q['p95_rtt_ms'] - p['p95_rtt_ms'] for p, q in zip(b, x)], 0)
+        print(f'| {noise} | {trace} | {cc} | ' + ' | '.join(cells) + f' | {p95} | {same}/{len(b)} |')
 
 
 def run_grid(arms, trace_dir, out, seeds, jsonl):

@@ -1,12 +1,14 @@
 """Issue 18's worker-start A/B: tables for summary.md. Python standard library only.
 usage: python3 worker_start.py [--bench OUT] [--jsonl results.jsonl] [loopback.jsonl] [timeline.jsonl]
---bench OUT: hold.sh's <arm>-<k>/ bench folders (ATT-LTE-driving-2016, vivace-video): per run the first video request
+--bench OUT: hold.sh's <arm>-<k>/ bench folders (one trace, vivace-video): per run the first video request
 and first video byte (session clock, s, from the run's abr-segments-player-1.jsonl) and the start-up delay, and the
 paired inline - fetched differences; with --jsonl, the runs' result rows tagged with arm, pair and those two times.
-Each further argument is measure.ts's output (one JSON line per page): the start-up steps per arm (ms after the
-session object, mean +- 95 % t) and the paired differences of the times above."""
+Each further argument is measure.ts's output (one JSON line per page): per network, the start-up steps per arm (ms
+after the session object, mean +- 95 % t) and the paired differences of the times above."""
+import glob
 import json
 import os
+import re
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..'))
@@ -31,31 +33,28 @@ def fmt(values, digits=2):
     return f'{mean:.{digits}f} ± {half:.{digits}f}' if half is not None else f'{mean:.{digits}f}'
 
 
-def first_video_byte_s(run_dir):
+def segment_rows(run_dir):
     path = os.path.join(run_dir, 'abr-segments-player-1.jsonl')
-    if not os.path.exists(path):
-        return None
-    with open(path) as f:
-        rows = [r for r in map(json.loads, f) if r.get('kind') == 'segment']
-    times = [(r.get('transfer') or {}).get('firstByteMs') or r.get('dashFirstByteMs') for r in rows]
-    times = [t for t in times if t is not None]
-    return min(times) / 1000 if times else None
+    return [r for r in map(json.loads, open(path)) if r.get('kind') == 'segment'] if os.path.exists(path) else []
+
+
+def first_video_byte_s(run_dir):
+    firsts = [(r.get('transfer') or {}).get('firstByteMs') or r.get('dashFirstByteMs') for r in segment_rows(run_dir)]
+    first = min((t for t in firsts if t is not None), default=None)
+    return None if first is None else first / 1000
 
 
 def bench_runs(out):
-    """{(arm, pair): run} from hold.sh's folders."""
+    """{(arm, pair): run} from hold.sh's <arm>-<pair>/ folders."""
     runs = {}
-    for name in sorted(os.listdir(out)):
-        arm, _, pair = name.partition('-')
-        results = os.path.join(out, name, 'results.jsonl')
-        if arm not in (OLD, NEW) or not pair.isdigit() or not os.path.exists(results):
-            continue
-        with open(results) as f:
-            for row in (r for r in map(json.loads, f) if r.get('status') == 'ok'):
-                run_dir = os.path.join(out, name, 'runs', row['scenario'], row['scheme'], str(row['repetition']))
-                runs[(arm, int(pair))] = {'row': row, 'startup_delay_s': row['startup_delay_s'],
-                                          'first_video_request_s': first_video_request_s(run_dir),
-                                          'first_video_byte_s': first_video_byte_s(run_dir)}
+    for results in sorted(glob.glob(os.path.join(out, '*-*', 'results.jsonl'))):
+        folder = os.path.dirname(results)
+        match = re.fullmatch(r'(fetched|inline)-(\d+)', os.path.basename(folder))
+        for row in (r for r in map(json.loads, open(results)) if match and r.get('status') == 'ok'):
+            run_dir = os.path.join(folder, 'runs', row['scenario'], row['scheme'], str(row['repetition']))
+            runs[(match[1], int(match[2]))] = {'row': row, 'startup_delay_s': row['startup_delay_s'],
+                                               'first_video_request_s': first_video_request_s(run_dir),
+                                               'first_video_byte_s': first_video_byte_s(run_dir)}
     return runs
 
 
@@ -76,7 +75,11 @@ def paired_table(runs, old, new, label):
 def page_timelines(path):
     with open(path) as f:
         rows = [r for r in map(json.loads, f) if r.get('startup')]
-    network = rows[0]['network'] if rows else '?'
+    for network in dict.fromkeys(r['network'] for r in rows):
+        network_timelines(network, [r for r in rows if r['network'] == network])
+
+
+def network_timelines(network, rows):
     arms = list(dict.fromkeys(r['arm'] for r in rows))
     print(f'{network}: ms after the session object (mean ± 95 % t); load1 {min(r["load1"] for r in rows):.2f}–'
           f'{max(r["load1"] for r in rows):.2f}')
@@ -105,7 +108,8 @@ def main():
         i = args.index('--bench')
         runs = bench_runs(args[i + 1])
         del args[i:i + 2]
-        paired_table(runs, OLD, NEW, 'ATT-LTE-driving-2016 (bench)')
+        scenarios = sorted({r['row']['scenario'] for r in runs.values()})
+        paired_table(runs, OLD, NEW, f"{', '.join(scenarios)} (bench)")
         if '--jsonl' in args:
             j = args.index('--jsonl')
             with open(args[j + 1], 'w') as f:

@@ -299,6 +299,7 @@ int pcc_mi_on_ack(pcc_mi_tracker *tracker, const cc_sent_packet *packet, int64_t
     mi->bytes_acked += packet->bytes;
     if (mi->rtt.n == 0 || rtt_us != mi->last_rtt_us) mi->rtt_distinct_samples++;
     mi->last_rtt_us = rtt_us;
+    if (mi->rtt.n == 0 || rtt_us < mi->lowest_rtt_us) mi->lowest_rtt_us = rtt_us;
     regression_add(&mi->rtt, (double)(packet->sent_time_us - mi->start_time_us), (double)rtt_us);
     return completed(tracker, mi) || released;
 }
@@ -395,6 +396,7 @@ int pcc_mi_pop_result(pcc_mi_tracker *tracker, double min_rtt_us, pcc_mi_result 
     out->last_pn = mi->last_pn;
     out->start_time_us = mi->start_time_us;
     out->end_time_us = mi->end_time_us;
+    out->lowest_rtt_us = mi->lowest_rtt_us;
     double owd_gradient = pcc_regression_slope(&mi->owd);
     out->owd_gradient_known = mi->owd.n >= 2 && mi->owd.m2_x > 0 && isfinite(owd_gradient);
     out->owd_gradient = out->owd_gradient_known ? owd_gradient : 0.0;

@@ -64,6 +64,7 @@ typedef struct pcc_mi {
      * standard error counts runs of equal samples once, not every packet. */
     uint32_t rtt_distinct_samples;
     int64_t last_rtt_us;
+    int64_t lowest_rtt_us;        /* the lowest of the samples in rtt (valid once rtt.n > 0) */
     /* The one-way delay (the receiver's time less the send time, us; the clocks' offset cancels in the slope) on send
      * time, over the acks that carry a receiver time. */
     pcc_regression owd;
@@ -118,6 +119,7 @@ typedef struct pcc_mi_result {
     pcc_regression rtt;           /* its RTT (us) on send time (us after start_time_us), to pool with other MIs' */
     uint64_t first_pn, last_pn;   /* for cc_set_mi_observer */
     int64_t start_time_us, end_time_us;
+    int64_t lowest_rtt_us;        /* the lowest of its RTT samples, those of the gradient (valid when stats.rtt_samples > 0) */
 } pcc_mi_result;
 
 void pcc_mi_tracker_init(pcc_mi_tracker *tracker);

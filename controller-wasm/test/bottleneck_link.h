@@ -8,6 +8,7 @@
 #ifndef PCC_TEST_BOTTLENECK_LINK_H
 #define PCC_TEST_BOTTLENECK_LINK_H
 
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,6 +60,9 @@ typedef struct bottleneck_link {
     /* 1: the outage is the receiver holding its acks (a stalled event loop), and each ack reports its hold as ack
      * delay, so the sender's RTT sample is the path's; 0: the acks carry no such report. */
     int ack_outage_reported;
+    /* > 0: what the link served leaves only at multiples of this on its clock (an LTE scheduler's transmit
+     * opportunities, in bursts); a lone packet waits up to this long with no queue. */
+    int64_t transmit_period_us;
 
     int64_t now_us;
     int64_t next_send_us;
@@ -133,6 +137,10 @@ static inline void link_send_one(bottleneck_link *link)
         double start_us = arrival_us + queue_delay_us;
         double depart_us = start_us + (double)bytes * 1e6 / link->rate_bytes_per_s;
         link->link_free_at_us = depart_us;
+        if (link->transmit_period_us > 0) {
+            double period_us = (double)link->transmit_period_us;
+            depart_us = ceil(depart_us / period_us) * period_us;
+        }
         if (queue_delay_us > link->max_queue_delay_us) link->max_queue_delay_us = queue_delay_us;
         link->sum_queue_delay_us += queue_delay_us;
         link->queue_samples++;

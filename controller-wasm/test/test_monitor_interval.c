@@ -378,6 +378,36 @@ static void test_send_ceiling_floor(void) {
     CHECK_NEAR(ceiling_after_mi(4000, 8e6), 5e6, 1e-6);
 }
 
+/* The lowest RTT sample an MI keeps is the lowest of those its RTT gradient is fitted to (§4.4.4: per acked packet, by
+ * the MI that sent it), not the connection's min RTT nor its mean (vivace_mi_queue_stood). */
+static void test_lowest_sample_is_the_mis_own(void) {
+    pcc_mi_tracker t;
+    pcc_mi_tracker_init(&t);
+    /* MI 0 holds the connection's lowest sample (20 ms); MI 1's samples 90, 45, 70, 60 ms: its lowest is 45 */
+    const int64_t rtt_ms[2][4] = {{30, 20, 25, 40}, {90, 45, 70, 60}};
+    for (uint64_t k = 0; k < 2; k++) {
+        CHECK(pcc_mi_start(&t, 1e6, 0, 1, (int64_t)k * 100000) != NULL);
+        for (uint64_t i = 0; i < 4; i++) {
+            cc_sent_packet p = packet(4 * k + i, (int64_t)k * 100000 + (int64_t)i * 10000);
+            pcc_mi_on_sent(&t, &p);
+        }
+    }
+    pcc_mi_close(&t, 200000);
+    for (uint64_t k = 0; k < 2; k++) {
+        for (uint64_t i = 0; i < 4; i++) {
+            cc_sent_packet p = packet(4 * k + i, (int64_t)k * 100000 + (int64_t)i * 10000);
+            pcc_mi_on_ack(&t, &p, rtt_ms[k][i] * 1000, 0);
+        }
+    }
+    pcc_mi_result r;
+    CHECK(pcc_mi_pop_result(&t, 20000, &r));
+    CHECK(r.lowest_rtt_us == 20000);
+    CHECK(pcc_mi_pop_result(&t, 20000, &r));
+    CHECK(r.stats.rtt_samples == 4);
+    CHECK(r.lowest_rtt_us == 45000);
+    CHECK_NEAR(r.stats.avg_rtt_us, 66250, 1e-6);
+}
+
 int main(void) {
     test_one_way_delay_gradient();
     test_idle_sender();
@@ -389,5 +419,6 @@ int main(void) {
     test_clustered_samples();
     test_timeout_and_edge_cases();
     test_send_ceiling_floor();
+    test_lowest_sample_is_the_mis_own();
     return check_summary("test_monitor_interval");
 }

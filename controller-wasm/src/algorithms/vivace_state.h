@@ -215,6 +215,8 @@ int vivace_round_delivery_fell(vivace_state *s, double delivered_mbps, double of
 int vivace_probe_congested(const vivace_state *s, const pcc_mi_result *r);
 /* Whether an MI's mean RTT shows a standing queue (well above the path's min RTT). */
 int vivace_mi_standing_queue(const vivace_state *s, const pcc_mi_result *r);
+/* The same allowance on the MI's lowest RTT sample: every packet met the queue (the starving player's restart). */
+int vivace_mi_queue_stood(const vivace_state *s, const pcc_mi_result *r);
 /* A probe round's decision (direction +1 / -1); 1: the starting phase
  * began, the decision is consumed. */
 int vivace_start_fade_recovery(vivace_state *s, int direction);

@@ -48,6 +48,7 @@ enum {
     VIVACE_VIDEO_P_STARVED_RESTART,
     VIVACE_VIDEO_P_QUEUE_SPARE_SHARE,
     VIVACE_VIDEO_P_FADE_CUT,
+    VIVACE_VIDEO_P_STARVED_RESTART_LOWEST_RTT,
     VIVACE_VIDEO_P_COUNT
 };
 
@@ -64,6 +65,8 @@ enum {
 #define VIDEO_URGENT_LATENCY_SCALE 0.0015
 #define VIDEO_SMOOTH_PACING 1
 #define VIDEO_STARVED_RESTART 1
+/* The restart's standing-queue test reads the MI's lowest RTT sample, not its mean (restart_for_starving_player). */
+#define VIDEO_STARVED_RESTART_LOWEST_RTT 1
 /* The queue a low-buffer sender may keep, as a share of the player's spare: 1/20, so that the queued bytes still leave
  * within the spare after a 20x fade (Verizon-LTE-short falls from 6 to 0.24-0.8 Mbit/s within a second); never
  * below one min RTT (RTT noise and the queue a probe at C(1+ε) builds within an MI). */
@@ -105,6 +108,8 @@ static const cc_param_desc vivace_video_params[VIVACE_VIDEO_P_COUNT] = {
      "below the healthy spare, an MI whose standing queue exceeds this share of the spare (at least one min RTT) and that delivered less than the base rate sets the base to its delivery less epsilon; 0: off"},
     {"video_fade_cut", VIDEO_FADE_CUT, 0, 1,
      "boolean; 1: acks whose delivery-rate samples stay under half the rate sent for two min RTTs (150 ms at least), with RTTs beyond the noise allowance and rising, set the rate to what the link delivered over them less epsilon and drain the queue, at once"},
+    {"video_starved_restart_lowest_rtt", VIDEO_STARVED_RESTART_LOWEST_RTT, 0, 1,
+     "boolean; 1: the starving player's restart is held by a standing queue only when the MI's lowest RTT sample is above 1.5 x the min RTT (0: its mean RTT, which a lone packet's wait for an LTE link's transmit opportunity passes with no queue)"},
 };
 
 typedef struct vivace_video_state {
@@ -178,8 +183,9 @@ static double vivace_video_utility(void *state, const pcc_mi_result *r, double *
 
 /* The starting phase for a starving player (see the header comment): after Vivace's own handling of a finished MI,
  * a clean MI below the bitrate the player is fetching, while its spare time is low, doubles the rate up to that
- * bitrate. Clean means the tests eq. 4.1's low-buffer form still weighs: no loss, no standing queue; an RTT
- * gradient alone does not count, as it barely does in the utility at that buffer. */
+ * bitrate. Clean means the tests eq. 4.1's low-buffer form still weighs: no loss, no standing queue (one that
+ * delayed every packet of the MI, vivace_mi_queue_stood); an RTT gradient alone does not count, as it barely does in
+ * the utility at that buffer. */
 static void restart_for_starving_player(vivace_video_state *video, const pcc_mi_outcome *outcome) {
     vivace_state *s = &video->vivace;
     const pcc_mi_result *r = outcome->result;
@@ -196,7 +202,9 @@ static void restart_for_starving_player(vivace_video_state *video, const pcc_mi_
      * and a rate a little above it refills no buffer (it only keeps up), while a download-time-weighted ABR estimate
      * takes those slow transfers for the path's. */
     double target_rate = s->fade_pending && s->rate_before_fade > needed_rate ? s->rate_before_fade : needed_rate;
-    if (!(s->base_rate < target_rate) || vivace_mi_standing_queue(s, r)) return;
+    int queue = param(video, VIVACE_VIDEO_P_STARVED_RESTART_LOWEST_RTT) >= 0.5 ? vivace_mi_queue_stood(s, r)
+                                                                              : vivace_mi_standing_queue(s, r);
+    if (!(s->base_rate < target_rate) || queue) return;
     vivace_recover_up_to(s, target_rate); /* the end of the object (an MI the sender could not fill) holds its doubling */
 }
 

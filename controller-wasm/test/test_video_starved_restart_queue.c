@@ -88,37 +88,41 @@ static void run(int restart, int lowest_rtt, int64_t standing_queue_us, starved_
     cc_destroy(cc);
 }
 
+/* The three runs a case compares: the restart with either queue test, and the restart off. */
+typedef struct three_runs {
+    starved_run on, mean, off;
+} three_runs;
+
+static void run_three(int64_t standing_queue_us, const char *label, three_runs *t) {
+    run(1, 1, standing_queue_us, &t->on);
+    run(1, 0, standing_queue_us, &t->mean);
+    run(0, 1, standing_queue_us, &t->off);
+    printf("%s: peak within %.0f s %.2f Mbit/s with the restart, %.2f with its mean-RTT test, %.2f without; %d of %d "
+           "MIs at the floor without it had their mean RTT above 1.5 x min\n",
+           label, WINDOW_US * 1e-6, t->on.peak_after_bps * 1e-6, t->mean.peak_after_bps * 1e-6,
+           t->off.peak_after_bps * 1e-6, t->off.floor_mis_mean_high, t->off.floor_mis);
+}
+
 static void test_waits_for_transmit_slots_are_no_queue(void) {
-    static starved_run on, mean, off;
-    run(1, 1, 0, &on);
-    run(1, 0, 0, &mean);
-    run(0, 1, 0, &off);
-    printf("floor, 70-ms transmit slots, starving player: peak within %.0f s %.2f Mbit/s with the restart, %.2f with its "
-           "mean-RTT test, %.2f without; %d of %d MIs at the floor without it had their mean RTT above 1.5 x min\n",
-           WINDOW_US * 1e-6, on.peak_after_bps * 1e-6, mean.peak_after_bps * 1e-6, off.peak_after_bps * 1e-6,
-           off.floor_mis_mean_high, off.floor_mis);
+    static three_runs t;
+    run_three(0, "floor, 70-ms transmit slots, starving player", &t);
     /* the case: the link's own waits put the mean RTT of the floor's MIs above the allowance */
-    CHECK(off.floor_mis >= 3);
-    CHECK(off.floor_mis_mean_high * 4 >= off.floor_mis * 3);
-    CHECK(on.peak_after_bps >= BITRATE_BPS);
-    CHECK(off.peak_after_bps < 5 * FLOOR_BPS);
+    CHECK(t.off.floor_mis >= 3);
+    CHECK(t.off.floor_mis_mean_high * 4 >= t.off.floor_mis * 3);
+    CHECK(t.on.peak_after_bps >= BITRATE_BPS);
+    CHECK(t.off.peak_after_bps < 5 * FLOOR_BPS);
     /* the mean (video_starved_restart_lowest_rtt 0) takes those waits for a queue: the restart stays shut */
-    CHECK(mean.peak_after_bps < 5 * FLOOR_BPS);
+    CHECK(t.mean.peak_after_bps < 5 * FLOOR_BPS);
 }
 
 static void test_a_standing_queue_holds_the_restart(void) {
-    static starved_run on, mean, off;
-    run(1, 1, 50000, &on);
-    run(1, 0, 50000, &mean);
-    run(0, 1, 50000, &off);
-    printf("floor, 70-ms transmit slots behind 50 ms of standing queue: peak %.2f Mbit/s with the restart, %.2f with its "
-           "mean-RTT test, %.2f without\n",
-           on.peak_after_bps * 1e-6, mean.peak_after_bps * 1e-6, off.peak_after_bps * 1e-6);
-    CHECK(off.floor_mis >= 3);
-    CHECK(off.floor_mis_mean_high == off.floor_mis);
+    static three_runs t;
+    run_three(50000, "floor, 70-ms transmit slots behind 50 ms of standing queue", &t);
+    CHECK(t.off.floor_mis >= 3);
+    CHECK(t.off.floor_mis_mean_high == t.off.floor_mis);
     /* either test sees a queue that stood */
-    CHECK(memcmp(on.rates_bps, off.rates_bps, sizeof on.rates_bps) == 0);
-    CHECK(memcmp(mean.rates_bps, off.rates_bps, sizeof mean.rates_bps) == 0);
+    CHECK(memcmp(t.on.rates_bps, t.off.rates_bps, sizeof t.on.rates_bps) == 0);
+    CHECK(memcmp(t.mean.rates_bps, t.off.rates_bps, sizeof t.mean.rates_bps) == 0);
 }
 
 int main(void) {

@@ -55,15 +55,29 @@ test('the fade cut shortens vivace-video\'s queue through a 8 -> 1.5 Mbit/s step
   });
 });
 
-test('the noise-scaled regain brings vivace-video back after the fade under 8 ms of RTT noise', () => {
+test('after the fade under 8 ms of RTT noise, the noise-scaled regain and the starving restart each bring vivace-video back', () => {
+  // Two mechanisms lift the rate off the post-fade floor: the noise-scaled regain (regain_without_queue) and the
+  // starving-player restart, whose queue test reads the MI's lowest RTT sample (video_starved_restart_lowest_rtt,
+  // floor-collapse). Either alone must do it; with both off the rate sits low after the fade.
   const args = [...LTE, '--trace', VERIZON, '--jitter-sd-us', '8000', '--cc-param', 'video_fade_cut=0'];
-  const on = SEEDS.map((seed) => sim(args, seed));
-  const off = SEEDS.map((seed) => sim([...args, '--cc-param', 'regain_without_queue=0'], seed));
-  const what = `throughput with the regain ${on.map((f) => f.throughput_mbps).join(', ')}, without ${off.map((f) => f.throughput_mbps).join(', ')} Mbit/s`;
-  // Measured when written: 4.15 vs 2.41 Mbit/s (6 seeds), buffering 2 vs 23.5 %: without it the rate sits at
-  // 0.06 of the capacity after the fade.
-  assert.ok(mean(on.map((f) => f.throughput_mbps)) > 1.3 * mean(off.map((f) => f.throughput_mbps)), what);
-  assert.ok(mean(on.map((f) => f.video.buffering_ratio)) <= mean(off.map((f) => f.video.buffering_ratio)), what);
+  const REGAIN_OFF = ['--cc-param', 'regain_without_queue=0'];
+  const RESTART_MEAN = ['--cc-param', 'video_starved_restart_lowest_rtt=0'];
+  const arms = {
+    both: SEEDS.map((seed) => sim(args, seed)),
+    regain: SEEDS.map((seed) => sim([...args, ...RESTART_MEAN], seed)),
+    restart: SEEDS.map((seed) => sim([...args, ...REGAIN_OFF], seed)),
+    neither: SEEDS.map((seed) => sim([...args, ...REGAIN_OFF, ...RESTART_MEAN], seed)),
+  };
+  const tput = (flows: Flow[]): number => mean(flows.map((f) => f.throughput_mbps));
+  const buffering = (flows: Flow[]): number => mean(flows.map((f) => f.video.buffering_ratio));
+  const what = Object.entries(arms).map(([name, flows]) =>
+    `${name} ${flows.map((f) => f.throughput_mbps).join(', ')} Mbit/s, buffering ${flows.map((f) => f.video.buffering_ratio.toFixed(3)).join(', ')}`).join('; ');
+  // Measured when written (seeds 1-3): both 4.32, regain alone 4.12, restart alone 4.26, neither 3.13 Mbit/s;
+  // buffering 0.4, 3.0, 0.5, 12.9 %.
+  for (const arm of ['both', 'regain', 'restart'] as const) {
+    assert.ok(tput(arms[arm]) > 1.2 * tput(arms.neither), `${arm}: ${what}`);
+    assert.ok(buffering(arms[arm]) < buffering(arms.neither), `${arm}: ${what}`);
+  }
 });
 
 test('on a flat, noisy 6 Mbit/s link the fade cut drops nothing (8 ms of RTT noise)', () => {

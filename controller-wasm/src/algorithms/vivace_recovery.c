@@ -40,18 +40,21 @@
  * (the base rate settles near C/(1+ε)); two in a row are ω apart, both with r(1+ε) below the capacity. */
 #define FADE_RECOVERY_DECISIONS 2
 
-int vivace_mi_standing_queue(const vivace_state *s, const pcc_mi_result *r) {
+/* Whether an RTT of the MI is above the queue allowance over the path's min RTT. */
+static int above_queue_allowance(const vivace_state *s, double rtt_us) {
     double min_rtt_us = (double)s->loop.ctx->rtt->min_rtt_us;
-    return min_rtt_us > 0 && r->stats.avg_rtt_us > (1.0 + FADE_RECOVERY_MAX_QUEUE_SHARE) * min_rtt_us;
+    return min_rtt_us > 0 && rtt_us > (1.0 + FADE_RECOVERY_MAX_QUEUE_SHARE) * min_rtt_us;
+}
+
+int vivace_mi_standing_queue(const vivace_state *s, const pcc_mi_result *r) {
+    return above_queue_allowance(s, r->stats.avg_rtt_us);
 }
 
 /* A queue that stands delays every packet, so the MI's lowest RTT sample (of those its gradient is fitted to, §4.4.4)
  * is above the allowance too. The mean is not that test where the path's own delay varies: a sender far below an LTE
  * link's capacity waits for the link's transmit opportunities, and its mean RTT passes the allowance with no queue. */
 int vivace_mi_queue_stood(const vivace_state *s, const pcc_mi_result *r) {
-    double min_rtt_us = (double)s->loop.ctx->rtt->min_rtt_us;
-    return min_rtt_us > 0 && r->stats.rtt_samples > 0 &&
-           (double)r->lowest_rtt_us > (1.0 + FADE_RECOVERY_MAX_QUEUE_SHARE) * min_rtt_us;
+    return r->stats.rtt_samples > 0 && above_queue_allowance(s, (double)r->lowest_rtt_us);
 }
 
 int vivace_probe_congested(const vivace_state *s, const pcc_mi_result *r) {
